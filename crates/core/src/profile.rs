@@ -1,0 +1,482 @@
+//! Semantics profiles: one per Kubernetes minor version, as data.
+//!
+//! Every behaviour that differs between releases is a field here, set in one table
+//! ([`Profile::for_minor`]) from the version histories of the spec (probe layer §11, runtime
+//! layer §11). Engine code reads fields; it never compares version numbers.
+
+use core::fmt;
+
+use crate::event::{BackOffWording, ExecTimeoutWording, LifecycleWording, PulledWording};
+use crate::time::SimDuration;
+
+/// The oldest modelled minor (1.19).
+pub const OLDEST_MINOR: u8 = 19;
+/// The newest modelled minor (1.37).
+pub const NEWEST_MINOR: u8 = 37;
+
+/// When `UpdatePodStatus` sends a manual trigger to a readiness worker (P45, P18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadinessTrigger {
+    /// Never (1.19).
+    Never,
+    /// Only while the readiness cache has no entry for the container (1.21).
+    NoEntry,
+    /// Whenever a started container is not ready (≥1.22).
+    NotReady,
+}
+
+/// How an exec probe's timeout is reported (P48).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExecTimeout {
+    /// Not recognised: outcome unknown with an error (retried, discarded).
+    Error,
+    /// A failure with the given output wording.
+    Failure(ExecTimeoutWording),
+}
+
+/// How the pod worker requeues after a back-off error (R7, R8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackOffRequeue {
+    /// A fixed delay (`kubelet.backoffRequeue`, 10 s) (≤1.34).
+    Fixed,
+    /// At the back-off expiry, at most `kubelet.resync` later (≥1.35).
+    AtExpiry,
+}
+
+/// A feature gate a scenario may override (`featureGates:`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Gate {
+    /// `StartupProbe` (1.19 only; locked on from 1.20).
+    StartupProbe,
+    /// `ExecProbeTimeout` (1.20–1.34 settable; locked on from 1.35).
+    ExecProbeTimeout,
+    /// `ProbeTerminationGracePeriod` (1.21–1.27 settable).
+    ProbeTerminationGracePeriod,
+    /// `GRPCContainerProbe` (1.23–1.26 settable).
+    GrpcContainerProbe,
+    /// `SidecarContainers` (1.28–1.32 settable).
+    SidecarContainers,
+    /// `KubeletCrashLoopBackOffMax` (≥1.32).
+    KubeletCrashLoopBackOffMax,
+    /// `ReduceDefaultCrashLoopBackOffDecay` (≥1.33).
+    ReduceDefaultCrashLoopBackOffDecay,
+    /// `ContainerRestartRules` (≥1.34).
+    ContainerRestartRules,
+    /// `ChangeContainerStatusOnKubeletRestart` (≥1.35, deprecated, default off).
+    ChangeContainerStatusOnKubeletRestart,
+}
+
+impl Gate {
+    /// Every gate, in a fixed order.
+    pub const ALL: [Gate; 9] = [
+        Gate::StartupProbe,
+        Gate::ExecProbeTimeout,
+        Gate::ProbeTerminationGracePeriod,
+        Gate::GrpcContainerProbe,
+        Gate::SidecarContainers,
+        Gate::KubeletCrashLoopBackOffMax,
+        Gate::ReduceDefaultCrashLoopBackOffDecay,
+        Gate::ContainerRestartRules,
+        Gate::ChangeContainerStatusOnKubeletRestart,
+    ];
+
+    /// The gate's name as in `--feature-gates`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Gate::StartupProbe => "StartupProbe",
+            Gate::ExecProbeTimeout => "ExecProbeTimeout",
+            Gate::ProbeTerminationGracePeriod => "ProbeTerminationGracePeriod",
+            Gate::GrpcContainerProbe => "GRPCContainerProbe",
+            Gate::SidecarContainers => "SidecarContainers",
+            Gate::KubeletCrashLoopBackOffMax => "KubeletCrashLoopBackOffMax",
+            Gate::ReduceDefaultCrashLoopBackOffDecay => "ReduceDefaultCrashLoopBackOffDecay",
+            Gate::ContainerRestartRules => "ContainerRestartRules",
+            Gate::ChangeContainerStatusOnKubeletRestart => "ChangeContainerStatusOnKubeletRestart",
+        }
+    }
+
+    /// Looks a gate up by name.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Gate> {
+        Gate::ALL.into_iter().find(|g| g.name() == name)
+    }
+
+    /// `(first minor with the gate, last minor where it can be changed, default per minor)`.
+    const fn history(self, minor: u8) -> GateState {
+        match self {
+            Gate::StartupProbe => match minor {
+                19 => GateState::Settable(true),
+                _ => GateState::Absent(true),
+            },
+            Gate::ExecProbeTimeout => match minor {
+                0..=19 => GateState::Absent(false),
+                20..=34 => GateState::Settable(true),
+                _ => GateState::Locked(true),
+            },
+            Gate::ProbeTerminationGracePeriod => match minor {
+                0..=20 => GateState::Absent(false),
+                21..=24 => GateState::Settable(false),
+                25..=27 => GateState::Settable(true),
+                28 => GateState::Locked(true),
+                _ => GateState::Absent(true),
+            },
+            Gate::GrpcContainerProbe => match minor {
+                0..=22 => GateState::Absent(false),
+                23 => GateState::Settable(false),
+                24..=26 => GateState::Settable(true),
+                27..=28 => GateState::Locked(true),
+                _ => GateState::Absent(true),
+            },
+            Gate::SidecarContainers => match minor {
+                0..=27 => GateState::Absent(false),
+                28 => GateState::Settable(false),
+                29..=32 => GateState::Settable(true),
+                _ => GateState::Locked(true),
+            },
+            Gate::KubeletCrashLoopBackOffMax => match minor {
+                0..=31 => GateState::Absent(false),
+                32..=34 => GateState::Settable(false),
+                _ => GateState::Settable(true),
+            },
+            Gate::ReduceDefaultCrashLoopBackOffDecay => match minor {
+                0..=32 => GateState::Absent(false),
+                _ => GateState::Settable(false),
+            },
+            Gate::ContainerRestartRules => match minor {
+                0..=33 => GateState::Absent(false),
+                34 => GateState::Settable(false),
+                _ => GateState::Settable(true),
+            },
+            Gate::ChangeContainerStatusOnKubeletRestart => match minor {
+                0..=34 => GateState::Absent(true),
+                _ => GateState::Settable(false),
+            },
+        }
+    }
+}
+
+/// Whether a gate exists in a release and what it defaults to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GateState {
+    /// Not a gate in this release; the behaviour is fixed to the value.
+    Absent(bool),
+    /// A gate with this default, which may be overridden.
+    Settable(bool),
+    /// A gate locked to this value.
+    Locked(bool),
+}
+
+impl GateState {
+    const fn value(self) -> bool {
+        match self {
+            GateState::Absent(v) | GateState::Settable(v) | GateState::Locked(v) => v,
+        }
+    }
+}
+
+/// Why a gate override was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GateError {
+    /// No gate by that name is modelled.
+    Unknown(String),
+    /// The gate does not exist in this release.
+    NotInRelease {
+        /// Gate name.
+        gate: &'static str,
+        /// The release.
+        minor: u8,
+    },
+    /// The gate is locked to a value in this release.
+    Locked {
+        /// Gate name.
+        gate: &'static str,
+        /// The release.
+        minor: u8,
+        /// The locked value.
+        value: bool,
+    },
+}
+
+impl fmt::Display for GateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GateError::Unknown(name) => write!(f, "unknown feature gate {name:?}"),
+            GateError::NotInRelease { gate, minor } => {
+                write!(
+                    f,
+                    "feature gate {gate} does not exist in Kubernetes 1.{minor}"
+                )
+            }
+            GateError::Locked { gate, minor, value } => {
+                write!(
+                    f,
+                    "feature gate {gate} is locked to {value} in Kubernetes 1.{minor}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for GateError {}
+
+/// The behaviour switches of one Kubernetes minor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile {
+    minor: u8,
+    gates: [bool; Gate::ALL.len()],
+    /// P14: every new worker sleeps a random part of its period (1.19), instead of only those
+    /// created within one period of the kubelet's start.
+    pub jitter_always: bool,
+    /// P44, R2: readiness and startup updates trigger a pod sync (≥1.21).
+    pub readiness_startup_sync: bool,
+    /// P45, P18: when readiness workers get manual triggers.
+    pub readiness_trigger: ReadinessTrigger,
+    /// P19: consuming a manual trigger restarts the worker's ticker (≥1.32).
+    pub trigger_resets_grid: bool,
+    /// P35: a startup worker holds after recording Success too (≥1.32).
+    pub startup_holds_on_success: bool,
+    /// P7: AddPod skips only an existing key instead of returning (≥1.37).
+    pub add_pod_skips_existing: bool,
+    /// P50: the redirect warning's output carries the `Probe terminated redirects` prefix (≥1.24).
+    pub redirect_prefix: bool,
+    /// R8 vs R7: how a back-off error is requeued.
+    pub backoff_requeue: BackOffRequeue,
+    /// R33.
+    pub backoff_wording: BackOffWording,
+    /// R56 (`Created`, `Started`).
+    pub lifecycle_wording: LifecycleWording,
+    /// R56 (`Pulled`).
+    pub pulled_wording: PulledWording,
+    /// R21/R22: probe-level grace periods are honoured by the kubelet (≥1.21, field present).
+    pub probe_grace_field: bool,
+    /// P12: pod termination stops liveness and startup workers first (≥1.23).
+    pub stop_liveness_on_termination: bool,
+    /// R42: the `PodReadyToStartContainers` condition is reported.
+    pub ready_to_start_condition: bool,
+}
+
+impl Profile {
+    /// The newest modelled profile (1.37).
+    #[must_use]
+    pub fn newest() -> Profile {
+        Profile::for_minor(NEWEST_MINOR).unwrap_or_else(|| unreachable!("1.37 is modelled"))
+    }
+
+    /// The profile of `1.<minor>`, if modelled (1.19 … 1.37).
+    #[must_use]
+    pub fn for_minor(minor: u8) -> Option<Profile> {
+        if !(OLDEST_MINOR..=NEWEST_MINOR).contains(&minor) {
+            return None;
+        }
+        let mut gates = [false; Gate::ALL.len()];
+        for (i, g) in Gate::ALL.into_iter().enumerate() {
+            gates[i] = g.history(minor).value();
+        }
+        Some(Profile {
+            minor,
+            gates,
+            jitter_always: minor < 21,
+            readiness_startup_sync: minor >= 21,
+            readiness_trigger: match minor {
+                0..=20 => ReadinessTrigger::Never,
+                21 => ReadinessTrigger::NoEntry,
+                _ => ReadinessTrigger::NotReady,
+            },
+            trigger_resets_grid: minor >= 32,
+            startup_holds_on_success: minor >= 32,
+            add_pod_skips_existing: minor >= 37,
+            redirect_prefix: minor >= 24,
+            backoff_requeue: if minor >= 35 {
+                BackOffRequeue::AtExpiry
+            } else {
+                BackOffRequeue::Fixed
+            },
+            backoff_wording: if minor >= 26 {
+                BackOffWording::WithPod
+            } else {
+                BackOffWording::Short
+            },
+            lifecycle_wording: match minor {
+                0..=32 => LifecycleWording::Named,
+                33..=34 => LifecycleWording::NamedColon,
+                _ => LifecycleWording::Plain,
+            },
+            pulled_wording: if minor >= 28 {
+                PulledWording::IncludingWaiting
+            } else {
+                PulledWording::Short
+            },
+            probe_grace_field: minor >= 21,
+            stop_liveness_on_termination: minor >= 23,
+            ready_to_start_condition: minor >= 29,
+        })
+    }
+
+    /// Parses `"1.37"` (or `"v1.37"`, or `"1.37.2"`) into that minor's profile.
+    #[must_use]
+    pub fn parse(version: &str) -> Option<Profile> {
+        let v = version.strip_prefix('v').unwrap_or(version);
+        let mut parts = v.split('.');
+        let (major, minor) = (parts.next()?, parts.next()?);
+        if major != "1" || parts.clone().count() > 1 {
+            return None;
+        }
+        if let Some(patch) = parts.next() {
+            patch.parse::<u32>().ok()?;
+        }
+        Profile::for_minor(minor.parse().ok()?)
+    }
+
+    /// The minor version (`37` for 1.37).
+    #[must_use]
+    pub fn minor(&self) -> u8 {
+        self.minor
+    }
+
+    /// `"1.37"`.
+    #[must_use]
+    pub fn version(&self) -> String {
+        format!("1.{}", self.minor)
+    }
+
+    /// A gate's value in this profile (after overrides).
+    #[must_use]
+    pub fn gate(&self, gate: Gate) -> bool {
+        self.gates[gate as usize]
+    }
+
+    /// Overrides a gate, as `--feature-gates` would.
+    ///
+    /// # Errors
+    /// The gate is unknown, absent from this release, or locked to the other value.
+    pub fn set_gate(&mut self, name: &str, value: bool) -> Result<(), GateError> {
+        let gate = Gate::from_name(name).ok_or_else(|| GateError::Unknown(name.to_owned()))?;
+        match gate.history(self.minor) {
+            GateState::Absent(_) => Err(GateError::NotInRelease {
+                gate: gate.name(),
+                minor: self.minor,
+            }),
+            GateState::Locked(v) if v != value => Err(GateError::Locked {
+                gate: gate.name(),
+                minor: self.minor,
+                value: v,
+            }),
+            GateState::Locked(_) | GateState::Settable(_) => {
+                self.gates[gate as usize] = value;
+                Ok(())
+            }
+        }
+    }
+
+    /// P48: how an exec timeout is reported.
+    #[must_use]
+    pub fn exec_timeout(&self) -> ExecTimeout {
+        if !self.gate(Gate::ExecProbeTimeout) {
+            return ExecTimeout::Error;
+        }
+        ExecTimeout::Failure(match self.minor {
+            0..=22 => ExecTimeoutWording::Empty,
+            23..=30 => ExecTimeoutWording::Quoted,
+            _ => ExecTimeoutWording::After,
+        })
+    }
+
+    /// R28: the crash-loop back-off's `(initial, max)` for a node whose
+    /// `maxContainerRestartPeriod` is `node_max` (300 s when unset).
+    #[must_use]
+    pub fn crash_loop_backoff(&self, node_max: Option<SimDuration>) -> (SimDuration, SimDuration) {
+        let (mut initial, mut max) = if self.gate(Gate::ReduceDefaultCrashLoopBackOffDecay) {
+            (SimDuration::from_secs(1), SimDuration::from_secs(60))
+        } else {
+            (SimDuration::from_secs(10), SimDuration::from_secs(300))
+        };
+        if self.gate(Gate::KubeletCrashLoopBackOffMax) {
+            if let Some(m) = node_max {
+                max = m;
+                initial = initial.min(m);
+            }
+        }
+        (initial, max)
+    }
+
+    /// P45: with gate `ChangeContainerStatusOnKubeletRestart` off (its 1.35+ default), a running
+    /// container inherits `started=true` from the previous API status of the same name until its
+    /// startup worker records a value for it.
+    #[must_use]
+    pub fn inherits_started(&self) -> bool {
+        !self.gate(Gate::ChangeContainerStatusOnKubeletRestart)
+    }
+
+    /// P52: gRPC probes are executed.
+    #[must_use]
+    pub fn grpc_probes(&self) -> bool {
+        self.gate(Gate::GrpcContainerProbe)
+    }
+
+    /// P60, R22: probe-level grace periods take effect.
+    #[must_use]
+    pub fn probe_grace_period(&self) -> bool {
+        self.probe_grace_field && self.gate(Gate::ProbeTerminationGracePeriod)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_minor_from_19_to_37_has_a_profile() {
+        for minor in 19..=37 {
+            assert_eq!(Profile::for_minor(minor).map(|p| p.minor()), Some(minor));
+        }
+        assert!(Profile::for_minor(18).is_none());
+        assert!(Profile::for_minor(38).is_none());
+    }
+
+    #[test]
+    fn versions_parse_leniently_but_not_wrongly() {
+        assert_eq!(Profile::parse("1.37").map(|p| p.minor()), Some(37));
+        assert_eq!(Profile::parse("v1.35.2").map(|p| p.minor()), Some(35));
+        assert!(Profile::parse("2.37").is_none());
+        assert!(Profile::parse("1.x").is_none());
+        assert!(Profile::parse("1.37.1.1").is_none());
+    }
+
+    #[test]
+    fn newest_profile_requeues_at_expiry_with_plain_wording() {
+        // R8, R56
+        let p = Profile::newest();
+        assert_eq!(p.backoff_requeue, BackOffRequeue::AtExpiry);
+        assert_eq!(p.lifecycle_wording, LifecycleWording::Plain);
+        assert!(p.inherits_started());
+        assert_eq!(
+            p.crash_loop_backoff(None),
+            (SimDuration::from_secs(10), SimDuration::from_secs(300))
+        );
+    }
+
+    #[test]
+    fn gates_refuse_overrides_their_release_did_not_allow() {
+        let mut p = Profile::newest();
+        assert!(matches!(
+            p.set_gate("ExecProbeTimeout", false),
+            Err(GateError::Locked { .. })
+        ));
+        assert!(matches!(
+            p.set_gate("StartupProbe", true),
+            Err(GateError::NotInRelease { .. })
+        ));
+        assert!(matches!(
+            p.set_gate("Nope", true),
+            Err(GateError::Unknown(_))
+        ));
+        assert!(p
+            .set_gate("ReduceDefaultCrashLoopBackOffDecay", true)
+            .is_ok());
+        assert_eq!(
+            p.crash_loop_backoff(None),
+            (SimDuration::from_secs(1), SimDuration::from_secs(60))
+        );
+    }
+}

@@ -1,0 +1,129 @@
+//! Where events go: the engine streams every event to a [`Sink`] as it happens and keeps no
+//! history of its own.
+
+use std::convert::Infallible;
+
+use crate::event::{Event, EventKind};
+use crate::time::SimTime;
+
+/// Whether the run should go on after an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep simulating.
+    Continue,
+    /// Stop the run after this event.
+    Stop,
+}
+
+/// Receives timeline events in order.
+pub trait Sink {
+    /// What can go wrong while consuming an event (an I/O error for writers).
+    type Error;
+
+    /// Takes one event. Returning [`Flow::Stop`] ends the run early.
+    ///
+    /// # Errors
+    /// Whatever the sink cannot do; the run stops and returns it.
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, Self::Error>;
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    type Error = S::Error;
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, Self::Error> {
+        (**self).event(event)
+    }
+}
+
+/// One event, owned and rendered: what [`VecSink`] keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// When.
+    pub t: SimTime,
+    /// The JSON `kind`.
+    pub kind: &'static str,
+    /// The container, if the event is about one.
+    pub container: Option<String>,
+    /// The one-line description ([`EventKind`]'s `Display`).
+    pub text: String,
+}
+
+impl Record {
+    /// Renders an event.
+    #[must_use]
+    pub fn of(event: &Event<'_>) -> Record {
+        Record {
+            t: event.t,
+            kind: event.kind.name(),
+            container: event.kind.container().map(str::to_owned),
+            text: event.kind.to_string(),
+        }
+    }
+}
+
+/// Keeps every event as a [`Record`] (for tests and small runs; it grows with the horizon).
+#[derive(Clone, Debug, Default)]
+pub struct VecSink {
+    /// The events so far.
+    pub records: Vec<Record>,
+}
+
+impl VecSink {
+    /// The records of one kind.
+    pub fn of_kind<'s>(&'s self, kind: &'s str) -> impl Iterator<Item = &'s Record> + 's {
+        self.records.iter().filter(move |r| r.kind == kind)
+    }
+}
+
+impl Sink for VecSink {
+    type Error = Infallible;
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, Infallible> {
+        self.records.push(Record::of(event));
+        Ok(Flow::Continue)
+    }
+}
+
+/// Counts events per container and kind without keeping them; memory does not grow with the
+/// horizon and counting allocates only when a new container name is first seen.
+#[derive(Clone, Debug, Default)]
+pub struct CountSink {
+    /// Per container (`""` for pod-level events): counts indexed like [`EventKind::NAMES`].
+    pub per_container: Vec<(String, [u64; EventKind::NAMES.len()])>,
+    /// Probe executions (all containers).
+    pub probes: u64,
+    /// All events.
+    pub total: u64,
+}
+
+impl CountSink {
+    /// The count of one kind for one container (`""` for pod-level events).
+    #[must_use]
+    pub fn count(&self, container: &str, kind: &str) -> u64 {
+        let Some(k) = EventKind::NAMES.iter().position(|n| *n == kind) else {
+            return 0;
+        };
+        self.per_container
+            .iter()
+            .find(|(c, _)| c == container)
+            .map_or(0, |(_, counts)| counts[k])
+    }
+}
+
+impl Sink for CountSink {
+    type Error = Infallible;
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, Infallible> {
+        self.total += 1;
+        if matches!(event.kind, EventKind::Probe { .. }) {
+            self.probes += 1;
+        }
+        let container = event.kind.container().unwrap_or("");
+        let k = event.kind.index();
+        if let Some((_, counts)) = self.per_container.iter_mut().find(|(c, _)| c == container) {
+            counts[k] += 1;
+        } else {
+            let mut counts = [0; EventKind::NAMES.len()];
+            counts[k] = 1;
+            self.per_container.push((container.to_owned(), counts));
+        }
+        Ok(Flow::Continue)
+    }
+}
