@@ -1,12 +1,29 @@
 //! The simulation: the only thing that advances the clock.
+//!
+//! One [`Simulation`] models one pod on one kubelet: the probe workers (probe layer, P…), the pod
+//! worker with its syncs, kills, starts and back-off (runtime layer, R…), the PLEG, and the
+//! container runtime that runs each container's process. It owns "now", the seeded generator,
+//! and the application behaviours.
+//!
+//! Time advances from deadline to deadline. Everything due at one instant happens in the
+//! canonical order of contract §2.3: PLEG relist, runtime happenings (process exits, pulls that
+//! end), pod syncs, probe ticks, worker wake-ups, probe completions. Ties inside one class go in
+//! container order, and for probe workers in creation order (startup, readiness, liveness: P6).
 
 use core::fmt;
 
-use crate::behaviour::{AlwaysOk, Behaviour};
-use crate::event::{ContainerStatus, Phase};
-use crate::profile::Profile;
-use crate::sink::Sink;
-use crate::spec::{PodSpec, ProbeKind};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+
+use crate::behaviour::{AlwaysOk, Answer, Attempt, Behaviour, Response};
+use crate::event::{
+    ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillMessage,
+    KillReason, KubeEvent, Message, ObjectRef, Outcome, OutputKind, Phase, PodName, ProbeOutput,
+    ProbeResult, SyncTrigger, Terminated, WaitingReason,
+};
+use crate::profile::{BackOffRequeue, ExecTimeout, Gate, Profile, ReadinessTrigger};
+use crate::sink::{Flow, Sink};
+use crate::spec::{Handler, PodSpec, ProbeKind, PullPolicy, RestartPolicy, Sigterm};
 use crate::time::{SimDuration, SimTime};
 
 /// The kubelet's timing knobs (contract §2.2), with the canonical defaults.
@@ -84,7 +101,7 @@ impl Behaviours {
         }
     }
 
-    fn respond(&mut self, attempt: &crate::behaviour::Attempt) -> crate::behaviour::Response {
+    fn respond(&mut self, attempt: &Attempt) -> Response {
         let bound = self
             .bindings
             .get(attempt.container)
@@ -159,16 +176,285 @@ impl<E: fmt::Display> fmt::Display for RunError<E> {
 
 impl<E: fmt::Debug + fmt::Display> std::error::Error for RunError<E> {}
 
+/// Steps allowed at one instant before the run is declared stuck.
+const STEP_BUDGET: u32 = 100_000;
+/// Retries of a probe that returns an error (P40, `maxProbeRetries`).
+const MAX_PROBE_ATTEMPTS: u8 = 3;
+/// Back-off entries expire when this long passed since their last update (R27, R32).
+const BACKOFF_EXPIRY: SimDuration = SimDuration::from_secs(600);
+/// The runtime's minimum grace period (R21, R24).
+const MIN_GRACE: SimDuration = SimDuration::from_secs(2);
+
+/// The agenda's classes, in the order they run at one instant (contract §2.3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    Relist = 0,
+    Runtime = 1,
+    Sync = 2,
+    Tick = 3,
+    Wake = 4,
+    Completion = 5,
+}
+
+/// A deadline key: time in the high bits, class in the low three, so one integer comparison
+/// orders (time, class).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key(u64);
+
+impl Key {
+    const NEVER: Key = Key(u64::MAX);
+
+    fn new(at: SimTime, class: Class) -> Key {
+        Key(at
+            .as_millis()
+            .saturating_mul(8)
+            .saturating_add(class as u64))
+    }
+
+    fn at(self) -> SimTime {
+        SimTime::from_millis(self.0 / 8)
+    }
+}
+
+fn key_of(at: Option<SimTime>, class: Class) -> Key {
+    at.map_or(Key::NEVER, |t| Key::new(t, class))
+}
+
+/// One container instance in the runtime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Instance {
+    /// Per-container instance number: the "container ID".
+    id: u32,
+    restart_count: u32,
+    started_at: SimTime,
+    /// `(finishedAt, exitCode)` once the process ended.
+    exited: Option<(SimTime, i32)>,
+}
+
+impl Instance {
+    fn terminated(&self) -> Option<Terminated> {
+        self.exited.map(|(at, code)| Terminated {
+            exit_code: code,
+            reason: ExitReason::for_code(code),
+            started_at: self.started_at.floor_secs(),
+            finished_at: at.floor_secs(),
+        })
+    }
+}
+
+/// What the runtime knows of a container (newest instance first), also the shape of the PLEG's
+/// cached snapshot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Instances {
+    newest: Option<Instance>,
+    previous: Option<Instance>,
+}
+
+impl Instances {
+    /// The first exited instance, newest first (R30 step 1).
+    fn first_exited(&self) -> Option<Instance> {
+        [self.newest, self.previous]
+            .into_iter()
+            .flatten()
+            .find(|i| i.exited.is_some())
+    }
+}
+
+/// The runtime side of one container: its instances and the process's pending exit.
+#[derive(Clone, Copy, Debug, Default)]
+struct Runtime {
+    instances: Instances,
+    next_id: u32,
+    image_present: bool,
+    /// When the running process will exit, and with which code.
+    exit_at: Option<(SimTime, i32)>,
+}
+
+/// What a probe worker reads from the status view for its container (P24–P30).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct ViewEntry {
+    id: Option<u32>,
+    running: bool,
+    terminated: Option<i32>,
+    started_at: SimTime,
+    started: bool,
+}
+
+/// A probe execution in progress.
+#[derive(Clone, Copy, Debug)]
+struct InFlight {
+    began: SimTime,
+    attempt: u8,
+    ends: SimTime,
+    outcome: Outcome,
+    output: OutputKind,
+}
+
+/// One probe worker (P9): per (container, probe type).
+#[derive(Clone, Copy, Debug)]
+struct Worker {
+    container: usize,
+    kind: ProbeKind,
+    period: SimDuration,
+    alive: bool,
+    /// The first doProbe has run (after the start-up sleep, P14/P15).
+    running: bool,
+    next_tick: SimTime,
+    wake_at: Option<SimTime>,
+    pending_tick: bool,
+    pending_trigger: bool,
+    stop_requested: bool,
+    in_flight: Option<InFlight>,
+    container_id: Option<u32>,
+    last_result: ProbeResult,
+    result_run: u32,
+    on_hold: bool,
+}
+
+impl Worker {
+    fn key(&self) -> Key {
+        if !self.alive {
+            return Key::NEVER;
+        }
+        let tick = if self.running {
+            Key::new(self.next_tick, Class::Tick)
+        } else {
+            Key::NEVER
+        };
+        let wake = key_of(self.wake_at, Class::Wake);
+        let done = key_of(self.in_flight.map(|f| f.ends), Class::Completion);
+        tick.min(wake).min(done)
+    }
+
+    fn initial_value(&self) -> ProbeResult {
+        match self.kind {
+            ProbeKind::Readiness => ProbeResult::Failure,
+            ProbeKind::Liveness => ProbeResult::Success,
+            ProbeKind::Startup => ProbeResult::Unknown,
+        }
+    }
+}
+
+/// What a doProbe decided (P22–P36).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Continue,
+    Stop,
+    InFlight,
+}
+
+/// One flowcontrol.Backoff entry (R27).
+#[derive(Clone, Copy, Debug)]
+struct BackOffEntry {
+    backoff: SimDuration,
+    last_update: SimTime,
+}
+
+/// A kill the current sync performs.
+#[derive(Clone, Copy, Debug)]
+struct Kill {
+    container: usize,
+    reason: KillReason,
+    message: KillMessage,
+}
+
+/// Where a blocked sync resumes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// Kill `kills[i]` next (sequential kills).
+    Kill(usize),
+    /// Waiting for `kills[i]`'s process to exit.
+    WaitKill(usize),
+    /// Waiting for every process of a whole-pod kill (R15).
+    WaitPodKill,
+    /// Start `starts[i]` next.
+    Start(usize),
+    /// Pulling the image for `starts[i]`.
+    Pull(usize),
+}
+
+/// The sync in progress (one pod worker, R3).
+#[derive(Clone, Debug, Default)]
+struct Job {
+    active: bool,
+    stage: Option<Stage>,
+    snapshot: Vec<Instances>,
+    kills: Vec<Kill>,
+    /// R15: the kills are a whole-pod kill, all at once.
+    pod_kill: bool,
+    starts: Vec<usize>,
+    pull_end: Option<SimTime>,
+    changed: bool,
+    backoff_expiry: Option<SimTime>,
+}
+
+/// The sink plus what happened to it.
+struct Out<'s, S: Sink> {
+    sink: &'s mut S,
+    error: Option<S::Error>,
+    stop: bool,
+}
+
+impl<S: Sink> Out<'_, S> {
+    fn emit(&mut self, t: SimTime, kind: EventKind<'_>) {
+        if self.error.is_some() {
+            return;
+        }
+        match self.sink.event(&Event { t, kind }) {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Stop) => self.stop = true,
+            Err(e) => self.error = Some(e),
+        }
+    }
+}
+
 /// A running simulation of one pod on one kubelet.
+///
+/// Create it with [`Simulation::new`], then call [`Simulation::run_until`] with increasing
+/// horizons; events stream to the sink as they happen and [`Simulation::status`] gives the
+/// API-visible status at any point.
 pub struct Simulation {
     pod: PodSpec,
     profile: Profile,
-    #[allow(dead_code)]
     kubelet: KubeletConfig,
-    #[allow(dead_code)]
     behaviours: Behaviours,
+    rng: ChaCha8Rng,
     now: SimTime,
+    /// Nothing has happened yet (the first sync at t = 0 is still due).
+    created: bool,
+    /// The pod reached a terminal phase: no more syncs.
+    terminal: bool,
+
+    runtime: Vec<Runtime>,
+    snapshot: Vec<Instances>,
+    relist_at: Option<SimTime>,
+
     status: PodStatus,
+    status_written: bool,
+    view: Vec<ViewEntry>,
+    reason_cache: Vec<Option<SimDuration>>,
+    backoff: Vec<Option<BackOffEntry>>,
+    sandbox_ready: bool,
+
+    workers: Vec<Worker>,
+    /// Results caches (P42): per worker, `(container id, result)`.
+    cache: Vec<Option<(u32, ProbeResult)>>,
+
+    job: Job,
+    pending: Option<SyncTrigger>,
+    gate_after: Option<SimTime>,
+    sync_due: Option<(SimTime, SyncTrigger)>,
+    requeue: Option<(SimTime, SyncTrigger)>,
+}
+
+impl fmt::Debug for Simulation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Simulation")
+            .field("pod", &self.pod.name)
+            .field("profile", &self.profile.version())
+            .field("now", &self.now)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Simulation {
@@ -178,42 +464,76 @@ impl Simulation {
         pod: PodSpec,
         profile: Profile,
         kubelet: KubeletConfig,
-        _seed: u64,
+        seed: u64,
         behaviours: Behaviours,
     ) -> Simulation {
-        let containers = vec![ContainerStatus::default(); pod.containers.len()];
+        let n = pod.containers.len();
+        let mut workers = Vec::new();
+        for (c, spec) in pod.containers.iter().enumerate() {
+            for kind in ProbeKind::ALL {
+                if let Some(p) = spec.probe(kind) {
+                    workers.push(Worker {
+                        container: c,
+                        kind,
+                        period: p.period(),
+                        alive: false,
+                        running: false,
+                        next_tick: SimTime::ZERO,
+                        wake_at: None,
+                        pending_tick: false,
+                        pending_trigger: false,
+                        stop_requested: false,
+                        in_flight: None,
+                        container_id: None,
+                        last_result: ProbeResult::Success,
+                        result_run: 0,
+                        on_hold: false,
+                    });
+                }
+            }
+        }
+        let status = PodStatus {
+            phase: Phase::Pending,
+            conditions: Conditions {
+                ready_to_start_containers: profile.ready_to_start_condition.then_some(false),
+                initialized: true,
+                ready: false,
+                containers_ready: false,
+                pod_scheduled: true,
+            },
+            containers: vec![ContainerStatus::default(); n],
+        };
         Simulation {
+            cache: vec![None; workers.len()],
+            workers,
             pod,
             profile,
             kubelet,
             behaviours,
+            rng: ChaCha8Rng::seed_from_u64(seed),
             now: SimTime::ZERO,
-            status: PodStatus {
-                phase: Phase::Pending,
-                conditions: Conditions {
-                    ready_to_start_containers: None,
-                    initialized: true,
-                    ready: false,
-                    containers_ready: false,
-                    pod_scheduled: true,
-                },
-                containers,
+            created: false,
+            terminal: false,
+            runtime: vec![Runtime::default(); n],
+            snapshot: vec![Instances::default(); n],
+            relist_at: None,
+            status,
+            status_written: false,
+            view: vec![ViewEntry::default(); n],
+            reason_cache: vec![None; n],
+            backoff: vec![None; n],
+            sandbox_ready: false,
+            job: Job {
+                snapshot: vec![Instances::default(); n],
+                kills: Vec::with_capacity(n),
+                starts: Vec::with_capacity(n),
+                ..Job::default()
             },
+            pending: None,
+            gate_after: None,
+            sync_due: None,
+            requeue: None,
         }
-    }
-
-    /// Simulates every happening up to and including `until`, streaming events to `sink`.
-    ///
-    /// # Errors
-    /// The sink's error, or a step budget exhausted at one instant.
-    pub fn run_until<S: Sink>(
-        &mut self,
-        until: SimTime,
-        sink: &mut S,
-    ) -> Result<RunEnd, RunError<S::Error>> {
-        let _ = sink;
-        self.now = until;
-        Ok(RunEnd::Horizon)
     }
 
     /// The current virtual time.
@@ -234,9 +554,1435 @@ impl Simulation {
         &self.profile
     }
 
+    /// The kubelet's timing knobs.
+    #[must_use]
+    pub fn kubelet(&self) -> &KubeletConfig {
+        &self.kubelet
+    }
+
     /// The API-visible status now.
     #[must_use]
     pub fn status(&self) -> &PodStatus {
         &self.status
     }
+
+    /// Simulates every happening up to and including `until`, streaming events to `sink`.
+    /// Calling it again continues from where the previous call stopped.
+    ///
+    /// # Errors
+    /// The sink's error, or a step budget exhausted at one instant (a model bug).
+    pub fn run_until<S: Sink>(
+        &mut self,
+        until: SimTime,
+        sink: &mut S,
+    ) -> Result<RunEnd, RunError<S::Error>> {
+        let mut out = Out {
+            sink,
+            error: None,
+            stop: false,
+        };
+        let mut steps_here = 0u32;
+        loop {
+            let (key, slot) = self.next_due();
+            if key == Key::NEVER || key.at() > until {
+                break;
+            }
+            let at = key.at();
+            if at == self.now {
+                steps_here += 1;
+                if steps_here > STEP_BUDGET {
+                    return Err(RunError::StepBudget { at });
+                }
+            } else {
+                steps_here = 0;
+            }
+            self.now = at;
+            self.dispatch(slot, &mut out);
+            if let Some(e) = out.error.take() {
+                return Err(RunError::Sink(e));
+            }
+            if out.stop {
+                return Ok(RunEnd::Stopped);
+            }
+        }
+        if self.now < until {
+            self.now = until;
+        }
+        Ok(RunEnd::Horizon)
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // The agenda.
+
+    /// The earliest due item: its key and which slot it is.
+    fn next_due(&self) -> (Key, Slot) {
+        let mut best = (Key::NEVER, Slot::Idle);
+        let mut consider = |k: Key, s: Slot| {
+            if k < best.0 {
+                best = (k, s);
+            }
+        };
+        if !self.created {
+            consider(Key::new(SimTime::ZERO, Class::Sync), Slot::Create);
+        }
+        consider(key_of(self.relist_at, Class::Relist), Slot::Relist);
+        for (c, r) in self.runtime.iter().enumerate() {
+            consider(
+                key_of(r.exit_at.map(|(t, _)| t), Class::Runtime),
+                Slot::Exit(c),
+            );
+        }
+        consider(key_of(self.job.pull_end, Class::Runtime), Slot::PullEnd);
+        consider(
+            key_of(self.sync_due.map(|(t, _)| t), Class::Sync),
+            Slot::SyncDue,
+        );
+        consider(
+            key_of(self.requeue.map(|(t, _)| t), Class::Sync),
+            Slot::Requeue,
+        );
+        for (w, worker) in self.workers.iter().enumerate() {
+            consider(worker.key(), Slot::Worker(w));
+        }
+        best
+    }
+
+    fn dispatch<S: Sink>(&mut self, slot: Slot, out: &mut Out<'_, S>) {
+        let now = self.now;
+        match slot {
+            Slot::Idle => {}
+            Slot::Create => {
+                self.created = true;
+                self.request_sync(SyncTrigger::Create, out);
+            }
+            Slot::Relist => {
+                self.relist_at = None;
+                self.relist();
+            }
+            Slot::Exit(c) => self.process_exit(c, out),
+            Slot::PullEnd => {
+                self.job.pull_end = None;
+                if let Some(Stage::Pull(i)) = self.job.stage {
+                    let c = self.job.starts[i];
+                    let spec = &self.pod.containers[c];
+                    let took = spec.app.pull;
+                    out.emit(
+                        now,
+                        EventKind::Event(KubeEvent {
+                            event_type: EventType::Normal,
+                            reason: "Pulled",
+                            object: ObjectRef::Container(&spec.name),
+                            message: Message::Pulled {
+                                image: &spec.image,
+                                took,
+                                wording: self.profile.pulled_wording,
+                            },
+                        }),
+                    );
+                    self.runtime[c].image_present = true;
+                    self.create_and_start(c, out);
+                    self.job.stage = Some(Stage::Start(i + 1));
+                    self.advance_job(out);
+                }
+            }
+            Slot::SyncDue => {
+                if let Some((_, trigger)) = self.sync_due.take() {
+                    self.request_sync(trigger, out);
+                }
+            }
+            Slot::Requeue => {
+                if let Some((_, trigger)) = self.requeue.take() {
+                    self.request_sync(trigger, out);
+                }
+            }
+            Slot::Worker(w) => self.worker_due(w, out),
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // The PLEG (R4, R5).
+
+    fn schedule_relist(&mut self, after: SimTime) {
+        let at = after.next_multiple_after(self.kubelet.pleg_period);
+        self.relist_at = Some(self.relist_at.map_or(at, |t| t.min(at)));
+    }
+
+    fn relist(&mut self) {
+        let now = self.now;
+        let mut changed = false;
+        for c in 0..self.runtime.len() {
+            let seen = self.runtime[c].instances;
+            if seen != self.snapshot[c] {
+                changed = true;
+                self.snapshot[c] = seen;
+            }
+        }
+        if self.gate_after.is_some_and(|g| g < now) {
+            self.gate_after = None;
+        }
+        if changed {
+            self.pending = Some(SyncTrigger::Pleg);
+        }
+        if self.pending.is_some() && !self.job.active && self.gate_after.is_none() {
+            let trigger = self.pending.take().unwrap_or(SyncTrigger::Pending);
+            self.sync_due = Some((now, trigger));
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // The runtime: process exits.
+
+    fn process_exit<S: Sink>(&mut self, c: usize, out: &mut Out<'_, S>) {
+        let now = self.now;
+        let Some((_, code)) = self.runtime[c].exit_at.take() else {
+            return;
+        };
+        if let Some(inst) = self.runtime[c].instances.newest.as_mut() {
+            inst.exited = Some((now, code));
+        }
+        out.emit(
+            now,
+            EventKind::Exit {
+                container: &self.pod.containers[c].name,
+                exit_code: code,
+                reason: ExitReason::for_code(code),
+            },
+        );
+        self.schedule_relist(now);
+        match self.job.stage {
+            Some(Stage::WaitKill(i)) if self.job.kills[i].container == c => {
+                self.job.stage = Some(Stage::Kill(i + 1));
+                self.advance_job(out);
+            }
+            Some(Stage::WaitPodKill) => {
+                let waiting = self
+                    .job
+                    .kills
+                    .iter()
+                    .any(|k| self.runtime[k.container].exit_at.is_some());
+                if !waiting {
+                    self.job.stage = Some(Stage::Start(0));
+                    self.advance_job(out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Sends SIGTERM to container `c`'s process with a grace period (R25, contract §2.3.7) and
+    /// returns whether the process is still alive afterwards (the stop blocks until it exits).
+    fn signal(&mut self, c: usize, grace: SimDuration) -> bool {
+        let now = self.now;
+        let rt = &mut self.runtime[c];
+        let alive = rt.instances.newest.is_some_and(|i| i.exited.is_none());
+        if !alive {
+            return false;
+        }
+        let (at, code) = match self.pod.containers[c].app.sigterm {
+            Sigterm::Ignore => (now.saturating_add(grace), 137),
+            Sigterm::Exit { code, after } if after < grace => {
+                (now.saturating_add(after), code.unwrap_or(143))
+            }
+            Sigterm::Exit { .. } => (now.saturating_add(grace), 137),
+        };
+        rt.exit_at = match rt.exit_at {
+            Some((own, own_code)) if own <= at => Some((own, own_code)),
+            _ => Some((at, code)),
+        };
+        true
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Pod syncs (R3, R11, R13–R17, R30).
+
+    fn request_sync<S: Sink>(&mut self, trigger: SyncTrigger, out: &mut Out<'_, S>) {
+        if self.terminal {
+            return;
+        }
+        if self.job.active || self.gate_after.is_some() {
+            if self.pending.is_none() {
+                self.pending = Some(trigger);
+            }
+            return;
+        }
+        self.run_sync(trigger, out);
+    }
+
+    fn run_sync<S: Sink>(&mut self, trigger: SyncTrigger, out: &mut Out<'_, S>) {
+        let now = self.now;
+        out.emit(now, EventKind::Sync { trigger });
+        // The status is generated from the PLEG's cached snapshot before anything else (R11).
+        self.generate_status(out);
+        if self.status.phase.is_terminal() {
+            self.terminal = true;
+            self.requeue = None;
+            self.pending = None;
+            return;
+        }
+        self.add_pod();
+        self.compute_pod_actions();
+        self.job.active = true;
+        self.job.changed = false;
+        self.job.backoff_expiry = None;
+        self.job.stage = Some(Stage::Kill(0));
+        if !self.sandbox_ready {
+            self.sandbox_ready = true;
+        }
+        self.advance_job(out);
+    }
+
+    /// R13–R17: what this sync kills and starts, from the snapshot it started with.
+    fn compute_pod_actions(&mut self) {
+        let job = &mut self.job;
+        job.snapshot.clear();
+        job.snapshot.extend_from_slice(&self.snapshot);
+        job.kills.clear();
+        job.starts.clear();
+        let restart = self.pod.restart_policy != RestartPolicy::Never;
+        let mut keep = 0usize;
+        for (c, snap) in job.snapshot.iter().enumerate() {
+            match snap.newest {
+                Some(inst) if inst.exited.is_none() => {
+                    let failed = |kind: ProbeKind| {
+                        self.workers.iter().enumerate().any(|(w, worker)| {
+                            worker.container == c
+                                && worker.kind == kind
+                                && self.cache[w] == Some((inst.id, ProbeResult::Failure))
+                        })
+                    };
+                    let verdict = if failed(ProbeKind::Liveness) {
+                        Some((KillReason::LivenessProbe, KillMessage::Liveness { restart }))
+                    } else if failed(ProbeKind::Startup) {
+                        Some((KillReason::StartupProbe, KillMessage::Startup { restart }))
+                    } else {
+                        None
+                    };
+                    match verdict {
+                        Some((reason, message)) => {
+                            job.kills.push(Kill {
+                                container: c,
+                                reason,
+                                message,
+                            });
+                            if restart {
+                                job.starts.push(c);
+                            }
+                        }
+                        None => keep += 1,
+                    }
+                }
+                Some(Instance { exited, .. }) => {
+                    let code = exited.map_or(0, |(_, code)| code);
+                    if should_restart(self.pod.restart_policy, code) {
+                        job.starts.push(c);
+                    }
+                }
+                None => job.starts.push(c),
+            }
+        }
+        if keep == 0 && job.starts.is_empty() {
+            // R15: nothing to keep and nothing to start: the whole pod is killed, with an empty
+            // message, and every running container goes.
+            job.kills.clear();
+            for (c, snap) in job.snapshot.iter().enumerate() {
+                if snap.newest.is_some_and(|i| i.exited.is_none()) {
+                    job.kills.push(Kill {
+                        container: c,
+                        reason: KillReason::Unknown,
+                        message: KillMessage::Stopping,
+                    });
+                }
+            }
+            job.pod_kill = true;
+        } else {
+            job.pod_kill = false;
+        }
+    }
+
+    /// Runs the current sync until it blocks or ends.
+    fn advance_job<S: Sink>(&mut self, out: &mut Out<'_, S>) {
+        loop {
+            let Some(stage) = self.job.stage else {
+                self.finish_sync();
+                return;
+            };
+            match stage {
+                Stage::Kill(0) if self.job.pod_kill => {
+                    // R15: every container is stopped in parallel; wait for all of them.
+                    let mut waiting = false;
+                    for i in 0..self.job.kills.len() {
+                        let kill = self.job.kills[i];
+                        waiting |= self.kill(kill, out);
+                    }
+                    if waiting {
+                        self.job.stage = Some(Stage::WaitPodKill);
+                        return;
+                    }
+                    self.job.stage = Some(Stage::Start(0));
+                }
+                Stage::Kill(i) if i < self.job.kills.len() => {
+                    let kill = self.job.kills[i];
+                    if self.kill(kill, out) {
+                        self.job.stage = Some(Stage::WaitKill(i));
+                        return;
+                    }
+                    self.job.stage = Some(Stage::Kill(i + 1));
+                }
+                Stage::Kill(_) => self.job.stage = Some(Stage::Start(0)),
+                Stage::WaitKill(_) | Stage::WaitPodKill | Stage::Pull(_) => return,
+                Stage::Start(i) if i < self.job.starts.len() => {
+                    let c = self.job.starts[i];
+                    if self.start(c, i, out) {
+                        return;
+                    }
+                    self.job.stage = Some(Stage::Start(i + 1));
+                }
+                Stage::Start(_) => self.job.stage = None,
+            }
+        }
+    }
+
+    /// Begins one kill (R22–R25): returns whether the sync must wait for the process.
+    fn kill<S: Sink>(&mut self, kill: Kill, out: &mut Out<'_, S>) -> bool {
+        let now = self.now;
+        let c = kill.container;
+        let spec = &self.pod.containers[c];
+        let probe_grace = match kill.reason {
+            KillReason::LivenessProbe => spec.probe(ProbeKind::Liveness),
+            KillReason::StartupProbe => spec.probe(ProbeKind::Startup),
+            KillReason::Unknown => None,
+        }
+        .and_then(|p| p.termination_grace_period_seconds())
+        .filter(|_| self.profile.probe_grace_period());
+        let seconds = probe_grace.unwrap_or(self.pod.termination_grace_period_seconds);
+        let grace = SimDuration::from_secs(u64::try_from(seconds).unwrap_or(0)).max(MIN_GRACE);
+        out.emit(
+            now,
+            EventKind::Kill {
+                container: &spec.name,
+                reason: kill.reason,
+                grace,
+            },
+        );
+        out.emit(
+            now,
+            EventKind::Event(KubeEvent {
+                event_type: EventType::Normal,
+                reason: "Killing",
+                object: ObjectRef::Container(&spec.name),
+                message: Message::Killing {
+                    container: &spec.name,
+                    kind: kill.message,
+                },
+            }),
+        );
+        self.job.changed = true;
+        self.signal(c, grace)
+    }
+
+    /// One start (R16, R30, R57): returns whether the sync must wait for a pull.
+    fn start<S: Sink>(&mut self, c: usize, i: usize, out: &mut Out<'_, S>) -> bool {
+        let now = self.now;
+        if let Some(backoff) = self.do_backoff(c) {
+            let spec = &self.pod.containers[c];
+            self.reason_cache[c] = Some(backoff.0);
+            out.emit(
+                now,
+                EventKind::BackOff {
+                    container: &spec.name,
+                    backoff: backoff.0,
+                },
+            );
+            out.emit(
+                now,
+                EventKind::Event(KubeEvent {
+                    event_type: EventType::Warning,
+                    reason: "BackOff",
+                    object: ObjectRef::Container(&spec.name),
+                    message: Message::BackOff {
+                        container: &spec.name,
+                        pod: self.pod_name(),
+                        wording: self.profile.backoff_wording,
+                    },
+                }),
+            );
+            let expiry = backoff.1;
+            self.job.backoff_expiry =
+                Some(self.job.backoff_expiry.map_or(expiry, |e| e.min(expiry)));
+            return false;
+        }
+        let spec = &self.pod.containers[c];
+        let pull = match spec.pull_policy {
+            PullPolicy::Always => true,
+            PullPolicy::IfNotPresent => !self.runtime[c].image_present,
+            PullPolicy::Never => false,
+        };
+        if !spec.app.pull.is_zero() {
+            if pull {
+                out.emit(
+                    now,
+                    EventKind::Event(KubeEvent {
+                        event_type: EventType::Normal,
+                        reason: "Pulling",
+                        object: ObjectRef::Container(&spec.name),
+                        message: Message::Pulling { image: &spec.image },
+                    }),
+                );
+                self.job.pull_end = Some(now.saturating_add(spec.app.pull));
+                self.job.stage = Some(Stage::Pull(i));
+                self.job.changed = true;
+                return true;
+            }
+            out.emit(
+                now,
+                EventKind::Event(KubeEvent {
+                    event_type: EventType::Normal,
+                    reason: "Pulled",
+                    object: ObjectRef::Container(&spec.name),
+                    message: Message::AlreadyPresent { image: &spec.image },
+                }),
+            );
+        }
+        self.runtime[c].image_present = true;
+        self.create_and_start(c, out);
+        false
+    }
+
+    /// `Created`, `Started`, and a new instance in the runtime (R16, R36, R57).
+    fn create_and_start<S: Sink>(&mut self, c: usize, out: &mut Out<'_, S>) {
+        let now = self.now;
+        let spec = &self.pod.containers[c];
+        let wording = self.profile.lifecycle_wording;
+        let object = ObjectRef::Container(&spec.name);
+        out.emit(
+            now,
+            EventKind::Event(KubeEvent {
+                event_type: EventType::Normal,
+                reason: "Created",
+                object,
+                message: Message::Created {
+                    container: &spec.name,
+                    wording,
+                },
+            }),
+        );
+        out.emit(
+            now,
+            EventKind::Event(KubeEvent {
+                event_type: EventType::Normal,
+                reason: "Started",
+                object,
+                message: Message::Started {
+                    container: &spec.name,
+                    wording,
+                },
+            }),
+        );
+        // R16, R36: the restart count comes from the stale snapshot the sync began with.
+        let restart_count = self.job.snapshot[c]
+            .newest
+            .map_or(0, |i| i.restart_count + 1);
+        let rt = &mut self.runtime[c];
+        let inst = Instance {
+            id: rt.next_id,
+            restart_count,
+            started_at: now,
+            exited: None,
+        };
+        rt.next_id += 1;
+        if let Some(newest) = rt.instances.newest {
+            rt.instances.previous = Some(newest);
+        }
+        rt.instances.newest = Some(inst);
+        rt.exit_at = spec.app.exit.map(|e| (now.saturating_add(e.after), e.code));
+        self.reason_cache[c] = None;
+        self.job.changed = true;
+        out.emit(
+            now,
+            EventKind::Start {
+                container: &spec.name,
+                restart_count,
+            },
+        );
+        self.schedule_relist(now);
+    }
+
+    /// R30 `doBackOff` on the sync's snapshot: `Some((backoff, expiry))` when in back-off.
+    fn do_backoff(&mut self, c: usize) -> Option<(SimDuration, SimTime)> {
+        let now = self.now;
+        let dead = self.job.snapshot[c].first_exited()?;
+        let (ts, _) = dead.exited?;
+        let (initial, max) = self
+            .profile
+            .crash_loop_backoff(self.kubelet.max_container_restart_period);
+        // GC (R27) drops entries not updated for 10 minutes.
+        if self.backoff[c].is_some_and(|e| now.saturating_since(e.last_update) > BACKOFF_EXPIRY) {
+            self.backoff[c] = None;
+        }
+        let expired = |e: &BackOffEntry| ts.saturating_since(e.last_update) > BACKOFF_EXPIRY;
+        if let Some(e) = self.backoff[c] {
+            if !expired(&e) && now.saturating_since(ts) < e.backoff {
+                return Some((e.backoff, ts.saturating_add(e.backoff)));
+            }
+        }
+        let backoff = match self.backoff[c] {
+            Some(e) if !expired(&e) => e.backoff.saturating_mul(2).min(max),
+            _ => initial,
+        };
+        self.backoff[c] = Some(BackOffEntry {
+            backoff,
+            last_update: now,
+        });
+        None
+    }
+
+    fn finish_sync(&mut self) {
+        let now = self.now;
+        self.job.active = false;
+        // R6–R8: requeue.
+        let (delay, trigger) = match self.job.backoff_expiry {
+            Some(expiry) => match self.profile.backoff_requeue {
+                BackOffRequeue::Fixed => (self.kubelet.backoff_requeue, SyncTrigger::BackOff),
+                BackOffRequeue::AtExpiry => (
+                    expiry.saturating_since(now).min(self.kubelet.resync),
+                    SyncTrigger::BackOff,
+                ),
+            },
+            None => (self.kubelet.resync, SyncTrigger::Resync),
+        };
+        let delay = self.jittered(delay);
+        self.requeue = Some((now.saturating_add(delay), trigger));
+        if self.job.changed {
+            // R4: the next sync waits for a relist strictly after this one ended.
+            self.gate_after = Some(now);
+            self.schedule_relist(now);
+        } else if let Some(trigger) = self.pending.take() {
+            self.sync_due = Some((now, trigger));
+        }
+    }
+
+    fn jittered(&mut self, d: SimDuration) -> SimDuration {
+        if !self.kubelet.jitter || d.is_zero() {
+            return d;
+        }
+        // wait.Jitter(d, 0.5): d + U[0, 0.5·d).
+        let extra = uniform_below(&mut self.rng, d.as_millis() / 2);
+        d.saturating_add(SimDuration::from_millis(extra))
+    }
+
+    fn pod_name(&self) -> PodName<'_> {
+        PodName {
+            name: &self.pod.name,
+            namespace: &self.pod.namespace,
+            uid: &self.pod.uid,
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Status generation (R11, R34, R36–R45, P45).
+
+    fn generate_status<S: Sink>(&mut self, out: &mut Out<'_, S>) {
+        let now = self.now;
+        let inherit_started = self.profile.inherits_started();
+        let first = !self.status_written;
+        self.status_written = true;
+        for c in 0..self.pod.containers.len() {
+            let snap = self.snapshot[c];
+            let prev = self.status.containers[c];
+            let mut st = ContainerStatus::default();
+            let mut view = ViewEntry::default();
+            match snap.newest {
+                None => {
+                    // R38: nothing in the runtime yet.
+                    st.restart_count = prev.restart_count;
+                    st.last_state = prev.last_state;
+                }
+                Some(inst) => {
+                    st.restart_count = inst.restart_count;
+                    st.last_state = snap.previous.and_then(|p| p.terminated());
+                    view.id = Some(inst.id);
+                    view.started_at = inst.started_at.floor_secs();
+                    match inst.terminated() {
+                        None => {
+                            st.state = ContainerState::Running {
+                                started_at: view.started_at,
+                            };
+                            view.running = true;
+                        }
+                        Some(term) => {
+                            let backoff = self.reason_cache[c].filter(|_| {
+                                should_restart(self.pod.restart_policy, term.exit_code)
+                            });
+                            if let Some(backoff) = backoff {
+                                st.state = ContainerState::Waiting(Some(
+                                    WaitingReason::CrashLoopBackOff { backoff },
+                                ));
+                                st.last_state = Some(term);
+                            } else {
+                                st.state = ContainerState::Terminated(term);
+                                view.terminated = Some(term.exit_code);
+                            }
+                        }
+                    }
+                }
+            }
+            // P45.1: started.
+            if view.running {
+                let id = view.id;
+                let startup = self.worker_of(c, ProbeKind::Startup);
+                let entry = startup
+                    .and_then(|w| self.cache[w])
+                    .filter(|(cid, _)| Some(*cid) == id);
+                st.started = match entry {
+                    Some((_, r)) => r == ProbeResult::Success,
+                    None if inherit_started && prev.started => true,
+                    None => !startup.is_some_and(|w| self.workers[w].alive),
+                };
+            }
+            view.started = st.started;
+            // P45.3: ready, only once started.
+            if st.started {
+                let readiness = self.worker_of(c, ProbeKind::Readiness);
+                let entry = readiness
+                    .and_then(|w| self.cache[w])
+                    .filter(|(cid, _)| Some(*cid) == view.id)
+                    .map(|(_, r)| r);
+                let worker_alive = readiness.filter(|w| self.workers[*w].alive);
+                st.ready = match (entry, self.profile.readiness_trigger) {
+                    (Some(ProbeResult::Success), _) => true,
+                    (Some(_), ReadinessTrigger::Never | ReadinessTrigger::NoEntry) => false,
+                    _ => match worker_alive {
+                        Some(w) => {
+                            if self.profile.readiness_trigger != ReadinessTrigger::Never {
+                                self.trigger(w);
+                            }
+                            false
+                        }
+                        None => true,
+                    },
+                };
+            }
+            self.view[c] = view;
+            self.write_container_status(c, st, out);
+        }
+        // R43: phase; R42: conditions.
+        let phase = if self.status.phase.is_terminal() {
+            self.status.phase
+        } else {
+            compute_phase(self.pod.restart_policy, &self.status.containers)
+        };
+        let ready_to_start = self
+            .profile
+            .ready_to_start_condition
+            .then_some(!first && self.sandbox_ready);
+        self.status.conditions.ready_to_start_containers = ready_to_start;
+        if phase != self.status.phase {
+            self.status.phase = phase;
+            out.emit(now, EventKind::Phase { phase });
+        }
+        self.update_ready_conditions(out);
+    }
+
+    fn write_container_status<S: Sink>(
+        &mut self,
+        c: usize,
+        st: ContainerStatus,
+        out: &mut Out<'_, S>,
+    ) {
+        let now = self.now;
+        let prev = self.status.containers[c];
+        self.status.containers[c] = st;
+        let name = &self.pod.containers[c].name;
+        if prev.state != st.state
+            || prev.restart_count != st.restart_count
+            || prev.last_state != st.last_state
+        {
+            out.emit(
+                now,
+                EventKind::Status {
+                    container: name,
+                    status: &self.status.containers[c],
+                },
+            );
+        }
+        if prev.started != st.started {
+            out.emit(
+                now,
+                EventKind::Started {
+                    container: name,
+                    started: st.started,
+                },
+            );
+        }
+        if prev.ready != st.ready {
+            out.emit(
+                now,
+                EventKind::Ready {
+                    container: name,
+                    ready: st.ready,
+                },
+            );
+        }
+    }
+
+    fn update_ready_conditions<S: Sink>(&mut self, out: &mut Out<'_, S>) {
+        let all_ready =
+            !self.status.containers.is_empty() && self.status.containers.iter().all(|s| s.ready);
+        let ready = all_ready && self.status.phase != Phase::Succeeded;
+        self.status.conditions.containers_ready = ready;
+        if self.status.conditions.ready != ready {
+            self.status.conditions.ready = ready;
+            out.emit(self.now, EventKind::PodReady { ready });
+        }
+    }
+
+    fn worker_of(&self, c: usize, kind: ProbeKind) -> Option<usize> {
+        self.workers
+            .iter()
+            .position(|w| w.container == c && w.kind == kind)
+    }
+
+    /// P18: a non-blocking send on the worker's manual-trigger channel.
+    fn trigger(&mut self, w: usize) {
+        let now = self.now;
+        let worker = &mut self.workers[w];
+        if !worker.alive || worker.pending_trigger {
+            return;
+        }
+        worker.pending_trigger = true;
+        if worker.in_flight.is_none() && worker.running {
+            worker.wake_at = Some(now);
+        }
+    }
+
+    /// P6, P7: AddPod creates missing workers.
+    fn add_pod(&mut self) {
+        let now = self.now;
+        for w in 0..self.workers.len() {
+            if self.workers[w].alive {
+                if self.profile.add_pod_skips_existing {
+                    continue;
+                }
+                return;
+            }
+            let period = self.workers[w].period;
+            // P14: the start-up sleep.
+            let kubelet_age = self
+                .kubelet
+                .started_ago
+                .saturating_add(now.saturating_since(SimTime::ZERO));
+            let sleep = if self.profile.jitter_always || period > kubelet_age {
+                SimDuration::from_millis(uniform_below(&mut self.rng, period.as_millis()))
+            } else {
+                SimDuration::ZERO
+            };
+            let worker = &mut self.workers[w];
+            *worker = Worker {
+                alive: true,
+                running: false,
+                next_tick: SimTime::ZERO,
+                wake_at: Some(now.saturating_add(sleep)),
+                pending_tick: false,
+                pending_trigger: false,
+                stop_requested: false,
+                in_flight: None,
+                container_id: None,
+                last_result: ProbeResult::Success,
+                result_run: 0,
+                on_hold: false,
+                ..*worker
+            };
+            self.cache[w] = None;
+        }
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Probe workers (P14–P36).
+
+    fn worker_due<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+        let now = self.now;
+        let worker = self.workers[w];
+        if worker.in_flight.is_some_and(|f| f.ends <= now)
+            && worker.key() == Key::new(now, Class::Completion)
+        {
+            self.complete_attempt(w, out);
+            return;
+        }
+        if worker.running && worker.next_tick <= now && worker.key() == Key::new(now, Class::Tick) {
+            // P17: one tick is kept while busy, the rest dropped; the grid never shifts.
+            let next = worker.next_tick.saturating_add(worker.period);
+            self.workers[w].next_tick = next;
+            self.workers[w].pending_tick = true;
+            if worker.in_flight.is_none() {
+                self.worker_wait(w, out);
+            }
+            return;
+        }
+        // A wake-up: the first doProbe after the start-up sleep, or a pending trigger.
+        self.workers[w].wake_at = None;
+        if !worker.running {
+            self.workers[w].running = true;
+            self.workers[w].next_tick = now.saturating_add(worker.period);
+            let step = self.do_probe(w, out);
+            self.after_probe(w, step, out);
+        } else if worker.in_flight.is_none() {
+            self.worker_wait(w, out);
+        }
+    }
+
+    /// The worker's wait between probes (P16): stop, then a manual trigger, then a tick.
+    fn worker_wait<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+        let now = self.now;
+        loop {
+            let worker = &mut self.workers[w];
+            if !worker.alive || worker.in_flight.is_some() {
+                return;
+            }
+            if worker.stop_requested {
+                self.exit_worker(w);
+                return;
+            }
+            if worker.pending_trigger {
+                worker.pending_trigger = false;
+                if self.profile.trigger_resets_grid {
+                    // P19: the ticker restarts at the trigger; a pending tick is discarded.
+                    worker.next_tick = now.saturating_add(worker.period);
+                    worker.pending_tick = false;
+                }
+            } else if worker.pending_tick {
+                worker.pending_tick = false;
+            } else {
+                return;
+            }
+            worker.wake_at = None;
+            let step = self.do_probe(w, out);
+            match step {
+                Step::Continue => {}
+                Step::Stop => {
+                    self.exit_worker(w);
+                    return;
+                }
+                Step::InFlight => return,
+            }
+        }
+    }
+
+    fn after_probe<S: Sink>(&mut self, w: usize, step: Step, out: &mut Out<'_, S>) {
+        match step {
+            Step::Continue => self.worker_wait(w, out),
+            Step::Stop => self.exit_worker(w),
+            Step::InFlight => {}
+        }
+    }
+
+    /// P20: the worker's exit clean-up.
+    fn exit_worker(&mut self, w: usize) {
+        let worker = &mut self.workers[w];
+        worker.alive = false;
+        worker.running = false;
+        worker.wake_at = None;
+        worker.in_flight = None;
+        worker.pending_tick = false;
+        worker.pending_trigger = false;
+        self.cache[w] = None;
+    }
+
+    /// `resultsManager.Set` (P42): stores, and emits an update only on change.
+    fn set_result<S: Sink>(
+        &mut self,
+        w: usize,
+        id: u32,
+        result: ProbeResult,
+        out: &mut Out<'_, S>,
+    ) {
+        if self.cache[w] == Some((id, result)) {
+            return;
+        }
+        self.cache[w] = Some((id, result));
+        let worker = self.workers[w];
+        out.emit(
+            self.now,
+            EventKind::Result {
+                container: &self.pod.containers[worker.container].name,
+                probe: worker.kind,
+                result,
+            },
+        );
+        self.handle_update(worker.container, worker.kind, id, result, out);
+    }
+
+    /// The kubelet's handling of a result update (P44, R1, R2), at once (contract §2.3.3).
+    fn handle_update<S: Sink>(
+        &mut self,
+        c: usize,
+        kind: ProbeKind,
+        id: u32,
+        result: ProbeResult,
+        out: &mut Out<'_, S>,
+    ) {
+        let now = self.now;
+        let sync = match kind {
+            ProbeKind::Liveness => result == ProbeResult::Failure,
+            ProbeKind::Readiness => {
+                if self.view[c].id == Some(id)
+                    && self.status.containers[c].ready != (result == ProbeResult::Success)
+                {
+                    let ready = result == ProbeResult::Success;
+                    self.status.containers[c].ready = ready;
+                    out.emit(
+                        now,
+                        EventKind::Ready {
+                            container: &self.pod.containers[c].name,
+                            ready,
+                        },
+                    );
+                    self.update_ready_conditions(out);
+                }
+                self.profile.readiness_startup_sync
+            }
+            ProbeKind::Startup => {
+                let started = result == ProbeResult::Success;
+                if self.view[c].id == Some(id) && self.status.containers[c].started != started {
+                    self.status.containers[c].started = started;
+                    self.view[c].started = started;
+                    out.emit(
+                        now,
+                        EventKind::Started {
+                            container: &self.pod.containers[c].name,
+                            started,
+                        },
+                    );
+                }
+                self.profile.readiness_startup_sync
+            }
+        };
+        if sync {
+            if self.kubelet.probe_sync_delay.is_zero() {
+                self.request_sync(SyncTrigger::Probe, out);
+            } else {
+                let at = now.saturating_add(self.kubelet.probe_sync_delay);
+                self.sync_due = Some(match self.sync_due {
+                    Some((t, tr)) if t <= at => (t, tr),
+                    _ => (at, SyncTrigger::Probe),
+                });
+            }
+        }
+    }
+
+    /// doProbe up to the point where the probe runs (P22–P31).
+    fn do_probe<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) -> Step {
+        let now = self.now;
+        let worker = self.workers[w];
+        let c = worker.container;
+        // P22, P23.
+        if !self.status_written {
+            return Step::Continue;
+        }
+        if self.status.phase.is_terminal() {
+            return Step::Stop;
+        }
+        // P24.
+        let view = self.view[c];
+        let Some(id) = view.id else {
+            return Step::Continue;
+        };
+        // P25: a new container: initial value; counters are not reset.
+        if worker.container_id != Some(id) {
+            self.cache[w] = None;
+            self.workers[w].container_id = Some(id);
+            self.workers[w].on_hold = false;
+            self.set_result(w, id, worker.initial_value(), out);
+        }
+        // P26.
+        if self.workers[w].on_hold {
+            return Step::Continue;
+        }
+        // P27.
+        if !view.running {
+            self.set_result(w, id, ProbeResult::Failure, out);
+            if let Some(code) = view.terminated {
+                let keep = if self.profile.gate(Gate::ContainerRestartRules) {
+                    should_restart(self.pod.restart_policy, code)
+                } else {
+                    self.pod.restart_policy != RestartPolicy::Never
+                };
+                if !keep {
+                    return Step::Stop;
+                }
+            }
+            return Step::Continue;
+        }
+        // P29: whole seconds since the normalised start, truncated.
+        let Some(probe) = self.pod.containers[c].probe(worker.kind) else {
+            return Step::Stop;
+        };
+        let elapsed = now.saturating_since(view.started_at).whole_secs();
+        let elapsed = i64::try_from(elapsed).unwrap_or(i64::MAX);
+        if elapsed < i64::from(probe.initial_delay_seconds()) {
+            return Step::Continue;
+        }
+        // P30.
+        let started = view.started;
+        match worker.kind {
+            ProbeKind::Startup if started => return Step::Continue,
+            ProbeKind::Liveness | ProbeKind::Readiness if !started => return Step::Continue,
+            _ => {}
+        }
+        // P31: run it.
+        self.begin_attempt(w, now, 1, out)
+    }
+
+    /// Starts attempt `attempt` of a probe that began at `began`.
+    fn begin_attempt<S: Sink>(
+        &mut self,
+        w: usize,
+        began: SimTime,
+        attempt: u8,
+        out: &mut Out<'_, S>,
+    ) -> Step {
+        let now = self.now;
+        let (outcome, output, duration) = self.run_attempt(w);
+        if duration.is_zero() {
+            return self.attempt_done(w, began, attempt, outcome, output, out);
+        }
+        self.workers[w].in_flight = Some(InFlight {
+            began,
+            attempt,
+            ends: now.saturating_add(duration),
+            outcome,
+            output,
+        });
+        Step::InFlight
+    }
+
+    fn complete_attempt<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+        let Some(f) = self.workers[w].in_flight.take() else {
+            return;
+        };
+        let step = self.attempt_done(w, f.began, f.attempt, f.outcome, f.output, out);
+        self.after_probe(w, step, out);
+    }
+
+    /// After one attempt: retry errors (P40), or finish the probe (P31–P35).
+    fn attempt_done<S: Sink>(
+        &mut self,
+        w: usize,
+        began: SimTime,
+        attempt: u8,
+        outcome: Outcome,
+        output: OutputKind,
+        out: &mut Out<'_, S>,
+    ) -> Step {
+        if outcome == Outcome::Error && attempt < MAX_PROBE_ATTEMPTS {
+            return self.begin_attempt(w, began, attempt + 1, out);
+        }
+        let now = self.now;
+        let worker = self.workers[w];
+        let c = worker.container;
+        let spec = &self.pod.containers[c];
+        let Some(probe) = spec.probe(worker.kind) else {
+            return Step::Stop;
+        };
+        let probe_output = ProbeOutput {
+            handler: probe.handler(),
+            pod_ip: &self.pod.pod_ip,
+            kind: output,
+        };
+        out.emit(
+            now,
+            EventKind::Probe {
+                container: &spec.name,
+                probe: worker.kind,
+                outcome,
+                output: probe_output,
+                duration: now.saturating_since(began),
+            },
+        );
+        // P41: the prober's own events.
+        let message = match outcome {
+            Outcome::Success => None,
+            Outcome::Failure => Some((
+                "Unhealthy",
+                Message::ProbeFailed {
+                    probe: worker.kind,
+                    output: probe_output,
+                },
+            )),
+            Outcome::Error => Some((
+                "Unhealthy",
+                Message::ProbeErrored {
+                    probe: worker.kind,
+                    output: probe_output,
+                },
+            )),
+            Outcome::Warning => Some((
+                "ProbeWarning",
+                Message::ProbeWarning {
+                    probe: worker.kind,
+                    output: probe_output,
+                },
+            )),
+        };
+        if let Some((reason, message)) = message {
+            out.emit(
+                now,
+                EventKind::Event(KubeEvent {
+                    event_type: EventType::Warning,
+                    reason,
+                    object: ObjectRef::Container(&spec.name),
+                    message,
+                }),
+            );
+        }
+        // P31: an error is thrown away.
+        let result = match outcome {
+            Outcome::Error => return Step::Continue,
+            Outcome::Success | Outcome::Warning => ProbeResult::Success,
+            Outcome::Failure => ProbeResult::Failure,
+        };
+        let (success_threshold, failure_threshold) = (
+            probe.success_threshold().unsigned_abs(),
+            probe.failure_threshold().unsigned_abs(),
+        );
+        let Some(id) = worker.container_id else {
+            return Step::Continue;
+        };
+        // P33.
+        let w_mut = &mut self.workers[w];
+        if w_mut.last_result == result {
+            w_mut.result_run = w_mut.result_run.saturating_add(1);
+        } else {
+            w_mut.last_result = result;
+            w_mut.result_run = 1;
+        }
+        // P34.
+        let run = w_mut.result_run;
+        if (result == ProbeResult::Failure && run < failure_threshold)
+            || (result == ProbeResult::Success && run < success_threshold)
+        {
+            return Step::Continue;
+        }
+        // P35: hold after a decisive liveness/startup verdict.
+        let hold = match worker.kind {
+            ProbeKind::Liveness => result == ProbeResult::Failure,
+            ProbeKind::Startup => {
+                result == ProbeResult::Failure || self.profile.startup_holds_on_success
+            }
+            ProbeKind::Readiness => false,
+        };
+        if hold {
+            self.workers[w].on_hold = true;
+            self.workers[w].result_run = 0;
+        }
+        self.set_result(w, id, result, out);
+        Step::Continue
+    }
+
+    /// One attempt against the application (P38–P40, P48–P52; contract §2.3.5–6).
+    fn run_attempt(&mut self, w: usize) -> (Outcome, OutputKind, SimDuration) {
+        let now = self.now;
+        let worker = self.workers[w];
+        let c = worker.container;
+        let Some(probe) = self.pod.containers[c].probe(worker.kind) else {
+            return (Outcome::Error, OutputKind::ScriptedError, SimDuration::ZERO);
+        };
+        let timeout = probe.timeout();
+        let handler = probe.handler();
+        // P39: a port that cannot be resolved fails before anything is sent.
+        if let Handler::HttpGet { port, .. } | Handler::TcpSocket { port, .. } = handler {
+            if port.number().is_none() {
+                return (Outcome::Error, OutputKind::BadPort, SimDuration::ZERO);
+            }
+        }
+        let instance = self.runtime[c]
+            .instances
+            .newest
+            .filter(|i| i.exited.is_none());
+        let Some(instance) = instance else {
+            // §2.3.6: nobody is listening; an exec has no process to enter.
+            return match handler {
+                Handler::Exec { .. } => (Outcome::Error, OutputKind::ExecGone, SimDuration::ZERO),
+                Handler::HttpGet { .. } => {
+                    (Outcome::Failure, OutputKind::HttpRefused, SimDuration::ZERO)
+                }
+                Handler::TcpSocket { .. } => {
+                    (Outcome::Failure, OutputKind::TcpRefused, SimDuration::ZERO)
+                }
+                Handler::Grpc { .. } => {
+                    (Outcome::Failure, OutputKind::GrpcRefused, SimDuration::ZERO)
+                }
+            };
+        };
+        let attempt = Attempt {
+            container: c,
+            probe: worker.kind,
+            instance: instance.id,
+            uptime: now.saturating_since(instance.started_at),
+            now,
+        };
+        let Response { answer, latency } = self.behaviours.respond(&attempt);
+        let timed_out = answer == Answer::Timeout || latency >= timeout;
+        let duration = if timed_out { timeout } else { latency };
+        let (outcome, output) = match handler {
+            Handler::HttpGet { .. } => {
+                classify_http(answer, timed_out, self.profile.redirect_prefix)
+            }
+            Handler::TcpSocket { .. } => classify_tcp(answer, timed_out),
+            Handler::Exec { .. } => {
+                if timed_out && answer != Answer::Error {
+                    match self.profile.exec_timeout() {
+                        ExecTimeout::Error => (
+                            Outcome::Error,
+                            OutputKind::ExecTimeout(
+                                crate::event::ExecTimeoutWording::Quoted,
+                                timeout,
+                            ),
+                        ),
+                        ExecTimeout::Failure(wording) => {
+                            (Outcome::Failure, OutputKind::ExecTimeout(wording, timeout))
+                        }
+                    }
+                } else {
+                    classify_exec(answer)
+                }
+            }
+            Handler::Grpc { .. } => classify_grpc(answer, timed_out, timeout),
+        };
+        (outcome, output, duration)
+    }
+}
+
+/// Which agenda item is due.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    Idle,
+    Create,
+    Relist,
+    Exit(usize),
+    PullEnd,
+    SyncDue,
+    Requeue,
+    Worker(usize),
+}
+
+/// R17 `ShouldContainerBeRestarted` for an exited container.
+fn should_restart(policy: RestartPolicy, exit_code: i32) -> bool {
+    match policy {
+        RestartPolicy::Always => true,
+        RestartPolicy::OnFailure => exit_code != 0,
+        RestartPolicy::Never => false,
+    }
+}
+
+/// R43 `getPhase` for regular containers.
+fn compute_phase(policy: RestartPolicy, containers: &[ContainerStatus]) -> Phase {
+    let (mut running, mut stopped, mut waiting, mut succeeded) = (0, 0, 0, 0);
+    for s in containers {
+        match s.state {
+            ContainerState::Running { .. } => running += 1,
+            ContainerState::Terminated(t) => {
+                stopped += 1;
+                if t.exit_code == 0 {
+                    succeeded += 1;
+                }
+            }
+            ContainerState::Waiting(_) => {
+                if s.last_state.is_some() {
+                    stopped += 1;
+                } else {
+                    waiting += 1;
+                }
+            }
+        }
+    }
+    if waiting > 0 {
+        Phase::Pending
+    } else if running > 0 {
+        Phase::Running
+    } else if stopped > 0 {
+        match policy {
+            RestartPolicy::Always => Phase::Running,
+            _ if stopped == succeeded => Phase::Succeeded,
+            RestartPolicy::Never => Phase::Failed,
+            RestartPolicy::OnFailure => Phase::Running,
+        }
+    } else {
+        Phase::Pending
+    }
+}
+
+/// P50.
+fn classify_http(answer: Answer, timed_out: bool, prefixed: bool) -> (Outcome, OutputKind) {
+    if timed_out {
+        return (Outcome::Failure, OutputKind::HttpTimeout);
+    }
+    let status = match answer {
+        Answer::Status(code) => code,
+        Answer::Ok | Answer::Open | Answer::Serving => 200,
+        Answer::Fail | Answer::NotServing | Answer::Unknown | Answer::Exit(_) => 500,
+        Answer::Refused => return (Outcome::Failure, OutputKind::HttpRefused),
+        Answer::Timeout => return (Outcome::Failure, OutputKind::HttpTimeout),
+        Answer::Error => return (Outcome::Error, OutputKind::ScriptedError),
+    };
+    match status {
+        200..=299 => (Outcome::Success, OutputKind::Empty),
+        300..=399 => (Outcome::Warning, OutputKind::HttpRedirect { prefixed }),
+        _ => (Outcome::Failure, OutputKind::HttpStatus(status)),
+    }
+}
+
+/// P51.
+fn classify_tcp(answer: Answer, timed_out: bool) -> (Outcome, OutputKind) {
+    if timed_out {
+        return (Outcome::Failure, OutputKind::TcpTimeout);
+    }
+    match answer {
+        Answer::Ok | Answer::Open | Answer::Status(_) | Answer::Serving => {
+            (Outcome::Success, OutputKind::Empty)
+        }
+        Answer::Error => (Outcome::Error, OutputKind::ScriptedError),
+        Answer::Timeout => (Outcome::Failure, OutputKind::TcpTimeout),
+        Answer::Fail | Answer::Refused | Answer::Exit(_) | Answer::NotServing | Answer::Unknown => {
+            (Outcome::Failure, OutputKind::TcpRefused)
+        }
+    }
+}
+
+/// P48 (apart from timeouts).
+fn classify_exec(answer: Answer) -> (Outcome, OutputKind) {
+    match answer {
+        Answer::Ok | Answer::Exit(0) => (Outcome::Success, OutputKind::Empty),
+        Answer::Error => (Outcome::Error, OutputKind::ScriptedError),
+        _ => (Outcome::Failure, OutputKind::Empty),
+    }
+}
+
+/// P52.
+fn classify_grpc(answer: Answer, timed_out: bool, timeout: SimDuration) -> (Outcome, OutputKind) {
+    if timed_out {
+        return (Outcome::Failure, OutputKind::GrpcTimeout(timeout));
+    }
+    match answer {
+        Answer::Ok | Answer::Serving => (Outcome::Success, OutputKind::GrpcHealthy),
+        Answer::Fail | Answer::NotServing => {
+            (Outcome::Failure, OutputKind::GrpcUnhealthy("NOT_SERVING"))
+        }
+        Answer::Unknown => (Outcome::Failure, OutputKind::GrpcUnhealthy("UNKNOWN")),
+        Answer::Refused => (Outcome::Failure, OutputKind::GrpcRefused),
+        Answer::Error => (Outcome::Error, OutputKind::ScriptedError),
+        Answer::Timeout => (Outcome::Failure, OutputKind::GrpcTimeout(timeout)),
+        Answer::Status(_) | Answer::Open | Answer::Exit(_) => (
+            Outcome::Failure,
+            OutputKind::GrpcUnhealthy("SERVICE_UNKNOWN"),
+        ),
+    }
+}
+
+/// A uniform draw in `[0, bound)` (0 when `bound` is 0), without floats.
+fn uniform_below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
+    if bound == 0 {
+        return 0;
+    }
+    let x = u128::from(rng.next_u64());
+    u64::try_from((x * u128::from(bound)) >> 64).unwrap_or(0)
 }
