@@ -1986,3 +1986,6 @@ fn uniform_below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
     let x = u128::from(rng.next_u64());
     u64::try_from((x * u128::from(bound)) >> 64).unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests;
