@@ -437,6 +437,12 @@ pub struct Simulation {
     sandbox_ready: bool,
 
     workers: Vec<Worker>,
+    /// Each worker's next deadline, recomputed only for workers marked dirty.
+    worker_keys: Vec<Key>,
+    dirty: Vec<usize>,
+    /// The earliest kubelet-wide item, recomputed only when one may have changed.
+    global_due: (Key, Slot),
+    globals_dirty: bool,
     /// Results caches (P42): per worker, `(container id, result)`.
     cache: Vec<Option<(u32, ProbeResult)>>,
 
@@ -505,6 +511,10 @@ impl Simulation {
         };
         Simulation {
             cache: vec![None; workers.len()],
+            worker_keys: vec![Key::NEVER; workers.len()],
+            dirty: Vec::with_capacity(workers.len()),
+            global_due: (Key::NEVER, Slot::Idle),
+            globals_dirty: true,
             workers,
             pod,
             profile,
@@ -615,39 +625,63 @@ impl Simulation {
     // The agenda.
 
     /// The earliest due item: its key and which slot it is.
-    fn next_due(&self) -> (Key, Slot) {
+    fn next_due(&mut self) -> (Key, Slot) {
+        while let Some(w) = self.dirty.pop() {
+            self.worker_keys[w] = self.workers[w].key();
+        }
+        if self.globals_dirty {
+            self.globals_dirty = false;
+            self.global_due = self.global_due();
+        }
+        // Workers first, in a tight loop: ties keep the lowest index (creation order).
+        let (mut best_key, mut best_worker) = (Key::NEVER, 0);
+        for (w, key) in self.worker_keys.iter().enumerate() {
+            if *key < best_key {
+                best_key = *key;
+                best_worker = w;
+            }
+        }
+        // Kubelet-wide items come before workers at the same (time, class).
+        if self.global_due.0 <= best_key {
+            return self.global_due;
+        }
+        (best_key, Slot::Worker(best_worker))
+    }
+
+    /// The earliest kubelet-wide item (everything but probe workers).
+    fn global_due(&self) -> (Key, Slot) {
         let mut best = (Key::NEVER, Slot::Idle);
         let mut consider = |k: Key, s: Slot| {
-            if k < best.0 {
+            if k <= best.0 && k != Key::NEVER {
                 best = (k, s);
             }
         };
-        if !self.created {
-            consider(Key::new(SimTime::ZERO, Class::Sync), Slot::Create);
-        }
-        consider(key_of(self.relist_at, Class::Relist), Slot::Relist);
-        for (c, r) in self.runtime.iter().enumerate() {
+        consider(
+            key_of(self.requeue.map(|(t, _)| t), Class::Sync),
+            Slot::Requeue,
+        );
+        consider(
+            key_of(self.sync_due.map(|(t, _)| t), Class::Sync),
+            Slot::SyncDue,
+        );
+        consider(key_of(self.job.pull_end, Class::Runtime), Slot::PullEnd);
+        for (c, r) in self.runtime.iter().enumerate().rev() {
             consider(
                 key_of(r.exit_at.map(|(t, _)| t), Class::Runtime),
                 Slot::Exit(c),
             );
         }
-        consider(key_of(self.job.pull_end, Class::Runtime), Slot::PullEnd);
-        consider(
-            key_of(self.sync_due.map(|(t, _)| t), Class::Sync),
-            Slot::SyncDue,
-        );
-        consider(
-            key_of(self.requeue.map(|(t, _)| t), Class::Sync),
-            Slot::Requeue,
-        );
-        for (w, worker) in self.workers.iter().enumerate() {
-            consider(worker.key(), Slot::Worker(w));
+        consider(key_of(self.relist_at, Class::Relist), Slot::Relist);
+        if !self.created {
+            consider(Key::new(SimTime::ZERO, Class::Sync), Slot::Create);
         }
         best
     }
 
     fn dispatch<S: Sink>(&mut self, slot: Slot, out: &mut Out<'_, S>) {
+        if !matches!(slot, Slot::Worker(_)) {
+            self.globals_dirty = true;
+        }
         let now = self.now;
         match slot {
             Slot::Idle => {}
@@ -703,11 +737,13 @@ impl Simulation {
     // The PLEG (R4, R5).
 
     fn schedule_relist(&mut self, after: SimTime) {
+        self.globals_dirty = true;
         let at = after.next_multiple_after(self.kubelet.pleg_period);
         self.relist_at = Some(self.relist_at.map_or(at, |t| t.min(at)));
     }
 
     fn relist(&mut self) {
+        self.globals_dirty = true;
         let now = self.now;
         let mut changed = false;
         for c in 0..self.runtime.len() {
@@ -733,6 +769,7 @@ impl Simulation {
     // The runtime: process exits.
 
     fn process_exit<S: Sink>(&mut self, c: usize, out: &mut Out<'_, S>) {
+        self.globals_dirty = true;
         let now = self.now;
         let Some((_, code)) = self.runtime[c].exit_at.take() else {
             return;
@@ -772,6 +809,7 @@ impl Simulation {
     /// Sends SIGTERM to container `c`'s process with a grace period (R25, contract §2.3.7) and
     /// returns whether the process is still alive afterwards (the stop blocks until it exits).
     fn signal(&mut self, c: usize, grace: SimDuration) -> bool {
+        self.globals_dirty = true;
         let now = self.now;
         let rt = &mut self.runtime[c];
         let alive = rt.instances.newest.is_some_and(|i| i.exited.is_none());
@@ -809,6 +847,7 @@ impl Simulation {
     }
 
     fn run_sync<S: Sink>(&mut self, trigger: SyncTrigger, out: &mut Out<'_, S>) {
+        self.globals_dirty = true;
         let now = self.now;
         out.emit(now, EventKind::Sync { trigger });
         // The status is generated from the PLEG's cached snapshot before anything else (R11).
@@ -901,6 +940,7 @@ impl Simulation {
 
     /// Runs the current sync until it blocks or ends.
     fn advance_job<S: Sink>(&mut self, out: &mut Out<'_, S>) {
+        self.globals_dirty = true;
         loop {
             let Some(stage) = self.job.stage else {
                 self.finish_sync();
@@ -1050,6 +1090,7 @@ impl Simulation {
 
     /// `Created`, `Started`, and a new instance in the runtime (R16, R36, R57).
     fn create_and_start<S: Sink>(&mut self, c: usize, out: &mut Out<'_, S>) {
+        self.globals_dirty = true;
         let now = self.now;
         let spec = &self.pod.containers[c];
         let wording = self.profile.lifecycle_wording;
@@ -1137,6 +1178,7 @@ impl Simulation {
     }
 
     fn finish_sync(&mut self) {
+        self.globals_dirty = true;
         let now = self.now;
         self.job.active = false;
         // R6–R8: requeue.
@@ -1342,8 +1384,16 @@ impl Simulation {
             .position(|w| w.container == c && w.kind == kind)
     }
 
+    /// Notes that worker `w`'s timers may have changed.
+    fn mark(&mut self, w: usize) {
+        if !self.dirty.contains(&w) {
+            self.dirty.push(w);
+        }
+    }
+
     /// P18: a non-blocking send on the worker's manual-trigger channel.
     fn trigger(&mut self, w: usize) {
+        self.mark(w);
         let now = self.now;
         let worker = &mut self.workers[w];
         if !worker.alive || worker.pending_trigger {
@@ -1376,6 +1426,7 @@ impl Simulation {
             } else {
                 SimDuration::ZERO
             };
+            self.mark(w);
             let worker = &mut self.workers[w];
             *worker = Worker {
                 alive: true,
@@ -1400,15 +1451,15 @@ impl Simulation {
     // Probe workers (P14–P36).
 
     fn worker_due<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+        self.mark(w);
         let now = self.now;
         let worker = self.workers[w];
-        if worker.in_flight.is_some_and(|f| f.ends <= now)
-            && worker.key() == Key::new(now, Class::Completion)
-        {
+        let key = self.worker_keys[w];
+        if key == Key::new(now, Class::Completion) {
             self.complete_attempt(w, out);
             return;
         }
-        if worker.running && worker.next_tick <= now && worker.key() == Key::new(now, Class::Tick) {
+        if key == Key::new(now, Class::Tick) {
             // P17: one tick is kept while busy, the rest dropped; the grid never shifts.
             let next = worker.next_tick.saturating_add(worker.period);
             self.workers[w].next_tick = next;
@@ -1432,6 +1483,7 @@ impl Simulation {
 
     /// The worker's wait between probes (P16): stop, then a manual trigger, then a tick.
     fn worker_wait<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+        self.mark(w);
         let now = self.now;
         loop {
             let worker = &mut self.workers[w];
@@ -1477,6 +1529,7 @@ impl Simulation {
 
     /// P20: the worker's exit clean-up.
     fn exit_worker(&mut self, w: usize) {
+        self.mark(w);
         let worker = &mut self.workers[w];
         worker.alive = false;
         worker.running = false;
@@ -1561,6 +1614,7 @@ impl Simulation {
                 self.request_sync(SyncTrigger::Probe, out);
             } else {
                 let at = now.saturating_add(self.kubelet.probe_sync_delay);
+                self.globals_dirty = true;
                 self.sync_due = Some(match self.sync_due {
                     Some((t, tr)) if t <= at => (t, tr),
                     _ => (at, SyncTrigger::Probe),
@@ -1645,6 +1699,7 @@ impl Simulation {
         if duration.is_zero() {
             return self.attempt_done(w, began, attempt, outcome, output, out);
         }
+        self.mark(w);
         self.workers[w].in_flight = Some(InFlight {
             began,
             attempt,
@@ -1656,6 +1711,7 @@ impl Simulation {
     }
 
     fn complete_attempt<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+        self.mark(w);
         let Some(f) = self.workers[w].in_flight.take() else {
             return;
         };

@@ -92,6 +92,9 @@ pub struct CountSink {
     pub probes: u64,
     /// All events.
     pub total: u64,
+    /// The last container name seen (address and length) and its index: events borrow names
+    /// from one pod spec, so an address match skips the search.
+    last: Option<(usize, usize, usize)>,
 }
 
 impl CountSink {
@@ -117,13 +120,23 @@ impl Sink for CountSink {
         }
         let container = event.kind.container().unwrap_or("");
         let k = event.kind.index();
-        if let Some((_, counts)) = self.per_container.iter_mut().find(|(c, _)| c == container) {
-            counts[k] += 1;
-        } else {
-            let mut counts = [0; EventKind::NAMES.len()];
-            counts[k] = 1;
-            self.per_container.push((container.to_owned(), counts));
-        }
+        let id = (container.as_ptr() as usize, container.len());
+        let slot = match self.last {
+            Some((addr, len, i)) if (addr, len) == id && self.per_container[i].0 == container => i,
+            _ => {
+                let i = match self.per_container.iter().position(|(c, _)| c == container) {
+                    Some(i) => i,
+                    None => {
+                        self.per_container
+                            .push((container.to_owned(), [0; EventKind::NAMES.len()]));
+                        self.per_container.len() - 1
+                    }
+                };
+                self.last = Some((id.0, id.1, i));
+                i
+            }
+        };
+        self.per_container[slot].1[k] += 1;
         Ok(Flow::Continue)
     }
 }
