@@ -1,0 +1,112 @@
+//! `probesim check`: replays scenarios and checks their expectations.
+
+use std::path::{Path, PathBuf};
+
+use probesim_scenario::run::check as check_scenario;
+use probesim_scenario::scenario::Scenario;
+
+use crate::args::CheckArgs;
+use crate::cmd::{print_error, read_file};
+use crate::exit::ExitStatus;
+
+pub fn check(args: &CheckArgs) -> ExitStatus {
+    let mut files = Vec::new();
+    let mut bad_input = false;
+    for path in &args.paths {
+        if path.is_dir() {
+            if let Err(e) = collect(path, &mut files) {
+                print_error(&e);
+                bad_input = true;
+            }
+        } else if path.exists() {
+            files.push(path.clone());
+        } else {
+            print_error(&format!("{}: no such file or directory", path.display()));
+            bad_input = true;
+        }
+    }
+    let (mut passed, mut failed, mut invalid) = (0usize, 0usize, 0usize);
+    for file in &files {
+        let display = file.display().to_string();
+        let text = match read_file(file) {
+            Ok(t) => t,
+            Err(e) => {
+                print_error(&e);
+                invalid += 1;
+                continue;
+            }
+        };
+        let scenario = match Scenario::from_str(&text, &display) {
+            Ok(s) => s,
+            Err(e) => {
+                println!("invalid {display}");
+                print_error(&e.render(&text));
+                invalid += 1;
+                continue;
+            }
+        };
+        match check_scenario(&scenario) {
+            Ok(failures) if failures.is_empty() => {
+                passed += 1;
+                if !args.quiet {
+                    let n = scenario.expect.len();
+                    let what = if n == 1 {
+                        "expectation"
+                    } else {
+                        "expectations"
+                    };
+                    println!("ok      {display} ({n} {what})");
+                }
+            }
+            Ok(failures) => {
+                failed += 1;
+                println!("FAILED  {display}: {}", failures[0]);
+                for more in &failures[1..] {
+                    println!("        {more}");
+                }
+            }
+            Err(e) => {
+                println!("invalid {display}");
+                print_error(&format!("{display}: {e}"));
+                invalid += 1;
+            }
+        }
+    }
+    if files.is_empty() && !bad_input {
+        print_error("no scenario files found (looked for *.yaml, *.yml and *.json)");
+        return ExitStatus::Error;
+    }
+    let mut summary = format!("{passed} passed, {failed} failed");
+    if invalid > 0 {
+        summary.push_str(&format!(", {invalid} invalid"));
+    }
+    println!("{summary}");
+    if bad_input || invalid > 0 {
+        ExitStatus::Error
+    } else if failed > 0 {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    }
+}
+
+/// Scenario files under a directory, recursively, in sorted order.
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: cannot read directory: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect(&path, out)?;
+        } else if path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| matches!(e, "yaml" | "yml" | "json"))
+        {
+            out.push(path);
+        }
+    }
+    Ok(())
+}

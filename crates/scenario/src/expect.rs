@@ -1,0 +1,992 @@
+//! Expectations (`expect:` in a scenario, contract §2.4) and their checking.
+//!
+//! The types below are what the scenario loader produces. Checking runs as a streaming
+//! [`Sink`] wrapper: it keeps the state it needs, never the history.
+
+use core::fmt::{self, Write as _};
+
+use probesim_core::{
+    ContainerState, ContainerStatus, Event, EventKind, Flow, Phase, SimTime, Sink,
+};
+
+use crate::report::Span;
+
+/// A number or a `{min, max}` range (`restartCount: 9`, `count: {min: 1}`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct CountRange {
+    /// Inclusive lower bound.
+    pub min: Option<u64>,
+    /// Inclusive upper bound.
+    pub max: Option<u64>,
+}
+
+impl CountRange {
+    /// Exactly `n`.
+    #[must_use]
+    pub fn exactly(n: u64) -> CountRange {
+        CountRange {
+            min: Some(n),
+            max: Some(n),
+        }
+    }
+
+    /// Does `n` lie in the range?
+    #[must_use]
+    pub fn contains(&self, n: u64) -> bool {
+        self.min.is_none_or(|m| n >= m) && self.max.is_none_or(|m| n <= m)
+    }
+}
+
+/// State assertions at one instant (`- at: 30m`).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct StateChecks {
+    /// `restartCount` (container).
+    pub restart_count: Option<CountRange>,
+    /// `ready` (container).
+    pub ready: Option<bool>,
+    /// `started` (container).
+    pub started: Option<bool>,
+    /// `state`: running | waiting | terminated (container).
+    pub state: Option<String>,
+    /// `reason` of the waiting or terminated state (container).
+    pub reason: Option<String>,
+    /// `exitCode` of the terminated state (container).
+    pub exit_code: Option<i32>,
+    /// `lastState.terminated.exitCode` (container).
+    pub last_exit_code: Option<i32>,
+    /// `phase` (pod).
+    pub phase: Option<String>,
+    /// `podReady`: the pod's Ready condition (pod).
+    pub pod_ready: Option<bool>,
+}
+
+/// Which timeline events an `events:` / `timeline:` expectation counts. Every field set must
+/// match; `message` is a substring match on the rendered message.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct EventFilter {
+    /// The timeline `kind` (`event` for `events:`; any kind of contract §4 for `timeline:`).
+    pub kind: String,
+    /// Container name.
+    pub container: Option<String>,
+    /// Probe type (`liveness`, …) for probe/result events.
+    pub probe: Option<String>,
+    /// `outcome` of probe events (`success`, `failure`, `warning`, `error`).
+    pub outcome: Option<String>,
+    /// `result` of result events (`Success`, `Failure`, `Unknown`).
+    pub result: Option<String>,
+    /// Kubernetes Event `reason`, or kill `reason`, or exit `reason`.
+    pub reason: Option<String>,
+    /// Kubernetes Event `type` (`Normal`, `Warning`).
+    pub event_type: Option<String>,
+    /// Substring of a Kubernetes Event message.
+    pub message: Option<String>,
+    /// `exitCode` of exit events.
+    pub exit_code: Option<i32>,
+}
+
+/// One assertion of a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expectation {
+    /// The API state at an instant.
+    At {
+        /// When (inclusive: events at exactly this instant have happened).
+        at: SimTime,
+        /// The container that container-level checks are about.
+        container: Option<String>,
+        /// What must hold.
+        checks: StateChecks,
+    },
+    /// How many matching events happen in a window.
+    Count {
+        /// Which events.
+        filter: EventFilter,
+        /// `[from, to]`, both inclusive.
+        between: (SimTime, SimTime),
+        /// How many (default `{min: 1}`).
+        count: CountRange,
+    },
+}
+
+/// One expectation together with where it was written, for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expect {
+    /// Index in the scenario's `expect` list.
+    pub index: usize,
+    /// 1-based line in the scenario file, where known.
+    pub line: Option<usize>,
+    /// The assertion.
+    pub expectation: Expectation,
+}
+
+impl fmt::Display for CountRange {
+    /// `9`, `at least 1`, `at most 3`, `between 8 and 10`, `any number`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.min, self.max) {
+            (Some(a), Some(b)) if a == b => write!(f, "{a}"),
+            (Some(a), Some(b)) => write!(f, "between {a} and {b}"),
+            (Some(a), None) => write!(f, "at least {a}"),
+            (None, Some(b)) => write!(f, "at most {b}"),
+            (None, None) => f.write_str("any number"),
+        }
+    }
+}
+
+/// Is `want` unset, or equal to `got`?
+fn same(want: Option<&str>, got: Option<&str>) -> bool {
+    want.is_none_or(|w| got == Some(w))
+}
+
+impl EventFilter {
+    /// Does a timeline event match every field this filter sets? An empty `kind` matches every
+    /// kind. A field that the event's kind does not have (an `outcome` for a `kill`) never
+    /// matches. `reason` is the Kubernetes Event's, the kill's or the exit's reason; `message` a
+    /// substring of the Kubernetes Event's message, rendered into `buf` (scratch space, reused)
+    /// only when every other field matched.
+    #[must_use]
+    pub fn matches(&self, kind: &EventKind<'_>, buf: &mut String) -> bool {
+        if !self.kind.is_empty() && self.kind != kind.name() {
+            return false;
+        }
+        if !same(self.container.as_deref(), kind.container()) {
+            return false;
+        }
+        let (mut probe, mut outcome, mut result) = (None, None, None);
+        let (mut reason, mut event_type, mut exit_code, mut message) = (None, None, None, None);
+        match kind {
+            EventKind::Probe {
+                probe: p,
+                outcome: o,
+                ..
+            } => (probe, outcome) = (Some(p.as_str()), Some(o.as_str())),
+            EventKind::Result {
+                probe: p,
+                result: r,
+                ..
+            } => (probe, result) = (Some(p.as_str()), Some(r.as_str())),
+            EventKind::Kill { reason: r, .. } => reason = Some(r.as_str()),
+            EventKind::Exit {
+                exit_code: c,
+                reason: r,
+                ..
+            } => (exit_code, reason) = (Some(*c), Some(r.as_str())),
+            EventKind::Event(e) => {
+                (reason, event_type, message) =
+                    (Some(e.reason), Some(e.event_type.as_str()), Some(e.message));
+            }
+            EventKind::Start { .. }
+            | EventKind::BackOff { .. }
+            | EventKind::Ready { .. }
+            | EventKind::Started { .. }
+            | EventKind::Status { .. }
+            | EventKind::PodReady { .. }
+            | EventKind::Phase { .. }
+            | EventKind::Sync { .. } => {}
+        }
+        let fields_match = same(self.probe.as_deref(), probe)
+            && same(self.outcome.as_deref(), outcome)
+            && same(self.result.as_deref(), result)
+            && same(self.reason.as_deref(), reason)
+            && same(self.event_type.as_deref(), event_type)
+            && self.exit_code.is_none_or(|c| exit_code == Some(c));
+        if !fields_match {
+            return false;
+        }
+        match (&self.message, message) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(want), Some(m)) => {
+                buf.clear();
+                // Writing into a String cannot fail.
+                let _ = write!(buf, "{m}");
+                buf.contains(want.as_str())
+            }
+        }
+    }
+}
+
+impl fmt::Display for EventFilter {
+    /// `events {reason: BackOff, message: "kubia"}` for Kubernetes Events,
+    /// `timeline {kind: kill, container: kubia}` for other kinds.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut sep = "";
+        if self.kind == "event" {
+            f.write_str("events {")?;
+        } else {
+            f.write_str("timeline {")?;
+            if !self.kind.is_empty() {
+                write!(f, "kind: {}", self.kind)?;
+                sep = ", ";
+            }
+        }
+        let texts = [
+            ("container", &self.container),
+            ("probe", &self.probe),
+            ("outcome", &self.outcome),
+            ("result", &self.result),
+            ("reason", &self.reason),
+            ("type", &self.event_type),
+        ];
+        for (name, value) in texts {
+            if let Some(v) = value {
+                write!(f, "{sep}{name}: {v}")?;
+                sep = ", ";
+            }
+        }
+        if let Some(m) = &self.message {
+            write!(f, "{sep}message: {m:?}")?;
+            sep = ", ";
+        }
+        if let Some(c) = self.exit_code {
+            write!(f, "{sep}exitCode: {c}")?;
+        }
+        f.write_str("}")
+    }
+}
+
+/// An expectation that does not hold: which one, and what was expected and seen.
+///
+/// Displays as `expect[0] (line 42): at 30m container kubia: restartCount expected 9, saw 8`
+/// (without ` (line N)` when the line is unknown).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// [`Expect::index`].
+    pub index: usize,
+    /// [`Expect::line`].
+    pub line: Option<usize>,
+    /// What was expected and what was seen, e.g.
+    /// `at 30m container kubia: restartCount expected 9, saw 8`.
+    pub message: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "expect[{}]", self.index)?;
+        if let Some(line) = self.line {
+            write!(f, " (line {line})")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// Checks expectations while the run streams by, forwarding every event to `inner`.
+///
+/// It keeps only what the checks need, never the history: the latest API view of each container
+/// an `at` expectation names (from `status` events, and `ready`/`started` events, which may
+/// change without one), the pod phase and its Ready condition, and one counter per `events`
+/// expectation. Before any event a container is waiting (`ContainerCreating`) with restartCount
+/// 0, not ready and not started; the pod is `Pending` and not Ready.
+///
+/// An `at: T` expectation is evaluated on the state after every event at `T` (so at the first
+/// event later than `T`, or at [`ExpectSink::finish`] when the run ends at or after `T`); one
+/// whose `T` lies after the end of the run fails. An `events` expectation counts matching
+/// events with `from ≤ t ≤ to`; it fails when the count is out of range, or when its window
+/// closes after the end of the run.
+///
+/// # Examples
+/// ```
+/// use probesim_core::{Event, EventKind, SimTime, Sink, VecSink};
+/// use probesim_scenario::expect::{CountRange, EventFilter, Expect, ExpectSink, Expectation};
+///
+/// let expects = [Expect {
+///     index: 0,
+///     line: Some(12),
+///     expectation: Expectation::Count {
+///         filter: EventFilter { kind: "kill".into(), ..EventFilter::default() },
+///         between: (SimTime::ZERO, SimTime::from_secs(60)),
+///         count: CountRange { min: Some(1), max: None },
+///     },
+/// }];
+/// let mut sink = ExpectSink::new(VecSink::default(), &expects);
+/// sink.event(&Event { t: SimTime::from_secs(5), kind: EventKind::Phase { phase: probesim_core::Phase::Running } })?;
+/// let (inner, failures) = sink.finish(SimTime::from_secs(60));
+/// assert_eq!(inner.records.len(), 1);
+/// assert_eq!(
+///     failures[0].to_string(),
+///     "expect[0] (line 12): timeline {kind: kill} between 0s and 1m: count expected at least 1, saw 0"
+/// );
+/// # Ok::<(), std::convert::Infallible>(())
+/// ```
+#[derive(Debug)]
+pub struct ExpectSink<'e, S> {
+    inner: S,
+    expects: &'e [Expect],
+    /// The containers named by `at` expectations, with their latest API view.
+    containers: Vec<(&'e str, ContainerStatus)>,
+    phase: Phase,
+    pod_ready: bool,
+    /// Positions in `expects` of the `at` expectations, by time.
+    pending: Vec<usize>,
+    /// How many of `pending` have been evaluated.
+    evaluated: usize,
+    /// Matching events so far, per position in `expects` (`events` expectations only).
+    counts: Vec<u64>,
+    failures: Vec<Failure>,
+    buf: String,
+}
+
+impl<'e, S> ExpectSink<'e, S> {
+    /// Wraps `inner`, checking `expects`.
+    #[must_use]
+    pub fn new(inner: S, expects: &'e [Expect]) -> ExpectSink<'e, S> {
+        let mut containers: Vec<(&'e str, ContainerStatus)> = Vec::new();
+        let mut pending = Vec::new();
+        for (i, e) in expects.iter().enumerate() {
+            if let Expectation::At { container, .. } = &e.expectation {
+                pending.push(i);
+                if let Some(c) = container.as_deref() {
+                    if !containers.iter().any(|(n, _)| *n == c) {
+                        containers.push((c, ContainerStatus::default()));
+                    }
+                }
+            }
+        }
+        pending.sort_by_key(|&i| (at_of(&expects[i]), i));
+        ExpectSink {
+            inner,
+            expects,
+            containers,
+            phase: Phase::Pending,
+            pod_ready: false,
+            pending,
+            evaluated: 0,
+            counts: vec![0; expects.len()],
+            failures: Vec::new(),
+            buf: String::new(),
+        }
+    }
+
+    /// Ends the check at `end` (the instant the run reached): evaluates the `at` expectations
+    /// not yet due, closes the `events` windows, and returns the inner sink with every failure,
+    /// in the order of the expectations.
+    #[must_use]
+    pub fn finish(mut self, end: SimTime) -> (S, Vec<Failure>) {
+        self.evaluate_before(end.saturating_add(probesim_core::SimDuration::from_millis(1)));
+        for &i in &self.pending[self.evaluated..] {
+            let e = &self.expects[i];
+            self.failures.push(failure(
+                e,
+                format!(
+                    "at {}: the run ended at {}, before this instant",
+                    Span(at_of(e).as_millis()),
+                    Span(end.as_millis())
+                ),
+            ));
+        }
+        for (i, e) in self.expects.iter().enumerate() {
+            let Expectation::Count {
+                filter,
+                between: (from, to),
+                count,
+            } = &e.expectation
+            else {
+                continue;
+            };
+            let seen = self.counts[i];
+            let window = format_args!(
+                "{filter} between {} and {}",
+                Span(from.as_millis()),
+                Span(to.as_millis())
+            );
+            let message = if *to > end {
+                format!(
+                    "{window}: the run ended at {}, before the window closed (count so far {seen})",
+                    Span(end.as_millis())
+                )
+            } else if !count.contains(seen) {
+                format!("{window}: count expected {count}, saw {seen}")
+            } else {
+                continue;
+            };
+            self.failures.push(failure(e, message));
+        }
+        self.failures.sort_by_key(|f| f.index);
+        (self.inner, self.failures)
+    }
+
+    /// Evaluates every pending `at` expectation whose instant is before `t`.
+    fn evaluate_before(&mut self, t: SimTime) {
+        while let Some(&i) = self.pending.get(self.evaluated) {
+            let e = &self.expects[i];
+            if at_of(e) >= t {
+                break;
+            }
+            self.evaluated += 1;
+            if let Some(message) = self.check_state(e) {
+                self.failures.push(failure(e, message));
+            }
+        }
+    }
+
+    /// The failing checks of an `at` expectation against the current state, or `None`.
+    fn check_state(&self, e: &Expect) -> Option<String> {
+        let Expectation::At {
+            at,
+            container,
+            checks,
+        } = &e.expectation
+        else {
+            return None;
+        };
+        let mut problems = String::new();
+        let mut problem = |args: fmt::Arguments<'_>| {
+            if !problems.is_empty() {
+                problems.push_str("; ");
+            }
+            // Writing into a String cannot fail.
+            let _ = problems.write_fmt(args);
+        };
+        if let Some(want) = &checks.phase {
+            if want != self.phase.as_str() {
+                problem(format_args!(
+                    "phase expected {want}, saw {}",
+                    self.phase.as_str()
+                ));
+            }
+        }
+        if let Some(want) = checks.pod_ready {
+            if want != self.pod_ready {
+                problem(format_args!(
+                    "podReady expected {want}, saw {}",
+                    self.pod_ready
+                ));
+            }
+        }
+        let status = container
+            .as_deref()
+            .and_then(|c| self.containers.iter().find(|(n, _)| *n == c))
+            .map(|(_, s)| s);
+        match status {
+            Some(s) => check_container(checks, s, &mut problem),
+            None if has_container_checks(checks) => {
+                problem(format_args!("container-level checks need `container`"));
+            }
+            None => {}
+        }
+        if problems.is_empty() {
+            return None;
+        }
+        let mut message = format!("at {}", Span(at.as_millis()));
+        if let Some(c) = container {
+            let _ = write!(message, " container {c}");
+        }
+        let _ = write!(message, ": {problems}");
+        Some(message)
+    }
+
+    /// Updates the tracked state with one event and counts it.
+    fn observe(&mut self, event: &Event<'_>) {
+        match event.kind {
+            EventKind::Status { container, status } => {
+                if let Some((_, s)) = self.containers.iter_mut().find(|(n, _)| *n == container) {
+                    *s = *status;
+                }
+            }
+            EventKind::Ready { container, ready } => {
+                if let Some((_, s)) = self.containers.iter_mut().find(|(n, _)| *n == container) {
+                    s.ready = ready;
+                }
+            }
+            EventKind::Started { container, started } => {
+                if let Some((_, s)) = self.containers.iter_mut().find(|(n, _)| *n == container) {
+                    s.started = started;
+                }
+            }
+            EventKind::PodReady { ready } => self.pod_ready = ready,
+            EventKind::Phase { phase } => self.phase = phase,
+            EventKind::Probe { .. }
+            | EventKind::Result { .. }
+            | EventKind::Kill { .. }
+            | EventKind::Exit { .. }
+            | EventKind::Start { .. }
+            | EventKind::BackOff { .. }
+            | EventKind::Sync { .. }
+            | EventKind::Event(_) => {}
+        }
+        for (i, e) in self.expects.iter().enumerate() {
+            if let Expectation::Count {
+                filter,
+                between: (from, to),
+                ..
+            } = &e.expectation
+            {
+                if (*from..=*to).contains(&event.t) && filter.matches(&event.kind, &mut self.buf) {
+                    self.counts[i] += 1;
+                }
+            }
+        }
+    }
+}
+
+impl<S: Sink> Sink for ExpectSink<'_, S> {
+    type Error = S::Error;
+
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, S::Error> {
+        self.evaluate_before(event.t);
+        self.observe(event);
+        self.inner.event(event)
+    }
+}
+
+/// The instant of an `at` expectation (`MAX` for others, which are never pending).
+fn at_of(e: &Expect) -> SimTime {
+    match e.expectation {
+        Expectation::At { at, .. } => at,
+        Expectation::Count { .. } => SimTime::MAX,
+    }
+}
+
+fn failure(e: &Expect, message: String) -> Failure {
+    Failure {
+        index: e.index,
+        line: e.line,
+        message,
+    }
+}
+
+fn has_container_checks(c: &StateChecks) -> bool {
+    c.restart_count.is_some()
+        || c.ready.is_some()
+        || c.started.is_some()
+        || c.state.is_some()
+        || c.reason.is_some()
+        || c.exit_code.is_some()
+        || c.last_exit_code.is_some()
+}
+
+/// Reports each container-level check of `checks` that `s` fails.
+fn check_container(
+    checks: &StateChecks,
+    s: &ContainerStatus,
+    problem: &mut impl FnMut(fmt::Arguments<'_>),
+) {
+    if let Some(want) = checks.restart_count {
+        if !want.contains(u64::from(s.restart_count)) {
+            problem(format_args!(
+                "restartCount expected {want}, saw {}",
+                s.restart_count
+            ));
+        }
+    }
+    if let Some(want) = checks.ready {
+        if want != s.ready {
+            problem(format_args!("ready expected {want}, saw {}", s.ready));
+        }
+    }
+    if let Some(want) = checks.started {
+        if want != s.started {
+            problem(format_args!("started expected {want}, saw {}", s.started));
+        }
+    }
+    if let Some(want) = &checks.state {
+        if want != s.state.name() {
+            problem(format_args!(
+                "state expected {want}, saw {}",
+                s.state.name()
+            ));
+        }
+    }
+    if let Some(want) = &checks.reason {
+        let seen = s.state.reason();
+        if seen != Some(want.as_str()) {
+            problem(format_args!(
+                "reason expected {want}, saw {}",
+                seen.unwrap_or("none")
+            ));
+        }
+    }
+    let exit = match s.state {
+        ContainerState::Terminated(t) => Some(t.exit_code),
+        ContainerState::Waiting(_) | ContainerState::Running { .. } => None,
+    };
+    compare_code(checks.exit_code, exit, "exitCode", problem);
+    let last = s.last_state.map(|t| t.exit_code);
+    compare_code(checks.last_exit_code, last, "lastState exitCode", problem);
+}
+
+fn compare_code(
+    want: Option<i32>,
+    seen: Option<i32>,
+    name: &str,
+    problem: &mut impl FnMut(fmt::Arguments<'_>),
+) {
+    let Some(want) = want else { return };
+    match seen {
+        Some(n) if n == want => {}
+        Some(n) => problem(format_args!("{name} expected {want}, saw {n}")),
+        None => problem(format_args!("{name} expected {want}, saw none")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use probesim_core::{ContainerStatus, Event, EventKind, SimTime, Sink, VecSink};
+
+    use super::*;
+    use crate::report::fixtures::{crash_looping, every_kind, http};
+
+    fn secs(s: u64) -> SimTime {
+        SimTime::from_secs(s)
+    }
+
+    fn at(index: usize, t: u64, container: Option<&str>, checks: StateChecks) -> Expect {
+        Expect {
+            index,
+            line: Some(10 + index),
+            expectation: Expectation::At {
+                at: secs(t),
+                container: container.map(str::to_owned),
+                checks,
+            },
+        }
+    }
+
+    fn count(index: usize, filter: EventFilter, from: u64, to: u64, count: CountRange) -> Expect {
+        Expect {
+            index,
+            line: None,
+            expectation: Expectation::Count {
+                filter,
+                between: (secs(from), secs(to)),
+                count,
+            },
+        }
+    }
+
+    fn run(expects: &[Expect], events: &[Event<'_>], end: u64) -> (VecSink, Vec<String>) {
+        let mut sink = ExpectSink::new(VecSink::default(), expects);
+        for e in events {
+            assert_eq!(sink.event(e), Ok(Flow::Continue));
+        }
+        let (inner, failures) = sink.finish(secs(end));
+        (inner, failures.iter().map(ToString::to_string).collect())
+    }
+
+    #[test]
+    fn every_event_is_forwarded() {
+        let (handler, cs) = (http(), crash_looping(1, 110));
+        let events = every_kind(&handler, &cs);
+        let (inner, failures) = run(&[], &events, 200);
+        assert_eq!(inner.records.len(), events.len());
+        assert!(failures.is_empty());
+    }
+
+    #[test]
+    fn state_before_any_event_is_container_creating() {
+        let checks = StateChecks {
+            restart_count: Some(CountRange::exactly(0)),
+            ready: Some(false),
+            started: Some(false),
+            state: Some("waiting".into()),
+            reason: Some("ContainerCreating".into()),
+            phase: Some("Pending".into()),
+            pod_ready: Some(false),
+            ..StateChecks::default()
+        };
+        let (_, failures) = run(&[at(0, 0, Some("kubia"), checks)], &[], 10);
+        assert_eq!(failures, Vec::<String>::new());
+    }
+
+    #[test]
+    fn at_sees_every_event_at_its_instant_and_none_after() {
+        let (handler, cs) = (http(), crash_looping(1, 110));
+        let events = every_kind(&handler, &cs);
+        let expects = [
+            // At 110 the exit and ready=false have happened, the status at 111 has not.
+            at(
+                0,
+                110,
+                Some("kubia"),
+                StateChecks {
+                    ready: Some(false),
+                    started: Some(true),
+                    restart_count: Some(CountRange::exactly(0)),
+                    pod_ready: Some(false),
+                    phase: Some("Running".into()),
+                    ..StateChecks::default()
+                },
+            ),
+            at(
+                1,
+                111,
+                Some("kubia"),
+                StateChecks {
+                    restart_count: Some(CountRange::exactly(1)),
+                    state: Some("waiting".into()),
+                    reason: Some("CrashLoopBackOff".into()),
+                    last_exit_code: Some(137),
+                    ..StateChecks::default()
+                },
+            ),
+        ];
+        let (_, failures) = run(&expects, &events, 1800);
+        assert_eq!(failures, Vec::<String>::new());
+    }
+
+    #[test]
+    fn failing_checks_say_what_was_expected_and_seen() {
+        let (handler, cs) = (http(), crash_looping(8, 110));
+        let events = every_kind(&handler, &cs);
+        let expects = [
+            at(
+                0,
+                1800,
+                Some("kubia"),
+                StateChecks {
+                    restart_count: Some(CountRange::exactly(9)),
+                    ..StateChecks::default()
+                },
+            ),
+            at(
+                1,
+                120,
+                Some("kubia"),
+                StateChecks {
+                    restart_count: Some(CountRange {
+                        min: Some(1),
+                        max: Some(3),
+                    }),
+                    state: Some("running".into()),
+                    reason: Some("Error".into()),
+                    exit_code: Some(1),
+                    ready: Some(true),
+                    ..StateChecks::default()
+                },
+            ),
+            at(
+                2,
+                30,
+                None,
+                StateChecks {
+                    phase: Some("Pending".into()),
+                    pod_ready: Some(true),
+                    ..StateChecks::default()
+                },
+            ),
+        ];
+        let (_, failures) = run(&expects, &events, 1800);
+        assert_eq!(
+            failures,
+            [
+                "expect[0] (line 10): at 30m container kubia: restartCount expected 9, saw 8",
+                "expect[1] (line 11): at 2m container kubia: restartCount expected between 1 and 3, \
+                 saw 8; ready expected true, saw false; state expected running, saw waiting; \
+                 reason expected Error, saw CrashLoopBackOff; exitCode expected 1, saw none",
+                "expect[2] (line 12): at 30s: phase expected Pending, saw Running; podReady expected true, saw false",
+            ]
+        );
+    }
+
+    #[test]
+    fn at_after_the_end_of_the_run_fails() {
+        let checks = StateChecks {
+            phase: Some("Running".into()),
+            ..StateChecks::default()
+        };
+        let (_, failures) = run(&[at(0, 2400, None, checks)], &[], 1800);
+        assert_eq!(
+            failures,
+            ["expect[0] (line 10): at 40m: the run ended at 30m, before this instant"]
+        );
+    }
+
+    #[test]
+    fn ready_and_started_events_update_the_container() {
+        let events = [
+            Event {
+                t: secs(5),
+                kind: EventKind::Status {
+                    container: "kubia",
+                    status: &ContainerStatus::default(),
+                },
+            },
+            Event {
+                t: secs(7),
+                kind: EventKind::Started {
+                    container: "kubia",
+                    started: true,
+                },
+            },
+            Event {
+                t: secs(9),
+                kind: EventKind::Ready {
+                    container: "kubia",
+                    ready: true,
+                },
+            },
+            Event {
+                t: secs(9),
+                kind: EventKind::Ready {
+                    container: "other",
+                    ready: false,
+                },
+            },
+        ];
+        let checks = |ready, started| StateChecks {
+            ready: Some(ready),
+            started: Some(started),
+            ..StateChecks::default()
+        };
+        let expects = [
+            at(0, 6, Some("kubia"), checks(false, false)),
+            at(1, 8, Some("kubia"), checks(false, true)),
+            at(2, 9, Some("kubia"), checks(true, true)),
+        ];
+        let (_, failures) = run(&expects, &events, 10);
+        assert_eq!(failures, Vec::<String>::new());
+    }
+
+    #[test]
+    fn counts_match_kubernetes_events_by_reason_and_message() {
+        let (handler, cs) = (http(), crash_looping(1, 110));
+        let events = every_kind(&handler, &cs);
+        let killing = |message: &str| EventFilter {
+            kind: "event".into(),
+            reason: Some("Killing".into()),
+            message: Some(message.into()),
+            ..EventFilter::default()
+        };
+        let expects = [
+            count(
+                0,
+                killing("failed liveness"),
+                0,
+                1800,
+                CountRange::exactly(1),
+            ),
+            count(1, killing("startup"), 0, 1800, CountRange::exactly(0)),
+            // Windows are inclusive at both ends.
+            count(2, killing("kubia"), 80, 81, CountRange::exactly(1)),
+            count(3, killing("kubia"), 81, 1800, CountRange::exactly(0)),
+            count(
+                4,
+                EventFilter {
+                    kind: "event".into(),
+                    reason: Some("BackOff".into()),
+                    message: Some("kubia".into()),
+                    ..EventFilter::default()
+                },
+                0,
+                1800,
+                CountRange {
+                    min: Some(1),
+                    max: None,
+                },
+            ),
+        ];
+        let (_, failures) = run(&expects, &events, 1800);
+        assert_eq!(
+            failures,
+            [
+                r#"expect[4]: events {reason: BackOff, message: "kubia"} between 0s and 30m: count expected at least 1, saw 0"#
+            ]
+        );
+    }
+
+    #[test]
+    fn filters_match_the_fields_of_each_kind() {
+        let (handler, cs) = (http(), crash_looping(1, 110));
+        let events = every_kind(&handler, &cs);
+        let mut buf = String::new();
+        let n = |f: EventFilter, buf: &mut String| {
+            events.iter().filter(|e| f.matches(&e.kind, buf)).count()
+        };
+        let f = |kind: &str| EventFilter {
+            kind: kind.into(),
+            ..EventFilter::default()
+        };
+        assert_eq!(n(f("probe"), &mut buf), 2);
+        let failures = EventFilter {
+            outcome: Some("failure".into()),
+            probe: Some("liveness".into()),
+            container: Some("kubia".into()),
+            ..f("probe")
+        };
+        assert_eq!(n(failures, &mut buf), 1);
+        let readiness = EventFilter {
+            probe: Some("readiness".into()),
+            ..f("probe")
+        };
+        assert_eq!(n(readiness, &mut buf), 0);
+        let result = EventFilter {
+            result: Some("Failure".into()),
+            ..f("result")
+        };
+        assert_eq!(n(result, &mut buf), 1);
+        let kill = EventFilter {
+            reason: Some("LivenessProbe".into()),
+            ..f("kill")
+        };
+        assert_eq!(n(kill, &mut buf), 1);
+        let exit = EventFilter {
+            exit_code: Some(137),
+            reason: Some("Error".into()),
+            ..f("exit")
+        };
+        assert_eq!(n(exit, &mut buf), 1);
+        let exit0 = EventFilter {
+            exit_code: Some(0),
+            ..f("exit")
+        };
+        assert_eq!(n(exit0, &mut buf), 0);
+        let normal = EventFilter {
+            event_type: Some("Normal".into()),
+            ..f("event")
+        };
+        assert_eq!(n(normal, &mut buf), 1);
+        // A field the kind does not have never matches.
+        let odd = EventFilter {
+            outcome: Some("failure".into()),
+            ..f("kill")
+        };
+        assert_eq!(n(odd, &mut buf), 0);
+        // Pod-level events have no container.
+        let pod_phase = EventFilter {
+            container: Some("kubia".into()),
+            ..f("phase")
+        };
+        assert_eq!(n(pod_phase, &mut buf), 0);
+        // No kind: every event.
+        assert_eq!(n(EventFilter::default(), &mut buf), events.len());
+    }
+
+    #[test]
+    fn a_window_closing_after_the_run_fails() {
+        let filter = EventFilter {
+            kind: "kill".into(),
+            container: Some("kubia".into()),
+            ..EventFilter::default()
+        };
+        let (_, failures) = run(
+            &[count(0, filter, 0, 3600, CountRange::default())],
+            &[],
+            1800,
+        );
+        assert_eq!(
+            failures,
+            ["expect[0]: timeline {kind: kill, container: kubia} between 0s and 1h: the run ended \
+              at 30m, before the window closed (count so far 0)"]
+        );
+    }
+
+    #[test]
+    fn count_ranges_read_naturally() {
+        let r = |min, max| CountRange { min, max }.to_string();
+        assert_eq!(r(Some(9), Some(9)), "9");
+        assert_eq!(r(Some(8), Some(10)), "between 8 and 10");
+        assert_eq!(r(Some(1), None), "at least 1");
+        assert_eq!(r(None, Some(3)), "at most 3");
+        assert_eq!(r(None, None), "any number");
+    }
+
+    #[test]
+    fn failures_without_a_line_omit_it() {
+        let f = Failure {
+            index: 3,
+            line: None,
+            message: "m".into(),
+        };
+        assert_eq!(f.to_string(), "expect[3]: m");
+    }
+}

@@ -1,0 +1,829 @@
+//! The Pod manifest as written: the fields probesim reads, each with its position, unvalidated.
+//!
+//! Reading checks types and field names only, as the apiserver's strict decoding does: a field
+//! of the wrong type or an unknown field is an error, while real Kubernetes fields that the
+//! simulator does not model (`resources`, `volumeMounts`, `nodeSelector`, …) are accepted and
+//! ignored. Defaults and API validation come next, in [`crate::validate`].
+
+use probesim_core::ProbeKind;
+
+use crate::decode::{self, Diags};
+use crate::error::Diagnostic;
+use crate::field_path::FieldPath;
+use crate::yaml::{Mark, Node, Value};
+
+/// A value together with where it was written (or, for defaults, where its parent starts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct At<T> {
+    /// The value.
+    pub value: T,
+    /// Its position.
+    pub mark: Mark,
+}
+
+impl<T> At<T> {
+    /// A value at a position.
+    pub fn new(value: T, mark: Mark) -> At<T> {
+        At { value, mark }
+    }
+}
+
+/// A Kubernetes `IntOrString` (probe ports).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IntOrString {
+    /// A number.
+    Int(i64),
+    /// A name (or a number written as a string).
+    Str(String),
+}
+
+/// A Pod manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodManifest {
+    /// Where the manifest starts.
+    pub mark: Mark,
+    /// `metadata`.
+    pub metadata: Metadata,
+    /// `spec`.
+    pub spec: PodSpecManifest,
+    /// `status.podIP`.
+    pub pod_ip: Option<At<String>>,
+}
+
+/// `metadata`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Metadata {
+    /// Where `metadata` starts (the pod's start when absent).
+    pub mark: Mark,
+    /// `name`.
+    pub name: Option<At<String>>,
+    /// `generateName`.
+    pub generate_name: Option<At<String>>,
+    /// `namespace`.
+    pub namespace: Option<At<String>>,
+    /// `uid`.
+    pub uid: Option<At<String>>,
+}
+
+/// `spec`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodSpecManifest {
+    /// Where `spec` starts (the pod's start when absent).
+    pub mark: Mark,
+    /// `containers`.
+    pub containers: Vec<ContainerManifest>,
+    /// `initContainers`.
+    pub init_containers: Vec<ContainerManifest>,
+    /// `restartPolicy`.
+    pub restart_policy: Option<At<String>>,
+    /// `terminationGracePeriodSeconds`.
+    pub termination_grace_period_seconds: Option<At<i64>>,
+}
+
+/// One entry of `containers` or `initContainers`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContainerManifest {
+    /// Where the entry starts.
+    pub mark: Mark,
+    /// `name`.
+    pub name: Option<At<String>>,
+    /// `image`.
+    pub image: Option<At<String>>,
+    /// `imagePullPolicy`.
+    pub image_pull_policy: Option<At<String>>,
+    /// `ports`.
+    pub ports: Vec<PortManifest>,
+    /// `env`.
+    pub env: Vec<EnvManifest>,
+    /// `startupProbe`, `readinessProbe`, `livenessProbe` by [`ProbeKind::index`].
+    pub probes: [Option<ProbeManifest>; 3],
+    /// `restartPolicy` (init containers: `Always` makes a sidecar).
+    pub restart_policy: Option<At<String>>,
+    /// Where `restartPolicyRules` is, if set.
+    pub restart_policy_rules: Option<Mark>,
+}
+
+impl ContainerManifest {
+    /// The probe of a kind.
+    #[must_use]
+    pub fn probe(&self, kind: ProbeKind) -> Option<&ProbeManifest> {
+        self.probes[kind.index()].as_ref()
+    }
+
+    /// The container's name, or "" when missing.
+    #[must_use]
+    pub fn name_str(&self) -> &str {
+        self.name.as_ref().map_or("", |n| n.value.as_str())
+    }
+}
+
+/// One entry of a container's `ports`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortManifest {
+    /// Where the entry starts.
+    pub mark: Mark,
+    /// `name`.
+    pub name: Option<At<String>>,
+    /// `containerPort`.
+    pub container_port: Option<At<i64>>,
+    /// `hostPort`.
+    pub host_port: Option<At<i64>>,
+    /// `protocol`.
+    pub protocol: Option<At<String>>,
+}
+
+/// One entry of a container's `env`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnvManifest {
+    /// Where the entry starts.
+    pub mark: Mark,
+    /// `name`.
+    pub name: Option<At<String>>,
+    /// `value` (literal values only; `valueFrom` is not modelled and expands to "", P48).
+    pub value: Option<At<String>>,
+}
+
+/// A probe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeManifest {
+    /// Where the probe starts.
+    pub mark: Mark,
+    /// `exec`.
+    pub exec: Option<ExecManifest>,
+    /// `httpGet`.
+    pub http_get: Option<HttpGetManifest>,
+    /// `tcpSocket`.
+    pub tcp_socket: Option<TcpSocketManifest>,
+    /// `grpc`.
+    pub grpc: Option<GrpcManifest>,
+    /// `initialDelaySeconds`.
+    pub initial_delay_seconds: Option<At<i64>>,
+    /// `timeoutSeconds`.
+    pub timeout_seconds: Option<At<i64>>,
+    /// `periodSeconds`.
+    pub period_seconds: Option<At<i64>>,
+    /// `successThreshold`.
+    pub success_threshold: Option<At<i64>>,
+    /// `failureThreshold`.
+    pub failure_threshold: Option<At<i64>>,
+    /// `terminationGracePeriodSeconds`.
+    pub termination_grace_period_seconds: Option<At<i64>>,
+}
+
+/// `exec`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecManifest {
+    /// Where it starts.
+    pub mark: Mark,
+    /// `command`.
+    pub command: Vec<At<String>>,
+}
+
+/// `httpGet`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpGetManifest {
+    /// Where it starts.
+    pub mark: Mark,
+    /// `path`.
+    pub path: Option<At<String>>,
+    /// `port`.
+    pub port: Option<At<IntOrString>>,
+    /// `host`.
+    pub host: Option<At<String>>,
+    /// `scheme`.
+    pub scheme: Option<At<String>>,
+    /// `httpHeaders`.
+    pub http_headers: Vec<HeaderManifest>,
+}
+
+/// One entry of `httpHeaders`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeaderManifest {
+    /// Where it starts.
+    pub mark: Mark,
+    /// `name`.
+    pub name: Option<At<String>>,
+    /// `value`.
+    pub value: Option<At<String>>,
+}
+
+/// `tcpSocket`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TcpSocketManifest {
+    /// Where it starts.
+    pub mark: Mark,
+    /// `port`.
+    pub port: Option<At<IntOrString>>,
+    /// `host`.
+    pub host: Option<At<String>>,
+}
+
+/// `grpc`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GrpcManifest {
+    /// Where it starts.
+    pub mark: Mark,
+    /// `port`.
+    pub port: Option<At<i64>>,
+    /// `service`.
+    pub service: Option<At<String>>,
+}
+
+const POD_FIELDS: &[&str] = &["apiVersion", "kind", "metadata", "spec", "status"];
+
+const METADATA_FIELDS: &[&str] = &["name", "generateName", "namespace", "uid"];
+const METADATA_IGNORED: &[&str] = &[
+    "selfLink",
+    "resourceVersion",
+    "generation",
+    "creationTimestamp",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+    "labels",
+    "annotations",
+    "ownerReferences",
+    "finalizers",
+    "managedFields",
+];
+
+const POD_SPEC_FIELDS: &[&str] = &[
+    "containers",
+    "initContainers",
+    "restartPolicy",
+    "terminationGracePeriodSeconds",
+];
+const POD_SPEC_IGNORED: &[&str] = &[
+    "volumes",
+    "ephemeralContainers",
+    "activeDeadlineSeconds",
+    "dnsPolicy",
+    "nodeSelector",
+    "serviceAccountName",
+    "serviceAccount",
+    "automountServiceAccountToken",
+    "nodeName",
+    "hostNetwork",
+    "hostPID",
+    "hostIPC",
+    "shareProcessNamespace",
+    "securityContext",
+    "imagePullSecrets",
+    "hostname",
+    "subdomain",
+    "affinity",
+    "schedulerName",
+    "tolerations",
+    "hostAliases",
+    "priorityClassName",
+    "priority",
+    "dnsConfig",
+    "readinessGates",
+    "runtimeClassName",
+    "enableServiceLinks",
+    "preemptionPolicy",
+    "overhead",
+    "topologySpreadConstraints",
+    "setHostnameAsFQDN",
+    "os",
+    "hostUsers",
+    "schedulingGates",
+    "resourceClaims",
+    "resources",
+    "hostnameOverride",
+    "workloadRef",
+];
+
+const STATUS_FIELDS: &[&str] = &["podIP"];
+const STATUS_IGNORED: &[&str] = &[
+    "phase",
+    "conditions",
+    "message",
+    "reason",
+    "nominatedNodeName",
+    "hostIP",
+    "hostIPs",
+    "podIPs",
+    "startTime",
+    "initContainerStatuses",
+    "containerStatuses",
+    "ephemeralContainerStatuses",
+    "qosClass",
+    "resize",
+    "resourceClaimStatuses",
+    "observedGeneration",
+    "extendedResourceClaimStatus",
+];
+
+const CONTAINER_FIELDS: &[&str] = &[
+    "name",
+    "image",
+    "imagePullPolicy",
+    "ports",
+    "env",
+    "livenessProbe",
+    "readinessProbe",
+    "startupProbe",
+    "restartPolicy",
+    "restartPolicyRules",
+];
+const CONTAINER_IGNORED: &[&str] = &[
+    "command",
+    "args",
+    "workingDir",
+    "envFrom",
+    "resources",
+    "resizePolicy",
+    "volumeMounts",
+    "volumeDevices",
+    "lifecycle",
+    "terminationMessagePath",
+    "terminationMessagePolicy",
+    "securityContext",
+    "stdin",
+    "stdinOnce",
+    "tty",
+];
+
+const PORT_FIELDS: &[&str] = &["name", "containerPort", "hostPort", "protocol"];
+const PORT_IGNORED: &[&str] = &["hostIP"];
+
+const ENV_FIELDS: &[&str] = &["name", "value"];
+const ENV_IGNORED: &[&str] = &["valueFrom"];
+
+const PROBE_FIELDS: &[&str] = &[
+    "exec",
+    "httpGet",
+    "tcpSocket",
+    "grpc",
+    "initialDelaySeconds",
+    "timeoutSeconds",
+    "periodSeconds",
+    "successThreshold",
+    "failureThreshold",
+    "terminationGracePeriodSeconds",
+];
+const EXEC_FIELDS: &[&str] = &["command"];
+const HTTP_GET_FIELDS: &[&str] = &["path", "port", "host", "scheme", "httpHeaders"];
+const HEADER_FIELDS: &[&str] = &["name", "value"];
+const TCP_SOCKET_FIELDS: &[&str] = &["port", "host"];
+const GRPC_FIELDS: &[&str] = &["port", "service"];
+
+/// Reads the `pod:` value of a scenario. `path` is where problems are reported (the root path
+/// for the apiserver's notation, `spec.containers[0]…`).
+///
+/// # Errors
+/// Every type error, unknown field, and a missing or wrong `apiVersion`/`kind`.
+pub fn read(node: &Node, path: &FieldPath) -> Result<PodManifest, Vec<Diagnostic>> {
+    let mut d = Diags::new();
+    let manifest = read_pod(&mut d, node, path);
+    // Report decoding problems in document order.
+    d.sort_by_key(|x| x.mark);
+    match manifest {
+        Some(m) if d.is_empty() => Ok(m),
+        _ => Err(d),
+    }
+}
+
+fn opt_string(d: &mut Diags, node: Option<&Node>, path: &FieldPath) -> Option<At<String>> {
+    let node = node?;
+    decode::string(d, node, path).map(|v| At::new(v, node.mark))
+}
+
+fn opt_int32(d: &mut Diags, node: Option<&Node>, path: &FieldPath) -> Option<At<i64>> {
+    let node = node?;
+    decode::int32(d, node, path).map(|v| At::new(v, node.mark))
+}
+
+fn opt_int64(d: &mut Diags, node: Option<&Node>, path: &FieldPath) -> Option<At<i64>> {
+    let node = node?;
+    decode::int64(d, node, path).map(|v| At::new(v, node.mark))
+}
+
+fn opt_int_or_string(
+    d: &mut Diags,
+    node: Option<&Node>,
+    path: &FieldPath,
+) -> Option<At<IntOrString>> {
+    let node = node?;
+    let value = match node.value() {
+        Value::Str(s) => IntOrString::Str(s.to_owned()),
+        Value::Int(_) => IntOrString::Int(decode::int32(d, node, path)?),
+        _ => {
+            decode::type_error(d, node, path, "an integer or a string");
+            return None;
+        }
+    };
+    Some(At::new(value, node.mark))
+}
+
+fn read_pod(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<PodManifest> {
+    let f = decode::fields(d, node, path, POD_FIELDS, &[])?;
+    let mut ok = true;
+    for (field, expected, hint) in [
+        ("apiVersion", "v1", ""),
+        (
+            "kind",
+            "Pod",
+            " (probesim simulates one Pod; for a Deployment or Job, copy its pod template)",
+        ),
+    ] {
+        let p = path.child(field);
+        match f.get(field) {
+            None => {
+                decode::report(
+                    d,
+                    &p,
+                    Some(f.mark),
+                    format!("missing field, expected {expected:?}{hint}"),
+                );
+                ok = false;
+            }
+            Some(n) => match n.as_str() {
+                Some(v) if v == expected => {}
+                _ => {
+                    decode::report(
+                        d,
+                        &p,
+                        Some(n.mark),
+                        format!("expected {expected:?}, found {}{hint}", n.describe()),
+                    );
+                    ok = false;
+                }
+            },
+        }
+    }
+    let metadata = read_metadata(d, f.get("metadata"), f.mark, &path.child("metadata"));
+    let spec = read_spec(d, f.get("spec"), f.mark, &path.child("spec"));
+    let pod_ip = match f.get("status") {
+        None => None,
+        Some(status) => {
+            let sp = path.child("status");
+            let sf = decode::fields(d, status, &sp, STATUS_FIELDS, STATUS_IGNORED)?;
+            opt_string(d, sf.get("podIP"), &sp.child("podIP"))
+        }
+    };
+    let (metadata, spec) = (metadata?, spec?);
+    ok.then_some(PodManifest {
+        mark: f.mark,
+        metadata,
+        spec,
+        pod_ip,
+    })
+}
+
+fn read_metadata(
+    d: &mut Diags,
+    node: Option<&Node>,
+    parent: Mark,
+    path: &FieldPath,
+) -> Option<Metadata> {
+    let Some(node) = node else {
+        return Some(Metadata {
+            mark: parent,
+            name: None,
+            generate_name: None,
+            namespace: None,
+            uid: None,
+        });
+    };
+    let f = decode::fields(d, node, path, METADATA_FIELDS, METADATA_IGNORED)?;
+    Some(Metadata {
+        mark: f.mark,
+        name: opt_string(d, f.get("name"), &path.child("name")),
+        generate_name: opt_string(d, f.get("generateName"), &path.child("generateName")),
+        namespace: opt_string(d, f.get("namespace"), &path.child("namespace")),
+        uid: opt_string(d, f.get("uid"), &path.child("uid")),
+    })
+}
+
+fn read_spec(
+    d: &mut Diags,
+    node: Option<&Node>,
+    parent: Mark,
+    path: &FieldPath,
+) -> Option<PodSpecManifest> {
+    let Some(node) = node else {
+        return Some(PodSpecManifest {
+            mark: parent,
+            containers: Vec::new(),
+            init_containers: Vec::new(),
+            restart_policy: None,
+            termination_grace_period_seconds: None,
+        });
+    };
+    let f = decode::fields(d, node, path, POD_SPEC_FIELDS, POD_SPEC_IGNORED)?;
+    let containers = read_containers(d, f.get("containers"), &path.child("containers"));
+    let init_containers =
+        read_containers(d, f.get("initContainers"), &path.child("initContainers"));
+    Some(PodSpecManifest {
+        mark: f.mark,
+        containers,
+        init_containers,
+        restart_policy: opt_string(d, f.get("restartPolicy"), &path.child("restartPolicy")),
+        termination_grace_period_seconds: opt_int64(
+            d,
+            f.get("terminationGracePeriodSeconds"),
+            &path.child("terminationGracePeriodSeconds"),
+        ),
+    })
+}
+
+fn read_containers(d: &mut Diags, node: Option<&Node>, path: &FieldPath) -> Vec<ContainerManifest> {
+    let Some(node) = node else {
+        return Vec::new();
+    };
+    let Some(items) = decode::list(d, node, path) else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| read_container(d, item, &path.index(i)))
+        .collect()
+}
+
+fn read_container(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<ContainerManifest> {
+    let f = decode::fields(d, node, path, CONTAINER_FIELDS, CONTAINER_IGNORED)?;
+    let mut ports = Vec::new();
+    if let Some(n) = f.get("ports") {
+        let pp = path.child("ports");
+        for (i, item) in decode::list(d, n, &pp)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let ip = pp.index(i);
+            if let Some(pf) = decode::fields(d, item, &ip, PORT_FIELDS, PORT_IGNORED) {
+                ports.push(PortManifest {
+                    mark: pf.mark,
+                    name: opt_string(d, pf.get("name"), &ip.child("name")),
+                    container_port: opt_int32(
+                        d,
+                        pf.get("containerPort"),
+                        &ip.child("containerPort"),
+                    ),
+                    host_port: opt_int32(d, pf.get("hostPort"), &ip.child("hostPort")),
+                    protocol: opt_string(d, pf.get("protocol"), &ip.child("protocol")),
+                });
+            }
+        }
+    }
+    let mut env = Vec::new();
+    if let Some(n) = f.get("env") {
+        let ep = path.child("env");
+        for (i, item) in decode::list(d, n, &ep)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let ip = ep.index(i);
+            if let Some(ef) = decode::fields(d, item, &ip, ENV_FIELDS, ENV_IGNORED) {
+                env.push(EnvManifest {
+                    mark: ef.mark,
+                    name: opt_string(d, ef.get("name"), &ip.child("name")),
+                    value: opt_string(d, ef.get("value"), &ip.child("value")),
+                });
+            }
+        }
+    }
+    let mut probes = [None, None, None];
+    for kind in ProbeKind::ALL {
+        if let Some(n) = f.get(kind.field()) {
+            probes[kind.index()] = read_probe(d, n, &path.child(kind.field()));
+        }
+    }
+    Some(ContainerManifest {
+        mark: f.mark,
+        name: opt_string(d, f.get("name"), &path.child("name")),
+        image: opt_string(d, f.get("image"), &path.child("image")),
+        image_pull_policy: opt_string(d, f.get("imagePullPolicy"), &path.child("imagePullPolicy")),
+        ports,
+        env,
+        probes,
+        restart_policy: opt_string(d, f.get("restartPolicy"), &path.child("restartPolicy")),
+        restart_policy_rules: f.get("restartPolicyRules").map(|n| n.mark),
+    })
+}
+
+fn read_probe(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<ProbeManifest> {
+    let f = decode::fields(d, node, path, PROBE_FIELDS, &[])?;
+    let exec = f.get("exec").and_then(|n| {
+        let p = path.child("exec");
+        let ef = decode::fields(d, n, &p, EXEC_FIELDS, &[])?;
+        let mut command = Vec::new();
+        if let Some(c) = ef.get("command") {
+            let cp = p.child("command");
+            for (i, item) in decode::list(d, c, &cp)
+                .unwrap_or_default()
+                .iter()
+                .enumerate()
+            {
+                if let Some(s) = decode::string(d, item, &cp.index(i)) {
+                    command.push(At::new(s, item.mark));
+                }
+            }
+        }
+        Some(ExecManifest {
+            mark: ef.mark,
+            command,
+        })
+    });
+    let http_get = f.get("httpGet").and_then(|n| {
+        let p = path.child("httpGet");
+        let hf = decode::fields(d, n, &p, HTTP_GET_FIELDS, &[])?;
+        let mut http_headers = Vec::new();
+        if let Some(h) = hf.get("httpHeaders") {
+            let hp = p.child("httpHeaders");
+            for (i, item) in decode::list(d, h, &hp)
+                .unwrap_or_default()
+                .iter()
+                .enumerate()
+            {
+                let ip = hp.index(i);
+                if let Some(entry) = decode::fields(d, item, &ip, HEADER_FIELDS, &[]) {
+                    http_headers.push(HeaderManifest {
+                        mark: entry.mark,
+                        name: opt_string(d, entry.get("name"), &ip.child("name")),
+                        value: opt_string(d, entry.get("value"), &ip.child("value")),
+                    });
+                }
+            }
+        }
+        Some(HttpGetManifest {
+            mark: hf.mark,
+            path: opt_string(d, hf.get("path"), &p.child("path")),
+            port: opt_int_or_string(d, hf.get("port"), &p.child("port")),
+            host: opt_string(d, hf.get("host"), &p.child("host")),
+            scheme: opt_string(d, hf.get("scheme"), &p.child("scheme")),
+            http_headers,
+        })
+    });
+    let tcp_socket = f.get("tcpSocket").and_then(|n| {
+        let p = path.child("tcpSocket");
+        let tf = decode::fields(d, n, &p, TCP_SOCKET_FIELDS, &[])?;
+        Some(TcpSocketManifest {
+            mark: tf.mark,
+            port: opt_int_or_string(d, tf.get("port"), &p.child("port")),
+            host: opt_string(d, tf.get("host"), &p.child("host")),
+        })
+    });
+    let grpc = f.get("grpc").and_then(|n| {
+        let p = path.child("grpc");
+        let gf = decode::fields(d, n, &p, GRPC_FIELDS, &[])?;
+        Some(GrpcManifest {
+            mark: gf.mark,
+            port: opt_int32(d, gf.get("port"), &p.child("port")),
+            service: opt_string(d, gf.get("service"), &p.child("service")),
+        })
+    });
+    Some(ProbeManifest {
+        mark: f.mark,
+        exec,
+        http_get,
+        tcp_socket,
+        grpc,
+        initial_delay_seconds: opt_int32(
+            d,
+            f.get("initialDelaySeconds"),
+            &path.child("initialDelaySeconds"),
+        ),
+        timeout_seconds: opt_int32(d, f.get("timeoutSeconds"), &path.child("timeoutSeconds")),
+        period_seconds: opt_int32(d, f.get("periodSeconds"), &path.child("periodSeconds")),
+        success_threshold: opt_int32(
+            d,
+            f.get("successThreshold"),
+            &path.child("successThreshold"),
+        ),
+        failure_threshold: opt_int32(
+            d,
+            f.get("failureThreshold"),
+            &path.child("failureThreshold"),
+        ),
+        termination_grace_period_seconds: opt_int64(
+            d,
+            f.get("terminationGracePeriodSeconds"),
+            &path.child("terminationGracePeriodSeconds"),
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml;
+
+    fn read_text(text: &str) -> Result<PodManifest, Vec<String>> {
+        let node = yaml::parse(text).unwrap();
+        read(&node, &FieldPath::root()).map_err(|d| {
+            d.iter()
+                .map(|x| match x.mark {
+                    Some(m) => format!("{m}: {x}"),
+                    None => x.to_string(),
+                })
+                .collect()
+        })
+    }
+
+    const POD: &str = "\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: kubia
+  labels: {app: kubia}
+spec:
+  nodeSelector: {disk: ssd}
+  containers:
+  - name: kubia
+    image: luksa/kubia
+    resources: {limits: {cpu: 1}}
+    volumeMounts: [{name: x, mountPath: /x}]
+    ports:
+    - {name: http, containerPort: 8080}
+    livenessProbe:
+      httpGet: {path: /healthz, port: http}
+      initialDelaySeconds: 5
+";
+
+    #[test]
+    fn modelled_fields_are_read_and_unmodelled_ones_ignored() {
+        let m = read_text(POD).unwrap();
+        let c = &m.spec.containers[0];
+        assert_eq!(c.name_str(), "kubia");
+        assert_eq!(c.ports[0].container_port.as_ref().unwrap().value, 8080);
+        let probe = c.probe(ProbeKind::Liveness).unwrap();
+        let http = probe.http_get.as_ref().unwrap();
+        assert_eq!(
+            http.port.as_ref().unwrap().value,
+            IntOrString::Str("http".into())
+        );
+        assert_eq!(probe.initial_delay_seconds.as_ref().unwrap().value, 5);
+        assert_eq!(
+            probe.initial_delay_seconds.as_ref().unwrap().mark,
+            Mark::new(17, 28)
+        );
+    }
+
+    #[test]
+    fn misspelt_fields_are_reported_with_a_suggestion_and_position() {
+        let text = POD.replace("livenessProbe:", "livenesProbe:").replace(
+            "disk: ssd",
+            "disk: ssd}\n  restartPolicyy: Never\n  x: {y: 1",
+        );
+        let errs = read_text(&text).unwrap_err();
+        assert_eq!(
+            errs,
+            [
+                "8:3: spec: unknown field \"restartPolicyy\", did you mean \"restartPolicy\"?",
+                "9:3: spec: unknown field \"x\"",
+                "17:5: spec.containers[0]: unknown field \"livenesProbe\", did you mean \"livenessProbe\"?",
+            ]
+        );
+    }
+
+    #[test]
+    fn unknown_probe_fields_have_line_and_column() {
+        let text = POD.replace("initialDelaySeconds", "initialDelaySecond");
+        let errs = read_text(&text).unwrap_err();
+        assert_eq!(
+            errs,
+            ["17:7: spec.containers[0].livenessProbe: unknown field \"initialDelaySecond\", did you mean \"initialDelaySeconds\"?"]
+        );
+        let text = POD.replace("path: /healthz", "pth: /healthz");
+        let errs = read_text(&text).unwrap_err();
+        assert_eq!(
+            errs,
+            ["16:17: spec.containers[0].livenessProbe.httpGet: unknown field \"pth\", did you mean \"path\"?"]
+        );
+    }
+
+    #[test]
+    fn wrong_types_name_the_field_and_the_expected_type() {
+        let text = POD.replace("initialDelaySeconds: 5", "initialDelaySeconds: \"5\"");
+        let errs = read_text(&text).unwrap_err();
+        assert_eq!(
+            errs,
+            ["17:28: spec.containers[0].livenessProbe.initialDelaySeconds: expected an integer, found the string \"5\""]
+        );
+        let text = POD.replace("port: http", "port: 1.5");
+        let errs = read_text(&text).unwrap_err();
+        assert_eq!(
+            errs,
+            ["16:39: spec.containers[0].livenessProbe.httpGet.port: expected an integer or a string, found 1.5"]
+        );
+        let text = POD.replace("containers:", "containers: {}\n  x:");
+        assert!(read_text(&text).is_err());
+    }
+
+    #[test]
+    fn only_pods_are_accepted() {
+        let text = POD.replace("kind: Pod", "kind: Deployment");
+        let errs = read_text(&text).unwrap_err();
+        assert_eq!(
+            errs,
+            ["2:7: kind: expected \"Pod\", found the string \"Deployment\" (probesim simulates one Pod; for a Deployment or Job, copy its pod template)"]
+        );
+        let text = POD.replace("apiVersion: v1\n", "");
+        let errs = read_text(&text).unwrap_err();
+        assert_eq!(errs, ["1:1: apiVersion: missing field, expected \"v1\""]);
+    }
+}

@@ -1,0 +1,808 @@
+//! The JSON reports: `--format json` (contract §4), `jsonl` and `summary`.
+//!
+//! Every object is written by hand, field by field, in a fixed order, with `": "` after keys and
+//! `", "` between fields. Times and spans are seconds as JSON numbers with millisecond precision
+//! and no trailing zeros (`80`, `0.5`, `12.25`: the `Display` of [`SimTime`] and
+//! [`SimDuration`]). Message texts are rendered into one reusable buffer and escaped as JSON
+//! strings, so writing an event allocates nothing once the buffer has grown.
+
+use core::fmt::{self, Write as _};
+use std::io::{self, Write};
+
+use probesim_core::{
+    ContainerState, ContainerStatus, Event, EventKind, Flow, PodSpec, PodStatus, SimTime, Sink,
+};
+
+use super::RunInfo;
+
+/// The `counts` key of pod-level events (`phase`, `podReady`, `sync`, Events about the pod) in
+/// the summary.
+pub const POD_COUNTS_KEY: &str = "pod";
+
+/// Writes `s` as a JSON string literal: `"`, `\` and control characters are escaped the way
+/// `serde_json` escapes them; everything else, non-ASCII included, is written as is.
+fn string<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
+    w.write_all(b"\"")?;
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0x00..=0x1f => b"",
+            _ => continue,
+        };
+        w.write_all(&bytes[start..i])?;
+        if escape.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            w.write_all(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 0xf)],
+            ])?;
+        } else {
+            w.write_all(escape)?;
+        }
+        start = i + 1;
+    }
+    w.write_all(&bytes[start..])?;
+    w.write_all(b"\"")
+}
+
+/// Writes `, "key": ` (keys are plain ASCII and need no escaping).
+fn key<W: Write + ?Sized>(w: &mut W, key: &str) -> io::Result<()> {
+    write!(w, ", \"{key}\": ")
+}
+
+/// Writes `, "key": "value"`.
+fn field_str<W: Write + ?Sized>(w: &mut W, k: &str, value: &str) -> io::Result<()> {
+    key(w, k)?;
+    string(w, value)
+}
+
+/// Writes `, "key": <value's Display>` unquoted (numbers, booleans).
+fn field_raw<W: Write + ?Sized>(w: &mut W, k: &str, value: impl fmt::Display) -> io::Result<()> {
+    write!(w, ", \"{k}\": {value}")
+}
+
+/// Writes `, "key": "<value's Display, escaped>"`, rendering into `buf`.
+fn field_display<W: Write + ?Sized>(
+    w: &mut W,
+    k: &str,
+    value: impl fmt::Display,
+    buf: &mut String,
+) -> io::Result<()> {
+    buf.clear();
+    write!(buf, "{value}").map_err(io::Error::other)?;
+    field_str(w, k, buf)
+}
+
+/// Writes one timeline event as a one-line JSON object (no trailing newline): `t` and `kind`,
+/// then the kind's fields (contract §4's required ones and a few more):
+///
+/// | kind | fields after `t`, `kind` |
+/// |---|---|
+/// | `probe` | `container`, `probe`, `outcome`, `output`, `duration` |
+/// | `result` | `container`, `probe`, `result` |
+/// | `kill` | `container`, `reason`, `grace` |
+/// | `exit` | `container`, `exitCode`, `reason` |
+/// | `start` | `container`, `restartCount` |
+/// | `backoff` | `container`, `backoff` |
+/// | `ready` | `container`, `ready` |
+/// | `started` | `container`, `started` |
+/// | `status` | `container`, then the container fields of `final` (`state`, `reason`?, `ready`, `started`, `restartCount`, `exitCode`?, `lastState`?) |
+/// | `podReady` | `ready` |
+/// | `phase` | `phase` |
+/// | `sync` | `trigger` |
+/// | `event` | `type`, `reason`, `object` (the involved object's `fieldPath`, `""` for the pod), `message` |
+///
+/// `buf` is scratch space for rendering texts; pass the same one every time.
+///
+/// # Errors
+/// Writing failed.
+pub fn write_event<W: Write + ?Sized>(
+    w: &mut W,
+    event: &Event<'_>,
+    buf: &mut String,
+) -> io::Result<()> {
+    write!(
+        w,
+        "{{\"t\": {}, \"kind\": \"{}\"",
+        event.t,
+        event.kind.name()
+    )?;
+    match event.kind {
+        EventKind::Probe {
+            container,
+            probe,
+            outcome,
+            output,
+            duration,
+        } => {
+            field_str(w, "container", container)?;
+            field_str(w, "probe", probe.as_str())?;
+            field_str(w, "outcome", outcome.as_str())?;
+            field_display(w, "output", output, buf)?;
+            field_raw(w, "duration", duration)?;
+        }
+        EventKind::Result {
+            container,
+            probe,
+            result,
+        } => {
+            field_str(w, "container", container)?;
+            field_str(w, "probe", probe.as_str())?;
+            field_str(w, "result", result.as_str())?;
+        }
+        EventKind::Kill {
+            container,
+            reason,
+            grace,
+        } => {
+            field_str(w, "container", container)?;
+            field_str(w, "reason", reason.as_str())?;
+            field_raw(w, "grace", grace)?;
+        }
+        EventKind::Exit {
+            container,
+            exit_code,
+            reason,
+        } => {
+            field_str(w, "container", container)?;
+            field_raw(w, "exitCode", exit_code)?;
+            field_str(w, "reason", reason.as_str())?;
+        }
+        EventKind::Start {
+            container,
+            restart_count,
+        } => {
+            field_str(w, "container", container)?;
+            field_raw(w, "restartCount", restart_count)?;
+        }
+        EventKind::BackOff { container, backoff } => {
+            field_str(w, "container", container)?;
+            field_raw(w, "backoff", backoff)?;
+        }
+        EventKind::Ready { container, ready } => {
+            field_str(w, "container", container)?;
+            field_raw(w, "ready", ready)?;
+        }
+        EventKind::Started { container, started } => {
+            field_str(w, "container", container)?;
+            field_raw(w, "started", started)?;
+        }
+        EventKind::Status { container, status } => {
+            field_str(w, "container", container)?;
+            container_fields(w, status)?;
+        }
+        EventKind::PodReady { ready } => field_raw(w, "ready", ready)?,
+        EventKind::Phase { phase } => field_str(w, "phase", phase.as_str())?,
+        EventKind::Sync { trigger } => field_str(w, "trigger", trigger.as_str())?,
+        EventKind::Event(e) => {
+            field_str(w, "type", e.event_type.as_str())?;
+            field_str(w, "reason", e.reason)?;
+            field_display(w, "object", e.object, buf)?;
+            field_display(w, "message", e.message, buf)?;
+        }
+    }
+    w.write_all(b"}")
+}
+
+/// Writes the fields of one container's API status, each preceded by `, `.
+fn container_fields<W: Write + ?Sized>(w: &mut W, status: &ContainerStatus) -> io::Result<()> {
+    field_str(w, "state", status.state.name())?;
+    if let Some(reason) = status.state.reason() {
+        field_str(w, "reason", reason)?;
+    }
+    field_raw(w, "ready", status.ready)?;
+    field_raw(w, "started", status.started)?;
+    field_raw(w, "restartCount", status.restart_count)?;
+    if let ContainerState::Terminated(t) = status.state {
+        field_raw(w, "exitCode", t.exit_code)?;
+    }
+    if let Some(last) = status.last_state {
+        key(w, "lastState")?;
+        write!(w, "{{\"exitCode\": {}", last.exit_code)?;
+        field_str(w, "reason", last.reason.as_str())?;
+        field_raw(w, "finishedAt", last.finished_at)?;
+        w.write_all(b"}")?;
+    }
+    Ok(())
+}
+
+/// Writes the fields of `final` without braces: `"t": …, "phase": …, …, "containers": […]`.
+fn final_fields<W: Write + ?Sized>(
+    w: &mut W,
+    t: SimTime,
+    pod: &PodSpec,
+    status: &PodStatus,
+) -> io::Result<()> {
+    write!(w, "\"t\": {t}")?;
+    field_str(w, "phase", status.phase.as_str())?;
+    let c = &status.conditions;
+    field_raw(w, "ready", c.ready)?;
+    key(w, "conditions")?;
+    w.write_all(b"{")?;
+    if let Some(v) = c.ready_to_start_containers {
+        write!(w, "\"PodReadyToStartContainers\": {v}, ")?;
+    }
+    write!(
+        w,
+        "\"Initialized\": {}, \"Ready\": {}, \"ContainersReady\": {}, \"PodScheduled\": {}}}",
+        c.initialized, c.ready, c.containers_ready, c.pod_scheduled
+    )?;
+    key(w, "containers")?;
+    w.write_all(b"[")?;
+    for (i, cs) in status.containers.iter().enumerate() {
+        if i > 0 {
+            w.write_all(b", ")?;
+        }
+        let name = pod.containers.get(i).map_or("", |c| c.name.as_str());
+        w.write_all(b"{\"name\": ")?;
+        string(w, name)?;
+        container_fields(w, cs)?;
+        w.write_all(b"}")?;
+    }
+    w.write_all(b"]")
+}
+
+/// Writes the `final` object (contract §4) on one line, without a trailing newline:
+///
+/// ```text
+/// {"t": 1800, "phase": "Running", "ready": false,
+///  "conditions": {"PodReadyToStartContainers": true, "Initialized": true, "Ready": false, "ContainersReady": false, "PodScheduled": true},
+///  "containers": [{"name": "kubia", "state": "waiting", "reason": "CrashLoopBackOff", "ready": false, "started": false,
+///                  "restartCount": 9, "lastState": {"exitCode": 137, "reason": "Error", "finishedAt": 1560}}]}
+/// ```
+/// `t` is the end of the run; `ready` is the pod's `Ready` condition; `PodReadyToStartContainers`
+/// appears only in profiles that report it; a container's `reason` only when its state has one,
+/// `exitCode` only when it is terminated, `lastState` only when set. Container names come from
+/// `pod`, statuses from `status`, both in spec order.
+///
+/// # Errors
+/// Writing failed.
+pub fn write_final<W: Write + ?Sized>(
+    w: &mut W,
+    t: SimTime,
+    pod: &PodSpec,
+    status: &PodStatus,
+) -> io::Result<()> {
+    w.write_all(b"{")?;
+    final_fields(w, t, pod, status)?;
+    w.write_all(b"}")
+}
+
+/// Writes the header fields shared by the JSON document and the summary, after `{\n`.
+fn header_fields<W: Write + ?Sized>(w: &mut W, info: &RunInfo<'_>) -> io::Result<()> {
+    w.write_all(b"  \"probesim\": 1,\n  \"scenario\": ")?;
+    string(w, info.scenario)?;
+    field_str(w, "kubernetes", info.kubernetes)?;
+    field_raw(w, "seed", info.seed)?;
+    field_raw(w, "duration", info.duration)
+}
+
+/// `--format json`: the JSON timeline of contract §4, streamed.
+///
+/// The header and `"events": [` are written by [`JsonSink::new`], each event on its own line as
+/// it arrives, and `]` plus `final` by [`JsonSink::finish`]:
+///
+/// ```text
+/// {
+///   "probesim": 1,
+///   "scenario": "kubia-unhealthy", "kubernetes": "1.37", "seed": 0, "duration": 1800,
+///   "events": [
+///     {"t": 10, "kind": "probe", "container": "kubia", "probe": "liveness", "outcome": "success", "output": "", "duration": 0},
+///     {"t": 80, "kind": "kill", "container": "kubia", "reason": "LivenessProbe", "grace": 30}
+///   ],
+///   "final": {"t": 1800, "phase": "Running", …}
+/// }
+/// ```
+/// A run without events has `"events": [],`.
+#[derive(Debug)]
+pub struct JsonSink<W: Write> {
+    w: W,
+    events: u64,
+    buf: String,
+}
+
+impl<W: Write> JsonSink<W> {
+    /// Writes the header up to `"events": [`.
+    ///
+    /// # Errors
+    /// Writing failed.
+    pub fn new(mut w: W, info: &RunInfo<'_>) -> io::Result<JsonSink<W>> {
+        w.write_all(b"{\n")?;
+        header_fields(&mut w, info)?;
+        w.write_all(b",\n  \"events\": [")?;
+        Ok(JsonSink {
+            w,
+            events: 0,
+            buf: String::new(),
+        })
+    }
+
+    /// Closes the events, writes `final` (see [`write_final`]) and the closing brace, and returns
+    /// the writer, flushed.
+    ///
+    /// # Errors
+    /// Writing or flushing failed.
+    pub fn finish(mut self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
+        let close: &[u8] = if self.events == 0 { b"]" } else { b"\n  ]" };
+        self.w.write_all(close)?;
+        self.w.write_all(b",\n  \"final\": ")?;
+        write_final(&mut self.w, end, pod, status)?;
+        self.w.write_all(b"\n}\n")?;
+        self.w.flush()?;
+        Ok(self.w)
+    }
+}
+
+impl<W: Write> Sink for JsonSink<W> {
+    type Error = io::Error;
+
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        let sep: &[u8] = if self.events == 0 {
+            b"\n    "
+        } else {
+            b",\n    "
+        };
+        self.w.write_all(sep)?;
+        write_event(&mut self.w, event, &mut self.buf)?;
+        self.events += 1;
+        Ok(Flow::Continue)
+    }
+}
+
+/// `--format jsonl`: each event as a one-line object (the shape of [`write_event`]), then one
+/// line with the final status:
+///
+/// ```text
+/// {"t": 80, "kind": "kill", "container": "kubia", "reason": "LivenessProbe", "grace": 30}
+/// {"kind": "final", "t": 1800, "phase": "Running", "ready": false, "conditions": {…}, "containers": […]}
+/// ```
+#[derive(Debug)]
+pub struct JsonlSink<W: Write> {
+    w: W,
+    buf: String,
+}
+
+impl<W: Write> JsonlSink<W> {
+    /// Starts the stream (there is no header line).
+    #[must_use]
+    pub fn new(w: W) -> JsonlSink<W> {
+        JsonlSink {
+            w,
+            buf: String::new(),
+        }
+    }
+
+    /// Writes the `{"kind": "final", …}` line and returns the writer, flushed.
+    ///
+    /// # Errors
+    /// Writing or flushing failed.
+    pub fn finish(mut self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
+        self.w.write_all(b"{\"kind\": \"final\", ")?;
+        final_fields(&mut self.w, end, pod, status)?;
+        self.w.write_all(b"}\n")?;
+        self.w.flush()?;
+        Ok(self.w)
+    }
+}
+
+impl<W: Write> Sink for JsonlSink<W> {
+    type Error = io::Error;
+
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        write_event(&mut self.w, event, &mut self.buf)?;
+        self.w.write_all(b"\n")?;
+        Ok(Flow::Continue)
+    }
+}
+
+/// `--format summary`: counts events per container and kind, keeping no history, then writes one
+/// JSON document: the run's header fields, the fields of `final` and `counts`.
+///
+/// ```text
+/// {
+///   "probesim": 1,
+///   "scenario": "kubia-unhealthy", "kubernetes": "1.37", "seed": 0, "duration": 1800,
+///   "t": 1800, "phase": "Running", "ready": false, "conditions": {…}, "containers": […],
+///   "counts": {
+///     "kubia": {"probe": 97, "result": 18, "kill": 9, "exit": 9, "start": 10, …},
+///     "pod": {"podReady": 2, "phase": 1}
+///   }
+/// }
+/// ```
+/// `counts` has one entry per container in spec order (`{}` for a container without events),
+/// then any other container named by events in order of first appearance, then
+/// [`POD_COUNTS_KEY`] for pod-level events. Inside an entry, kinds follow
+/// [`EventKind::NAMES`] and kinds never seen are left out.
+#[derive(Debug)]
+pub struct SummarySink<W: Write> {
+    w: W,
+    names: Vec<String>,
+    counts: Vec<[u64; EventKind::NAMES.len()]>,
+    pod: [u64; EventKind::NAMES.len()],
+}
+
+impl<W: Write> SummarySink<W> {
+    /// Writes the header (scenario, version, seed, duration) and starts counting.
+    ///
+    /// # Errors
+    /// Writing failed.
+    pub fn new(mut w: W, info: &RunInfo<'_>, pod: &PodSpec) -> io::Result<SummarySink<W>> {
+        w.write_all(b"{\n")?;
+        header_fields(&mut w, info)?;
+        w.write_all(b",\n")?;
+        Ok(SummarySink {
+            w,
+            names: pod.containers.iter().map(|c| c.name.clone()).collect(),
+            counts: vec![[0; EventKind::NAMES.len()]; pod.containers.len()],
+            pod: [0; EventKind::NAMES.len()],
+        })
+    }
+
+    /// Writes the final status and the counts, and returns the writer, flushed.
+    ///
+    /// # Errors
+    /// Writing or flushing failed.
+    pub fn finish(mut self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
+        self.w.write_all(b"  ")?;
+        final_fields(&mut self.w, end, pod, status)?;
+        self.w.write_all(b",\n  \"counts\": {")?;
+        let rows = self
+            .names
+            .iter()
+            .map(String::as_str)
+            .zip(&self.counts)
+            .chain([(POD_COUNTS_KEY, &self.pod)]);
+        for (i, (name, counts)) in rows.enumerate() {
+            self.w
+                .write_all(if i == 0 { b"\n    " } else { b",\n    " })?;
+            string(&mut self.w, name)?;
+            self.w.write_all(b": {")?;
+            let mut first = true;
+            for (kind, n) in EventKind::NAMES.iter().zip(counts) {
+                if *n > 0 {
+                    let sep = if first { "" } else { ", " };
+                    write!(self.w, "{sep}\"{kind}\": {n}")?;
+                    first = false;
+                }
+            }
+            self.w.write_all(b"}")?;
+        }
+        self.w.write_all(b"\n  }\n}\n")?;
+        self.w.flush()?;
+        Ok(self.w)
+    }
+}
+
+impl<W: Write> Sink for SummarySink<W> {
+    type Error = io::Error;
+
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        let k = event.kind.index();
+        match event.kind.container() {
+            None => self.pod[k] += 1,
+            Some(c) => {
+                if let Some(i) = self.names.iter().position(|n| n == c) {
+                    self.counts[i][k] += 1;
+                } else {
+                    // A container the spec does not list: counted from its first event on.
+                    self.names.push(c.to_owned());
+                    let mut counts = [0; EventKind::NAMES.len()];
+                    counts[k] = 1;
+                    self.counts.push(counts);
+                }
+            }
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use probesim_core::{Event, EventKind, SimDuration, SimTime, Sink};
+    use serde_json::Value;
+
+    use super::*;
+    use crate::report::fixtures::{crash_looping, every_kind, http, pod, status};
+
+    fn info() -> RunInfo<'static> {
+        RunInfo {
+            scenario: "kubia-unhealthy",
+            kubernetes: "1.37",
+            seed: 0,
+            duration: SimDuration::from_secs(1800),
+        }
+    }
+
+    fn keys(v: &Value) -> Vec<&str> {
+        let mut k: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        k.sort_unstable();
+        k
+    }
+
+    fn sorted(mut k: Vec<&str>) -> Vec<&str> {
+        k.sort_unstable();
+        k
+    }
+
+    fn json_document(events: &[Event<'_>]) -> String {
+        let pod = pod();
+        let mut sink = JsonSink::new(Vec::new(), &info()).unwrap();
+        for e in events {
+            assert_eq!(sink.event(e).unwrap(), Flow::Continue);
+        }
+        let end = SimTime::from_secs(1800);
+        let out = sink.finish(end, &pod, &status(vec![crash_looping(9, 1560)], false));
+        String::from_utf8(out.unwrap()).unwrap()
+    }
+
+    #[test]
+    fn json_document_has_exactly_the_contract_fields() {
+        let (handler, cs) = (http(), crash_looping(1, 110));
+        let text = json_document(&every_kind(&handler, &cs));
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            keys(&doc),
+            sorted(vec![
+                "probesim",
+                "scenario",
+                "kubernetes",
+                "seed",
+                "duration",
+                "events",
+                "final"
+            ])
+        );
+        assert_eq!(doc["probesim"], 1);
+        assert_eq!(doc["scenario"], "kubia-unhealthy");
+        assert_eq!(doc["kubernetes"], "1.37");
+        assert_eq!(doc["duration"], 1800);
+        let expected: [(&str, &[&str]); 13] = [
+            ("sync", &["trigger"]),
+            ("start", &["container", "restartCount"]),
+            ("started", &["container", "started"]),
+            ("phase", &["phase"]),
+            (
+                "probe",
+                &["container", "probe", "outcome", "output", "duration"],
+            ),
+            (
+                "probe",
+                &["container", "probe", "outcome", "output", "duration"],
+            ),
+            ("result", &["container", "probe", "result"]),
+            ("kill", &["container", "reason", "grace"]),
+            ("event", &["type", "reason", "object", "message"]),
+            ("exit", &["container", "exitCode", "reason"]),
+            ("ready", &["container", "ready"]),
+            ("podReady", &["ready"]),
+            (
+                "status",
+                &[
+                    "container",
+                    "state",
+                    "reason",
+                    "ready",
+                    "started",
+                    "restartCount",
+                    "lastState",
+                ],
+            ),
+        ];
+        let events = doc["events"].as_array().unwrap();
+        assert_eq!(events.len(), expected.len() + 1);
+        for (e, (kind, fields)) in events.iter().zip(expected) {
+            assert_eq!(e["kind"], kind);
+            let mut want = vec!["t", "kind"];
+            want.extend_from_slice(fields);
+            assert_eq!(keys(e), sorted(want), "{kind}");
+        }
+        assert_eq!(
+            keys(&events[13]),
+            sorted(vec!["t", "kind", "container", "backoff"])
+        );
+        let killing = &events[8];
+        assert_eq!(killing["object"], "spec.containers{kubia}");
+        assert_eq!(
+            killing["message"],
+            "Container kubia failed liveness probe, will be restarted"
+        );
+        assert_eq!(
+            events[5]["output"],
+            "HTTP probe failed with statuscode: 500"
+        );
+        assert_eq!(events[12]["lastState"]["exitCode"], 137);
+        let fin = &doc["final"];
+        assert_eq!(
+            keys(fin),
+            sorted(vec!["t", "phase", "ready", "conditions", "containers"])
+        );
+        assert_eq!(
+            keys(&fin["conditions"]),
+            sorted(vec![
+                "PodReadyToStartContainers",
+                "Initialized",
+                "Ready",
+                "ContainersReady",
+                "PodScheduled"
+            ])
+        );
+        let c = &fin["containers"][0];
+        assert_eq!(
+            keys(c),
+            sorted(vec![
+                "name",
+                "state",
+                "reason",
+                "ready",
+                "started",
+                "restartCount",
+                "lastState"
+            ])
+        );
+        assert_eq!(
+            keys(&c["lastState"]),
+            sorted(vec!["exitCode", "reason", "finishedAt"])
+        );
+        assert_eq!(c["reason"], "CrashLoopBackOff");
+        assert_eq!(c["lastState"]["finishedAt"], 1560);
+    }
+
+    #[test]
+    fn json_document_is_byte_stable() {
+        let (handler, cs) = (http(), crash_looping(1, 110));
+        let events = every_kind(&handler, &cs);
+        let text = json_document(&events[4..8]);
+        let expected = r#"{
+  "probesim": 1,
+  "scenario": "kubia-unhealthy", "kubernetes": "1.37", "seed": 0, "duration": 1800,
+  "events": [
+    {"t": 10, "kind": "probe", "container": "kubia", "probe": "liveness", "outcome": "success", "output": "", "duration": 0},
+    {"t": 80.5, "kind": "probe", "container": "kubia", "probe": "liveness", "outcome": "failure", "output": "HTTP probe failed with statuscode: 500", "duration": 0.5},
+    {"t": 80.5, "kind": "result", "container": "kubia", "probe": "liveness", "result": "Failure"},
+    {"t": 80.5, "kind": "kill", "container": "kubia", "reason": "LivenessProbe", "grace": 30}
+  ],
+  "final": {"t": 1800, "phase": "Running", "ready": false, "conditions": {"PodReadyToStartContainers": true, "Initialized": true, "Ready": false, "ContainersReady": false, "PodScheduled": true}, "containers": [{"name": "kubia", "state": "waiting", "reason": "CrashLoopBackOff", "ready": false, "started": false, "restartCount": 9, "lastState": {"exitCode": 137, "reason": "Error", "finishedAt": 1560}}]}
+}
+"#;
+        assert_eq!(text, expected);
+        assert_eq!(json_document(&events[4..8]), text, "two runs differ");
+    }
+
+    #[test]
+    fn a_run_without_events_has_an_empty_array() {
+        let text = json_document(&[]);
+        assert!(text.contains("\"events\": [],\n  \"final\": {"), "{text}");
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(doc["events"].as_array().unwrap().len(), 0);
+    }
+
+    #[test]
+    fn times_are_seconds_with_millisecond_precision() {
+        let mut out = Vec::new();
+        let mut buf = String::new();
+        for (ms, text) in [
+            (0, "0"),
+            (80_000, "80"),
+            (500, "0.5"),
+            (12_250, "12.25"),
+            (1_001, "1.001"),
+        ] {
+            out.clear();
+            let e = Event {
+                t: SimTime::from_millis(ms),
+                kind: EventKind::BackOff {
+                    container: "kubia",
+                    backoff: SimDuration::from_millis(ms),
+                },
+            };
+            write_event(&mut out, &e, &mut buf).unwrap();
+            let line = String::from_utf8(out.clone()).unwrap();
+            assert_eq!(
+                line,
+                format!(
+                    r#"{{"t": {text}, "kind": "backoff", "container": "kubia", "backoff": {text}}}"#
+                )
+            );
+            let v: Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(v["t"], v["backoff"]);
+            assert_eq!(
+                v["t"].to_string(),
+                text,
+                "a JSON number that reads back the same"
+            );
+        }
+    }
+
+    #[test]
+    fn strings_are_escaped_like_serde_json() {
+        let nasty =
+            "a \"quoted\" \\ back\nnew\rret\ttab \u{1} \u{8} \u{c} \u{1f} \u{7f} é ✓ {kubia}";
+        let mut out = Vec::new();
+        string(&mut out, nasty).unwrap();
+        let ours = String::from_utf8(out).unwrap();
+        assert_eq!(ours, serde_json::to_string(nasty).unwrap());
+        assert_eq!(serde_json::from_str::<String>(&ours).unwrap(), nasty);
+    }
+
+    #[test]
+    fn jsonl_is_one_object_per_line_then_final() {
+        let (handler, cs) = (http(), crash_looping(1, 110));
+        let events = every_kind(&handler, &cs);
+        let mut sink = JsonlSink::new(Vec::new());
+        for e in &events {
+            sink.event(e).unwrap();
+        }
+        let pod = pod();
+        let st = status(vec![crash_looping(9, 1560)], false);
+        let out = sink.finish(SimTime::from_secs(1800), &pod, &st).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), events.len() + 1);
+        for (line, e) in lines.iter().zip(&events) {
+            let v: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(v["kind"], e.kind.name());
+        }
+        let last: Value = serde_json::from_str(lines[lines.len() - 1]).unwrap();
+        assert_eq!(
+            keys(&last),
+            sorted(vec![
+                "kind",
+                "t",
+                "phase",
+                "ready",
+                "conditions",
+                "containers"
+            ])
+        );
+        assert_eq!(last["kind"], "final");
+        assert!(lines[lines.len() - 1]
+            .starts_with(r#"{"kind": "final", "t": 1800, "phase": "Running""#));
+    }
+
+    #[test]
+    fn summary_counts_per_container_and_pod() {
+        let (handler, cs) = (http(), crash_looping(1, 110));
+        let events = every_kind(&handler, &cs);
+        let pod = pod().with_container(probesim_core::ContainerSpec::new("idle", "pause"));
+        let mut sink = SummarySink::new(Vec::new(), &info(), &pod).unwrap();
+        for e in events.iter().chain(&events[4..6]) {
+            sink.event(e).unwrap();
+        }
+        let st = status(
+            vec![
+                crash_looping(9, 1560),
+                probesim_core::ContainerStatus::default(),
+            ],
+            false,
+        );
+        let out = sink.finish(SimTime::from_secs(1800), &pod, &st).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(doc["phase"], "Running");
+        assert_eq!(doc["containers"][1]["name"], "idle");
+        assert_eq!(doc["containers"][1]["reason"], "ContainerCreating");
+        let expected = r#"  "counts": {
+    "kubia": {"probe": 4, "result": 1, "kill": 1, "exit": 1, "start": 1, "backoff": 1, "ready": 1, "started": 1, "status": 1, "event": 1},
+    "idle": {},
+    "pod": {"podReady": 1, "phase": 1, "sync": 1}
+  }
+}
+"#;
+        assert!(text.ends_with(expected), "{text}");
+        assert!(text.starts_with(
+            "{\n  \"probesim\": 1,\n  \"scenario\": \"kubia-unhealthy\", \"kubernetes\": \"1.37\", \"seed\": 0, \"duration\": 1800,\n  \"t\": 1800, \"phase\": \"Running\""
+        ), "{text}");
+    }
+}

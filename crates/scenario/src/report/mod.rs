@@ -1,0 +1,537 @@
+//! Report sinks: the `--format`s of `probesim run` (contract §1, §4).
+//!
+//! Every report is a [`Sink`] over an [`io::Write`]: it writes each event as it arrives and keeps
+//! no history, then `finish` writes what comes after the events (the final status, the counts, the
+//! kubectl line) and hands the writer back. Output is byte-stable: the same events and status give
+//! the same bytes (no wall clock, no paths, no hash-ordered maps).
+//!
+//! | `--format` | sink | shape |
+//! |---|---|---|
+//! | `timeline` | [`TextSink`] | a human-readable table, one line per event, then the final status |
+//! | `json` | [`JsonSink`] | one JSON document (contract §4), one event object per line |
+//! | `jsonl` | [`JsonlSink`] | one event object per line, then `{"kind": "final", …}` |
+//! | `summary` | [`SummarySink`] | one JSON document: the final status plus per-container counts |
+//!
+//! [`ReportSink`] picks one of them from a [`Format`], for callers that choose at run time.
+//!
+//! The sinks write many small pieces per event: hand them a buffered writer
+//! (`io::BufWriter<io::StdoutLock>`), not raw standard output. An I/O error (a closed pipe
+//! included) is returned as is; what it means is the caller's decision.
+
+use core::fmt;
+use core::str::FromStr;
+use std::io;
+
+use probesim_core::{Event, Flow, PodSpec, PodStatus, SimDuration, SimTime, Sink};
+
+mod json;
+mod text;
+
+pub use json::{write_event, write_final, JsonSink, JsonlSink, SummarySink, POD_COUNTS_KEY};
+pub use text::{kubectl_row, KubectlRow, TextSink};
+
+/// What a report says about the run before its events (the JSON header, the timeline's first
+/// line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunInfo<'a> {
+    /// The scenario's name.
+    pub scenario: &'a str,
+    /// The semantics profile, as `"1.37"`.
+    pub kubernetes: &'a str,
+    /// The seed.
+    pub seed: u64,
+    /// The virtual time simulated (the horizon).
+    pub duration: SimDuration,
+}
+
+/// The `--format` of `probesim run`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// The human-readable table ([`TextSink`]), the default.
+    #[default]
+    Timeline,
+    /// One JSON document ([`JsonSink`]).
+    Json,
+    /// One JSON object per line ([`JsonlSink`]).
+    Jsonl,
+    /// Final status plus counts ([`SummarySink`]).
+    Summary,
+}
+
+impl Format {
+    /// Every format, in the order of the help text.
+    pub const ALL: [Format; 4] = [
+        Format::Timeline,
+        Format::Json,
+        Format::Jsonl,
+        Format::Summary,
+    ];
+
+    /// The command-line spelling.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Format::Timeline => "timeline",
+            Format::Json => "json",
+            Format::Jsonl => "jsonl",
+            Format::Summary => "summary",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A `--format` value that names no format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownFormat(pub String);
+
+impl fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown format `{}` (expected timeline, json, jsonl or summary)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| UnknownFormat(s.to_owned()))
+    }
+}
+
+/// One of the report sinks, chosen by [`Format`].
+#[derive(Debug)]
+pub enum ReportSink<W: io::Write> {
+    /// `--format timeline`.
+    Timeline(TextSink<W>),
+    /// `--format json`.
+    Json(JsonSink<W>),
+    /// `--format jsonl`.
+    Jsonl(JsonlSink<W>),
+    /// `--format summary`.
+    Summary(SummarySink<W>),
+}
+
+impl<W: io::Write> ReportSink<W> {
+    /// Starts a report of `format` (the timeline without `sync` lines: see [`TextSink::new`]).
+    ///
+    /// # Errors
+    /// Writing the header failed.
+    pub fn new(format: Format, w: W, info: &RunInfo<'_>, pod: &PodSpec) -> io::Result<Self> {
+        Ok(match format {
+            Format::Timeline => ReportSink::Timeline(TextSink::new(w, info, pod, false)?),
+            Format::Json => ReportSink::Json(JsonSink::new(w, info)?),
+            Format::Jsonl => ReportSink::Jsonl(JsonlSink::new(w)),
+            Format::Summary => ReportSink::Summary(SummarySink::new(w, info, pod)?),
+        })
+    }
+
+    /// Writes what follows the events (final status at `end`, see each sink) and returns the
+    /// writer, flushed.
+    ///
+    /// # Errors
+    /// Writing or flushing failed.
+    pub fn finish(self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
+        match self {
+            ReportSink::Timeline(s) => s.finish(end, pod, status),
+            ReportSink::Json(s) => s.finish(end, pod, status),
+            ReportSink::Jsonl(s) => s.finish(end, pod, status),
+            ReportSink::Summary(s) => s.finish(end, pod, status),
+        }
+    }
+}
+
+impl<W: io::Write> Sink for ReportSink<W> {
+    type Error = io::Error;
+
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        match self {
+            ReportSink::Timeline(s) => s.event(event),
+            ReportSink::Json(s) => s.event(event),
+            ReportSink::Jsonl(s) => s.event(event),
+            ReportSink::Summary(s) => s.event(event),
+        }
+    }
+}
+
+/// `duration.HumanDuration` of Kubernetes apimachinery (R50): the compact age kubectl prints in
+/// AGE columns and in `RESTARTS` "ago" cells, e.g. `58s`, `2m57s`, `179m`, `3h5m`, `2d`.
+///
+/// The span is truncated to whole seconds, minutes, hours… exactly as Go's integer division does.
+/// (Negative spans, which print `0s` or `<invalid>` in Go, cannot occur on the virtual clock.)
+///
+/// # Examples
+/// ```
+/// use probesim_core::SimDuration;
+/// use probesim_scenario::report::human_duration;
+/// assert_eq!(human_duration(SimDuration::from_secs(367)), "6m7s");
+/// assert_eq!(human_duration(SimDuration::from_secs(11_100)), "3h5m");
+/// ```
+#[must_use]
+pub fn human_duration(d: SimDuration) -> String {
+    let seconds = d.whole_secs();
+    if seconds < 120 {
+        return format!("{seconds}s");
+    }
+    let minutes = seconds / 60;
+    if minutes < 10 {
+        let s = seconds % 60;
+        return if s == 0 {
+            format!("{minutes}m")
+        } else {
+            format!("{minutes}m{s}s")
+        };
+    }
+    if minutes < 60 * 3 {
+        return format!("{minutes}m");
+    }
+    let hours = minutes / 60;
+    if hours < 8 {
+        let m = minutes % 60;
+        return if m == 0 {
+            format!("{hours}h")
+        } else {
+            format!("{hours}h{m}m")
+        };
+    }
+    if hours < 48 {
+        return format!("{hours}h");
+    }
+    let days = hours / 24;
+    if hours < 24 * 8 {
+        let h = hours % 24;
+        return if h == 0 {
+            format!("{days}d")
+        } else {
+            format!("{days}d{h}h")
+        };
+    }
+    if hours < 24 * 365 * 2 {
+        return format!("{days}d");
+    }
+    let years = days / 365;
+    if hours < 24 * 365 * 8 {
+        let dy = days % 365;
+        return if dy == 0 {
+            format!("{years}y")
+        } else {
+            format!("{years}y{dy}d")
+        };
+    }
+    format!("{years}y")
+}
+
+/// Writes a span exactly, in the scenario files' duration syntax with zero parts left out:
+/// `0s`, `500ms`, `2.5s`, `1m30s`, `30m`, `1h`, `1h0m5s` is written `1h5s`.
+///
+/// Used in expectation messages, where the reader compares it with what they wrote.
+pub(crate) fn fmt_span(ms: u64, f: &mut impl fmt::Write) -> fmt::Result {
+    if ms == 0 {
+        return f.write_str("0s");
+    }
+    if ms < 1000 {
+        return write!(f, "{ms}ms");
+    }
+    let (h, m) = (ms / 3_600_000, (ms / 60_000) % 60);
+    let (s, frac) = ((ms / 1000) % 60, ms % 1000);
+    if h > 0 {
+        write!(f, "{h}h")?;
+    }
+    if m > 0 {
+        write!(f, "{m}m")?;
+    }
+    if s > 0 || frac > 0 {
+        write!(f, "{s}")?;
+        if frac > 0 {
+            let (mut digits, mut width) = (frac, 3);
+            while digits % 10 == 0 {
+                digits /= 10;
+                width -= 1;
+            }
+            write!(f, ".{digits:0width$}")?;
+        }
+        f.write_str("s")?;
+    }
+    Ok(())
+}
+
+/// A [`Display`](fmt::Display) adapter for [`fmt_span`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Span(pub u64);
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt_span(self.0, f)
+    }
+}
+
+/// Hand-made pods, statuses and events for the report and expectation tests.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use probesim_core::event::{KillMessage, OutputKind};
+    use probesim_core::{
+        Conditions, ContainerSpec, ContainerState, ContainerStatus, Event, EventKind, EventType,
+        ExitReason, Handler, KillReason, KubeEvent, Message, ObjectRef, Outcome, Phase, PodSpec,
+        PodStatus, Port, ProbeKind, ProbeOutput, ProbeResult, Scheme, SimDuration, SimTime,
+        SyncTrigger, Terminated, WaitingReason,
+    };
+
+    /// `kubia-unhealthy` with one container `kubia`.
+    pub fn pod() -> PodSpec {
+        PodSpec::new("kubia-unhealthy").with_container(ContainerSpec::new("kubia", "luksa/kubia"))
+    }
+
+    /// The liveness probe's handler: `GET http://:8080/`.
+    pub fn http() -> Handler {
+        Handler::HttpGet {
+            scheme: Scheme::Http,
+            host: None,
+            port: Port::Number(8080),
+            path: "/".into(),
+        }
+    }
+
+    /// A terminated instance.
+    pub fn terminated(exit_code: i32, started: u64, finished: u64) -> Terminated {
+        Terminated {
+            exit_code,
+            reason: ExitReason::for_code(exit_code),
+            started_at: SimTime::from_secs(started),
+            finished_at: SimTime::from_secs(finished),
+        }
+    }
+
+    /// Waiting in CrashLoopBackOff after `restarts` restarts, the last death at `finished`.
+    pub fn crash_looping(restarts: u32, finished: u64) -> ContainerStatus {
+        ContainerStatus {
+            state: ContainerState::Waiting(Some(WaitingReason::CrashLoopBackOff {
+                backoff: SimDuration::from_secs(300),
+            })),
+            last_state: Some(terminated(137, finished - 30, finished)),
+            ready: false,
+            started: false,
+            restart_count: restarts,
+        }
+    }
+
+    /// A pod status with these containers, phase Running and the Ready condition `ready`.
+    pub fn status(containers: Vec<ContainerStatus>, ready: bool) -> PodStatus {
+        PodStatus {
+            phase: Phase::Running,
+            conditions: Conditions {
+                ready_to_start_containers: Some(true),
+                initialized: true,
+                ready,
+                containers_ready: ready,
+                pod_scheduled: true,
+            },
+            containers,
+        }
+    }
+
+    /// One event of every kind, in a plausible order, borrowing `handler` and `status`.
+    pub fn every_kind<'a>(handler: &'a Handler, status: &'a ContainerStatus) -> Vec<Event<'a>> {
+        let at = |ms: u64, kind| Event {
+            t: SimTime::from_millis(ms),
+            kind,
+        };
+        let output = |kind| ProbeOutput {
+            handler,
+            pod_ip: "10.0.0.5",
+            kind,
+        };
+        vec![
+            at(
+                0,
+                EventKind::Sync {
+                    trigger: SyncTrigger::Create,
+                },
+            ),
+            at(
+                0,
+                EventKind::Start {
+                    container: "kubia",
+                    restart_count: 0,
+                },
+            ),
+            at(
+                0,
+                EventKind::Started {
+                    container: "kubia",
+                    started: true,
+                },
+            ),
+            at(
+                0,
+                EventKind::Phase {
+                    phase: Phase::Running,
+                },
+            ),
+            at(
+                10_000,
+                EventKind::Probe {
+                    container: "kubia",
+                    probe: ProbeKind::Liveness,
+                    outcome: Outcome::Success,
+                    output: output(OutputKind::Empty),
+                    duration: SimDuration::ZERO,
+                },
+            ),
+            at(
+                80_500,
+                EventKind::Probe {
+                    container: "kubia",
+                    probe: ProbeKind::Liveness,
+                    outcome: Outcome::Failure,
+                    output: output(OutputKind::HttpStatus(500)),
+                    duration: SimDuration::from_millis(500),
+                },
+            ),
+            at(
+                80_500,
+                EventKind::Result {
+                    container: "kubia",
+                    probe: ProbeKind::Liveness,
+                    result: ProbeResult::Failure,
+                },
+            ),
+            at(
+                80_500,
+                EventKind::Kill {
+                    container: "kubia",
+                    reason: KillReason::LivenessProbe,
+                    grace: SimDuration::from_secs(30),
+                },
+            ),
+            at(
+                80_500,
+                EventKind::Event(KubeEvent {
+                    event_type: EventType::Normal,
+                    reason: "Killing",
+                    object: ObjectRef::Container("kubia"),
+                    message: Message::Killing {
+                        container: "kubia",
+                        kind: KillMessage::Liveness { restart: true },
+                    },
+                }),
+            ),
+            at(
+                110_000,
+                EventKind::Exit {
+                    container: "kubia",
+                    exit_code: 137,
+                    reason: ExitReason::Error,
+                },
+            ),
+            at(
+                110_000,
+                EventKind::Ready {
+                    container: "kubia",
+                    ready: false,
+                },
+            ),
+            at(110_000, EventKind::PodReady { ready: false }),
+            at(
+                111_000,
+                EventKind::Status {
+                    container: "kubia",
+                    status,
+                },
+            ),
+            at(
+                111_000,
+                EventKind::BackOff {
+                    container: "kubia",
+                    backoff: SimDuration::from_secs(10),
+                },
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_duration_follows_apimachinery() {
+        // R50, including the examples it quotes.
+        let cases: [(u64, &str); 24] = [
+            (0, "0s"),
+            (58, "58s"),
+            (119, "119s"),
+            (120, "2m"),
+            (177, "2m57s"),
+            (367, "6m7s"),
+            (599, "9m59s"),
+            (600, "10m"),
+            (10_799, "179m"),
+            (10_800, "3h"),
+            (11_100, "3h5m"),
+            (28_799, "7h59m"),
+            (28_800, "8h"),
+            (172_799, "47h"),
+            (172_800, "2d"),
+            (180_000, "2d2h"),
+            (691_199, "7d23h"),
+            (691_200, "8d"),
+            (63_071_999, "729d"),
+            (63_072_000, "2y"),
+            (63_158_400, "2y1d"),
+            (252_287_999, "7y364d"),
+            (252_288_000, "8y"),
+            (315_360_000, "10y"),
+        ];
+        for (secs, text) in cases {
+            assert_eq!(
+                human_duration(SimDuration::from_secs(secs)),
+                text,
+                "{secs}s"
+            );
+        }
+        // Truncation, not rounding.
+        assert_eq!(human_duration(SimDuration::from_millis(119_999)), "119s");
+    }
+
+    #[test]
+    fn spans_print_in_scenario_syntax() {
+        let cases = [
+            (0, "0s"),
+            (500, "500ms"),
+            (2_500, "2.5s"),
+            (1_001, "1.001s"),
+            (90_000, "1m30s"),
+            (1_800_000, "30m"),
+            (3_600_000, "1h"),
+            (3_605_000, "1h5s"),
+            (5_400_250, "1h30m0.25s"),
+        ];
+        for (ms, text) in cases {
+            assert_eq!(Span(ms).to_string(), text);
+        }
+    }
+
+    #[test]
+    fn formats_round_trip_through_their_names() {
+        for f in Format::ALL {
+            assert_eq!(f.as_str().parse::<Format>(), Ok(f));
+        }
+        assert_eq!(
+            "yaml".parse::<Format>().unwrap_err().to_string(),
+            "unknown format `yaml` (expected timeline, json, jsonl or summary)"
+        );
+    }
+}

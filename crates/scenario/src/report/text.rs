@@ -1,0 +1,536 @@
+//! `--format timeline`: the human-readable table of the trace.
+
+use core::fmt::{self, Write as _};
+use std::io::{self, Write};
+
+use probesim_core::{
+    ContainerState, ContainerStatus, Event, EventKind, Flow, PodSpec, PodStatus, Profile, SimTime,
+    Sink, WaitingReason,
+};
+
+use super::{human_duration, RunInfo, Span};
+
+/// Width of the KIND column: the longest kind names (`podReady`).
+const KIND_WIDTH: usize = 8;
+
+/// What the CONTAINER column shows for pod-level events.
+const POD_LABEL: &str = "(pod)";
+
+/// `--format timeline`: one line per event, in fixed-width columns, for people.
+///
+/// ```text
+/// kubia-unhealthy: Kubernetes 1.37, seed 0, duration 30m (1800s)
+///
+///      TIME  CONTAINER  KIND      WHAT
+///       10s  kubia      probe     liveness success
+///       80s  kubia      probe     liveness failure (HTTP probe failed with statuscode: 500)
+///       80s  kubia      result    liveness result: Failure
+///       80s  kubia      kill      LivenessProbe, grace period 30s
+///       80s  kubia      event     Normal Killing: Container kubia failed liveness probe, will be restarted
+///      110s  kubia      exit      exit code 137 (Error)
+///      110s  (pod)      podReady  pod Ready: false
+///
+/// At 1800s: phase Running, pod Ready false
+///   kubia  waiting (CrashLoopBackOff: back-off 5m0s), not ready, not started, restartCount 9, last exit 137 (Error) at 1560s
+///
+/// NAME              READY     STATUS             RESTARTS     AGE
+/// kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
+/// ```
+///
+/// TIME is seconds since the timeline origin (the pod's first sync), right-aligned; the column
+/// is wide enough for the horizon with millisecond fractions. CONTAINER is padded to the longest
+/// container name (at least `CONTAINER`); pod-level events show `(pod)`. Spans in WHAT use Go's
+/// duration form (`1m20s`), as the kubelet's messages do. Without `verbose`, `sync` lines are left
+/// out; with it, every event is shown.
+///
+/// After the events, [`TextSink::finish`] writes the final status of each container and the
+/// `kubectl get pod` row at the end of the run ([`kubectl_row`]).
+#[derive(Debug)]
+pub struct TextSink<W: Write> {
+    w: W,
+    verbose: bool,
+    time_width: usize,
+    name_width: usize,
+    minor: u8,
+    buf: String,
+}
+
+impl<W: Write> TextSink<W> {
+    /// Writes the header line and the column titles. `pod` is only read for the width of the
+    /// CONTAINER column.
+    ///
+    /// # Errors
+    /// Writing failed.
+    pub fn new(
+        mut w: W,
+        info: &RunInfo<'_>,
+        pod: &PodSpec,
+        verbose: bool,
+    ) -> io::Result<TextSink<W>> {
+        let horizon_digits = digits(info.duration.whole_secs());
+        // "<whole>.<ms>s"
+        let time_width = (horizon_digits + 5).max("TIME".len());
+        let name_width = pod
+            .containers
+            .iter()
+            .map(|c| c.name.chars().count())
+            .chain(["CONTAINER".len(), POD_LABEL.len()])
+            .max()
+            .unwrap_or(0);
+        let minor = Profile::parse(info.kubernetes)
+            .map_or(probesim_core::profile::NEWEST_MINOR, |p| p.minor());
+        writeln!(
+            w,
+            "{}: Kubernetes {}, seed {}, duration {} ({}s)",
+            info.scenario,
+            info.kubernetes,
+            info.seed,
+            Span(info.duration.as_millis()),
+            info.duration
+        )?;
+        writeln!(
+            w,
+            "\n{:>time_width$}  {:<name_width$}  {:<KIND_WIDTH$}  WHAT",
+            "TIME", "CONTAINER", "KIND"
+        )?;
+        Ok(TextSink {
+            w,
+            verbose,
+            time_width,
+            name_width,
+            minor,
+            buf: String::new(),
+        })
+    }
+
+    /// Writes the final status (one line per container) and the `kubectl get pod` table at
+    /// `end`, and returns the writer, flushed.
+    ///
+    /// # Errors
+    /// Writing or flushing failed.
+    pub fn finish(mut self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
+        let buf = &mut self.buf;
+        buf.clear();
+        write!(
+            buf,
+            "\nAt {end}s: phase {}, pod Ready {}\n",
+            status.phase.as_str(),
+            status.conditions.ready
+        )
+        .map_err(io::Error::other)?;
+        let width = pod
+            .containers
+            .iter()
+            .map(|c| c.name.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (i, cs) in status.containers.iter().enumerate() {
+            let name = pod.containers.get(i).map_or("", |c| c.name.as_str());
+            write!(buf, "  {name:<width$}  ").map_err(io::Error::other)?;
+            describe_state(buf, cs).map_err(io::Error::other)?;
+            write!(
+                buf,
+                ", {}, {}",
+                if cs.ready { "ready" } else { "not ready" },
+                if cs.started { "started" } else { "not started" }
+            )
+            .map_err(io::Error::other)?;
+            describe_counts(buf, cs).map_err(io::Error::other)?;
+            buf.push('\n');
+        }
+        write!(buf, "\n{}", kubectl_row(end, pod, status, self.minor)).map_err(io::Error::other)?;
+        self.w.write_all(buf.as_bytes())?;
+        self.w.flush()?;
+        Ok(self.w)
+    }
+}
+
+impl<W: Write> Sink for TextSink<W> {
+    type Error = io::Error;
+
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        if !self.verbose && matches!(event.kind, EventKind::Sync { .. }) {
+            return Ok(Flow::Continue);
+        }
+        let buf = &mut self.buf;
+        buf.clear();
+        write!(buf, "{}s", event.t).map_err(io::Error::other)?;
+        let pad = self.time_width.saturating_sub(buf.len());
+        for _ in 0..pad {
+            buf.insert(0, ' ');
+        }
+        let name = event.kind.container().unwrap_or(POD_LABEL);
+        write!(
+            buf,
+            "  {name:<w$}  {:<KIND_WIDTH$}  ",
+            event.kind.name(),
+            w = self.name_width
+        )
+        .map_err(io::Error::other)?;
+        describe(buf, &event.kind).map_err(io::Error::other)?;
+        buf.push('\n');
+        self.w.write_all(buf.as_bytes())?;
+        Ok(Flow::Continue)
+    }
+}
+
+/// The number of decimal digits of `n`.
+fn digits(mut n: u64) -> usize {
+    let mut d = 1;
+    while n >= 10 {
+        n /= 10;
+        d += 1;
+    }
+    d
+}
+
+/// The WHAT column of one event.
+fn describe(buf: &mut String, kind: &EventKind<'_>) -> fmt::Result {
+    match *kind {
+        EventKind::Probe {
+            probe,
+            outcome,
+            output,
+            duration,
+            ..
+        } => {
+            write!(buf, "{probe} {}", outcome.as_str())?;
+            if !duration.is_zero() {
+                write!(buf, " after {}", duration.go())?;
+            }
+            let before = buf.len();
+            write!(buf, " ({output}")?;
+            if buf.len() == before + 2 {
+                buf.truncate(before);
+            } else {
+                buf.push(')');
+            }
+            Ok(())
+        }
+        EventKind::Result { probe, result, .. } => {
+            write!(buf, "{probe} result: {}", result.as_str())
+        }
+        EventKind::Kill { reason, grace, .. } => {
+            write!(buf, "{}, grace period {}", reason.as_str(), grace.go())
+        }
+        EventKind::Exit {
+            exit_code, reason, ..
+        } => write!(buf, "exit code {exit_code} ({})", reason.as_str()),
+        EventKind::Start { restart_count, .. } => {
+            write!(buf, "new instance, restartCount {restart_count}")
+        }
+        EventKind::BackOff { backoff, .. } => {
+            write!(buf, "start refused: back-off {}", backoff.go())
+        }
+        EventKind::Ready { ready, .. } => write!(buf, "ready: {ready}"),
+        EventKind::Started { started, .. } => write!(buf, "started: {started}"),
+        EventKind::Status { status, .. } => {
+            describe_state(buf, status)?;
+            describe_counts(buf, status)
+        }
+        EventKind::PodReady { ready } => write!(buf, "pod Ready: {ready}"),
+        EventKind::Phase { phase } => write!(buf, "phase {}", phase.as_str()),
+        EventKind::Sync { trigger } => write!(buf, "pod sync ({})", trigger.as_str()),
+        EventKind::Event(e) => {
+            write!(buf, "{} {}: {}", e.event_type.as_str(), e.reason, e.message)
+        }
+    }
+}
+
+/// `running (since 110s)`, `waiting (CrashLoopBackOff: back-off 40s)`,
+/// `terminated (Error, exit code 137)`.
+fn describe_state(buf: &mut String, status: &ContainerStatus) -> fmt::Result {
+    match status.state {
+        ContainerState::Running { started_at } => write!(buf, "running (since {started_at}s)"),
+        ContainerState::Waiting(None) => buf.write_str("waiting"),
+        ContainerState::Waiting(Some(WaitingReason::CrashLoopBackOff { backoff })) => {
+            write!(buf, "waiting (CrashLoopBackOff: back-off {})", backoff.go())
+        }
+        ContainerState::Waiting(Some(reason)) => write!(buf, "waiting ({})", reason.as_str()),
+        ContainerState::Terminated(t) => write!(
+            buf,
+            "terminated ({}, exit code {})",
+            t.reason.as_str(),
+            t.exit_code
+        ),
+    }
+}
+
+/// `, restartCount 9, last exit 137 (Error) at 1560s`.
+fn describe_counts(buf: &mut String, status: &ContainerStatus) -> fmt::Result {
+    write!(buf, ", restartCount {}", status.restart_count)?;
+    if let Some(last) = status.last_state {
+        write!(
+            buf,
+            ", last exit {} ({}) at {}s",
+            last.exit_code,
+            last.reason.as_str(),
+            last.finished_at
+        )?;
+    }
+    Ok(())
+}
+
+/// The `kubectl get pod` row for a pod's status at an instant (R46–R50).
+///
+/// Its `Display` prints the table as kubectl does (each column padded to its widest cell plus 3
+/// spaces, at least 10 wide; the last column unpadded), header first:
+///
+/// ```text
+/// NAME              READY     STATUS             RESTARTS     AGE
+/// kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KubectlRow {
+    /// NAME: the pod's name.
+    pub name: String,
+    /// READY: `<ready and running>/<containers>` (R47).
+    pub ready: String,
+    /// STATUS (R48).
+    pub status: String,
+    /// RESTARTS (R49).
+    pub restarts: String,
+    /// AGE: since the timeline origin (R50).
+    pub age: String,
+}
+
+impl KubectlRow {
+    /// The column titles.
+    pub const HEADERS: [&'static str; 5] = ["NAME", "READY", "STATUS", "RESTARTS", "AGE"];
+
+    /// The cells, in column order.
+    #[must_use]
+    pub fn cells(&self) -> [&str; 5] {
+        [
+            &self.name,
+            &self.ready,
+            &self.status,
+            &self.restarts,
+            &self.age,
+        ]
+    }
+}
+
+impl fmt::Display for KubectlRow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // kubectl's tabwriter: minwidth 10, padding 3, last cell not padded.
+        let cells = self.cells();
+        let mut widths = [0; 5];
+        for (i, w) in widths.iter_mut().enumerate() {
+            let widest = Self::HEADERS[i]
+                .chars()
+                .count()
+                .max(cells[i].chars().count());
+            *w = (widest + 3).max(10);
+        }
+        for row in [Self::HEADERS, cells] {
+            for (i, cell) in row.iter().enumerate() {
+                if i + 1 == row.len() {
+                    writeln!(f, "{cell}")?;
+                } else {
+                    write!(f, "{cell:<w$}", w = widths[i])?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Computes the `kubectl get pod` row at `now` for Kubernetes `1.<minor>` (regular containers
+/// only):
+/// - READY counts containers that are ready and running (R47);
+/// - STATUS starts from the phase, then walks the containers from last to first, each setting
+///   its waiting reason, else its terminated reason (or `Signal:N` / `ExitCode:N`); `Completed`
+///   with a ready, running container becomes `Running`, or `NotReady` when the pod is not Ready
+///   (R48 steps 3–4);
+/// - RESTARTS is the sum of restart counts, with ` (<ago> ago)` from the latest
+///   `lastState.finishedAt` from 1.22 on (R49);
+/// - AGE is [`human_duration`] of `now`, the origin standing in for the creation time (R50).
+#[must_use]
+pub fn kubectl_row(now: SimTime, pod: &PodSpec, status: &PodStatus, minor: u8) -> KubectlRow {
+    let mut reason: &str = status.phase.as_str();
+    let (mut ready, mut restarts, mut has_running) = (0usize, 0u64, false);
+    let mut last_finished: Option<SimTime> = None;
+    for c in status.containers.iter().rev() {
+        restarts += u64::from(c.restart_count);
+        if let Some(last) = c.last_state {
+            last_finished =
+                Some(last_finished.map_or(last.finished_at, |l| l.max(last.finished_at)));
+        }
+        match c.state {
+            ContainerState::Waiting(Some(w)) => reason = w.as_str(),
+            ContainerState::Terminated(t) => reason = t.reason.as_str(),
+            ContainerState::Running { .. } if c.ready => {
+                has_running = true;
+                ready += 1;
+            }
+            ContainerState::Waiting(None) | ContainerState::Running { .. } => {}
+        }
+    }
+    // Terminated reasons are never empty here (R26), so `Signal:N` / `ExitCode:N` do not arise.
+    if reason == "Completed" && has_running {
+        reason = if status.conditions.ready {
+            "Running"
+        } else {
+            "NotReady"
+        };
+    }
+    let mut restarts_cell = restarts.to_string();
+    if let (true, Some(finished)) = (minor >= 22 && restarts != 0, last_finished) {
+        let ago = human_duration(now.saturating_since(finished));
+        restarts_cell = format!("{restarts} ({ago} ago)");
+    }
+    KubectlRow {
+        name: pod.name.clone(),
+        ready: format!("{ready}/{}", status.containers.len()),
+        status: reason.to_owned(),
+        restarts: restarts_cell,
+        age: human_duration(now.saturating_since(SimTime::ZERO)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use probesim_core::{ContainerSpec, ContainerStatus, Phase, SimDuration};
+
+    use super::*;
+    use crate::report::fixtures::{crash_looping, every_kind, http, pod, status, terminated};
+
+    fn info(kubernetes: &str) -> RunInfo<'_> {
+        RunInfo {
+            scenario: "kubia-unhealthy",
+            kubernetes,
+            seed: 0,
+            duration: SimDuration::from_secs(1800),
+        }
+    }
+
+    fn timeline(verbose: bool) -> String {
+        let (handler, cs) = (http(), crash_looping(1, 110));
+        let pod = pod();
+        let mut sink = TextSink::new(Vec::new(), &info("1.37"), &pod, verbose).unwrap();
+        for e in &every_kind(&handler, &cs) {
+            sink.event(e).unwrap();
+        }
+        let st = status(vec![crash_looping(9, 1560)], false);
+        let out = sink.finish(SimTime::from_secs(1800), &pod, &st).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn timeline_is_a_fixed_width_table() {
+        let expected = "\
+kubia-unhealthy: Kubernetes 1.37, seed 0, duration 30m (1800s)
+
+     TIME  CONTAINER  KIND      WHAT
+       0s  kubia      start     new instance, restartCount 0
+       0s  kubia      started   started: true
+       0s  (pod)      phase     phase Running
+      10s  kubia      probe     liveness success
+    80.5s  kubia      probe     liveness failure after 500ms (HTTP probe failed with statuscode: 500)
+    80.5s  kubia      result    liveness result: Failure
+    80.5s  kubia      kill      LivenessProbe, grace period 30s
+    80.5s  kubia      event     Normal Killing: Container kubia failed liveness probe, will be restarted
+     110s  kubia      exit      exit code 137 (Error)
+     110s  kubia      ready     ready: false
+     110s  (pod)      podReady  pod Ready: false
+     111s  kubia      status    waiting (CrashLoopBackOff: back-off 5m0s), restartCount 1, last exit 137 (Error) at 110s
+     111s  kubia      backoff   start refused: back-off 10s
+
+At 1800s: phase Running, pod Ready false
+  kubia  waiting (CrashLoopBackOff: back-off 5m0s), not ready, not started, restartCount 9, last exit 137 (Error) at 1560s
+
+NAME              READY     STATUS             RESTARTS     AGE
+kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
+";
+        assert_eq!(timeline(false), expected);
+    }
+
+    #[test]
+    fn sync_lines_appear_only_when_verbose() {
+        assert!(!timeline(false).contains("sync"));
+        let verbose = timeline(true);
+        assert!(
+            verbose.contains("       0s  (pod)      sync      pod sync (create)\n"),
+            "{verbose}"
+        );
+    }
+
+    #[test]
+    fn no_line_ends_in_spaces() {
+        for line in timeline(true).lines() {
+            assert_eq!(line, line.trim_end());
+        }
+    }
+
+    #[test]
+    fn kubectl_status_takes_the_first_container_with_a_reason() {
+        // R48 step 3: the walk goes from last to first, so the first container wins.
+        let pod = pod().with_container(ContainerSpec::new("sidecar", "busybox"));
+        let running = ContainerStatus {
+            state: ContainerState::Running {
+                started_at: SimTime::from_secs(5),
+            },
+            ready: true,
+            started: true,
+            ..ContainerStatus::default()
+        };
+        let st = status(vec![crash_looping(3, 100), running], false);
+        let row = kubectl_row(SimTime::from_secs(127), &pod, &st, 37);
+        assert_eq!(row.ready, "1/2");
+        assert_eq!(row.status, "CrashLoopBackOff");
+        assert_eq!(row.restarts, "3 (27s ago)");
+        assert_eq!(row.age, "2m7s");
+    }
+
+    #[test]
+    fn kubectl_completed_with_a_running_container_is_running_or_not_ready() {
+        // R48 step 4.
+        let pod = pod().with_container(ContainerSpec::new("web", "nginx"));
+        let done = ContainerStatus {
+            state: ContainerState::Terminated(terminated(0, 0, 20)),
+            ..ContainerStatus::default()
+        };
+        let running = ContainerStatus {
+            state: ContainerState::Running {
+                started_at: SimTime::ZERO,
+            },
+            ready: true,
+            started: true,
+            ..ContainerStatus::default()
+        };
+        let st = status(vec![done, running], true);
+        let now = SimTime::from_secs(60);
+        assert_eq!(kubectl_row(now, &pod, &st, 37).status, "Running");
+        let st = status(vec![done, running], false);
+        assert_eq!(kubectl_row(now, &pod, &st, 37).status, "NotReady");
+        // Nothing else to say: the phase.
+        let st = status(vec![running, running], true);
+        let row = kubectl_row(now, &pod, &st, 37);
+        assert_eq!(
+            (row.status.as_str(), row.ready.as_str()),
+            ("Running", "2/2")
+        );
+        let mut pending = status(vec![ContainerStatus::default(); 2], false);
+        pending.phase = Phase::Pending;
+        assert_eq!(
+            kubectl_row(now, &pod, &pending, 37).status,
+            "ContainerCreating"
+        );
+    }
+
+    #[test]
+    fn kubectl_restarts_say_how_long_ago_from_1_22() {
+        // R49: the latest lastState.finishedAt, even while the newest instance is terminated.
+        let pod = pod();
+        let mut cs = crash_looping(4, 40);
+        cs.state = ContainerState::Terminated(terminated(137, 60, 82));
+        let st = status(vec![cs], false);
+        let now = SimTime::from_secs(100);
+        assert_eq!(kubectl_row(now, &pod, &st, 37).restarts, "4 (60s ago)");
+        assert_eq!(kubectl_row(now, &pod, &st, 37).status, "Error");
+        assert_eq!(kubectl_row(now, &pod, &st, 21).restarts, "4");
+        let fresh = status(vec![ContainerStatus::default()], false);
+        assert_eq!(kubectl_row(now, &pod, &fresh, 37).restarts, "0");
+    }
+}

@@ -1,0 +1,160 @@
+//! Running a scenario: into a report, or against its own expectations.
+
+use core::fmt;
+use std::io;
+
+use probesim_core::{ProbeKind, RunError, SimTime, Sink};
+
+use crate::expect::{ExpectSink, Failure};
+use crate::report::{Format, ReportSink, RunInfo, TextSink};
+use crate::scenario::Scenario;
+
+/// Why a run could not produce its output.
+#[derive(Debug)]
+pub enum RunFailure {
+    /// Writing the report failed (a closed pipe included).
+    Io(io::Error),
+    /// The engine did not settle at one instant (a model bug; never expected).
+    Stuck(SimTime),
+    /// The scenario has no `duration` and none was given.
+    NoDuration,
+    /// The requested output would be unreasonably large for the horizon.
+    TooLarge {
+        /// Estimated number of events.
+        events: u64,
+        /// The format asked for.
+        format: Format,
+    },
+}
+
+impl fmt::Display for RunFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunFailure::Io(e) => write!(f, "cannot write the report: {e}"),
+            RunFailure::Stuck(at) => write!(
+                f,
+                "the simulation did not settle at t={at}s; this is a bug in probesim, please report it with the scenario"
+            ),
+            RunFailure::NoDuration => f.write_str(
+                "duration: Required value: the scenario sets no duration; add `duration:` or pass --for",
+            ),
+            RunFailure::TooLarge { events, format } => write!(
+                f,
+                "the horizon is too large for --format {format}: about {events} events would be printed \
+                 (the limit is {MAX_LISTED_EVENTS}); use --format summary, which keeps no history, or a shorter --for"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RunFailure {}
+
+impl<E: Into<io::Error>> From<RunError<E>> for RunFailure {
+    fn from(e: RunError<E>) -> RunFailure {
+        match e {
+            RunError::Sink(e) => RunFailure::Io(e.into()),
+            RunError::StepBudget { at } => RunFailure::Stuck(at),
+        }
+    }
+}
+
+/// The most events a listing format (`timeline`, `json`, `jsonl`) may be asked to print.
+pub const MAX_LISTED_EVENTS: u64 = 100_000_000;
+
+/// The virtual time the scenario simulates.
+///
+/// # Errors
+/// [`RunFailure::NoDuration`] when neither the file nor an override set one.
+pub fn horizon(scenario: &Scenario) -> Result<SimTime, RunFailure> {
+    scenario.duration.ok_or(RunFailure::NoDuration)
+}
+
+/// A generous upper estimate of the events a run prints: every probe at its period, each with a
+/// few companion events, plus a steady trickle of syncs.
+#[must_use]
+pub fn estimate_events(scenario: &Scenario, horizon: SimTime) -> u64 {
+    let secs = horizon.whole_secs().saturating_add(1);
+    let mut per_kilosecond: u64 = 50; // syncs, status changes, restarts
+    for c in &scenario.pod.containers {
+        for kind in ProbeKind::ALL {
+            if let Some(p) = c.probe(kind) {
+                let period = u64::from(p.period_seconds().unsigned_abs()).max(1);
+                per_kilosecond = per_kilosecond.saturating_add(3000 / period);
+            }
+        }
+    }
+    secs.saturating_mul(per_kilosecond) / 1000
+}
+
+/// Runs the scenario to its horizon and writes the report in `format` to `w` (`verbose` shows
+/// every event in the timeline format, pod syncs included).
+///
+/// # Errors
+/// No duration, an output too large for a listing format, an I/O error, or a stuck engine.
+pub fn render<W: io::Write>(
+    scenario: &Scenario,
+    format: Format,
+    verbose: bool,
+    w: W,
+) -> Result<W, RunFailure> {
+    let end = horizon(scenario)?;
+    if format != Format::Summary {
+        let events = estimate_events(scenario, end);
+        if events > MAX_LISTED_EVENTS {
+            return Err(RunFailure::TooLarge { events, format });
+        }
+    }
+    let mut sim = scenario.simulation();
+    let version = sim.profile().version();
+    let info = RunInfo {
+        scenario: &scenario.name,
+        kubernetes: &version,
+        seed: scenario.seed,
+        duration: end.saturating_since(SimTime::ZERO),
+    };
+    let mut sink = if verbose && format == Format::Timeline {
+        TextSink::new(w, &info, sim.pod(), true).map(ReportSink::Timeline)
+    } else {
+        ReportSink::new(format, w, &info, sim.pod())
+    }
+    .map_err(RunFailure::Io)?;
+    sim.run_until(end, &mut sink)?;
+    sink.finish(end, sim.pod(), sim.status())
+        .map_err(RunFailure::Io)
+}
+
+/// Runs the scenario to its horizon and checks its expectations.
+///
+/// # Errors
+/// No duration, or a stuck engine.
+pub fn check(scenario: &Scenario) -> Result<Vec<Failure>, RunFailure> {
+    let end = horizon(scenario)?;
+    let mut sim = scenario.simulation();
+    let mut sink = ExpectSink::new(Discard, &scenario.expect);
+    sim.run_until(end, &mut sink).map_err(|e| match e {
+        RunError::Sink(never) => match never {},
+        RunError::StepBudget { at } => RunFailure::Stuck(at),
+    })?;
+    let (_, failures) = sink.finish(end);
+    Ok(failures)
+}
+
+/// A sink that drops everything.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Discard;
+
+impl Sink for Discard {
+    type Error = core::convert::Infallible;
+    fn event(
+        &mut self,
+        _event: &probesim_core::Event<'_>,
+    ) -> Result<probesim_core::Flow, core::convert::Infallible> {
+        Ok(probesim_core::Flow::Continue)
+    }
+}
+
+/// Renders a horizon for messages (`30m`, `90s`).
+#[must_use]
+pub fn describe_horizon(end: SimTime) -> String {
+    probesim_script::format_duration(end.saturating_since(SimTime::ZERO))
+}

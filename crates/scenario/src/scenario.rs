@@ -1,0 +1,2168 @@
+//! A scenario file (contract §2): the pod, how its app behaves, the kubelet's knobs, the
+//! semantics profile, the horizon and the expectations, validated into one [`Scenario`].
+//!
+//! Loading never stops at the first problem: every error found is reported together, each
+//! with its field path and position. Pod contents are reported relative to the Pod object, as
+//! the apiserver does (`spec.containers[0].livenessProbe.successThreshold`); scenario-level
+//! fields start with their scenario key (`kubelet.resync`, `apps.kubia.exit`, `expect[2].at`).
+
+use core::fmt;
+
+use probesim_core::{
+    AppSpec, Behaviours, ContainerSpec, EventKind, Gate, GateError, Handler, HandlerFamily,
+    KubeletConfig, PodSpec, Port, ProbeKind, Profile, SimDuration, SimTime, Simulation,
+};
+use probesim_script::{
+    parse_duration, parse_exit, parse_sigterm, ParseError, Script, ScriptPlayer,
+};
+
+use crate::decode::{self, Diags, Fields};
+use crate::error::{Diagnostic, ScenarioError};
+use crate::expect::{CountRange, EventFilter, Expect, Expectation, StateChecks};
+use crate::field_path::FieldPath;
+use crate::manifest::{self, ContainerManifest, IntOrString, PodManifest};
+use crate::validate::{self, ValidatedPod};
+use crate::yaml::{self, Mark, Node, Style, Value};
+
+const SCENARIO_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "kubernetes",
+    "featureGates",
+    "seed",
+    "duration",
+    "kubelet",
+    "pod",
+    "apps",
+    "expect",
+];
+const KUBELET_FIELDS: &[&str] = &[
+    "startedAgo",
+    "plegPeriod",
+    "probeSyncDelay",
+    "resync",
+    "backoffRequeue",
+    "jitter",
+    "maxContainerRestartPeriod",
+];
+const APP_FIELDS: &[&str] = &["pull", "exit", "sigterm", "probes", "endpoints"];
+const PROBE_TYPES: &[&str] = &["liveness", "readiness", "startup"];
+const EXPECT_FIELDS: &[&str] = &[
+    "at",
+    "container",
+    "restartCount",
+    "ready",
+    "started",
+    "state",
+    "reason",
+    "exitCode",
+    "lastExitCode",
+    "phase",
+    "podReady",
+    "events",
+    "timeline",
+    "between",
+    "count",
+];
+const CONTAINER_CHECKS: &[&str] = &[
+    "restartCount",
+    "ready",
+    "started",
+    "state",
+    "reason",
+    "exitCode",
+    "lastExitCode",
+];
+const POD_CHECKS: &[&str] = &["phase", "podReady"];
+const EVENTS_FIELDS: &[&str] = &["reason", "message", "type", "container"];
+const TIMELINE_FIELDS: &[&str] = &[
+    "kind",
+    "container",
+    "probe",
+    "outcome",
+    "result",
+    "reason",
+    "exitCode",
+    "type",
+    "message",
+];
+const RANGE_FIELDS: &[&str] = &["min", "max"];
+
+const DURATION_TYPE: &str = "a duration like 10s, 1m30s or a number of seconds";
+const SCRIPT_TYPE: &str = "a behaviour script like \"5x200 then 500\"";
+const ENDPOINT_FORMS: &str =
+    "expected \"http[s] [HOST]:PORT[PATH]\", \"tcp [HOST]:PORT\", \"grpc :PORT[/SERVICE]\" or \"exec COMMAND…\"";
+
+/// Values given on the command line that replace the scenario's own (`--for`, `--seed`,
+/// `--kubernetes`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// Replaces `duration`.
+    pub duration: Option<SimTime>,
+    /// Replaces `seed`.
+    pub seed: Option<u64>,
+    /// Replaces `kubernetes` (the feature gate overrides are applied again to the new profile).
+    pub kubernetes: Option<String>,
+}
+
+/// One `featureGates` entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GateOverride {
+    /// The gate's name as written.
+    pub name: String,
+    /// The value to set.
+    pub value: bool,
+    /// Where the entry's key is.
+    pub mark: Mark,
+}
+
+/// A behaviour script and the probes of one container that it answers. An endpoint's script
+/// answers every probe that targets the endpoint, with one shared counter; a `probes.<type>`
+/// script answers that probe alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptBinding {
+    /// Index of the container (in `pod.containers`, or in `init_containers` for
+    /// [`Scenario::init_bindings`]).
+    pub container: usize,
+    /// The probes answered by this script (never empty), in worker creation order.
+    pub probes: Vec<ProbeKind>,
+    /// The script.
+    pub script: Script,
+    /// Where it was written (`apps.kubia.endpoints."http :8080/"`).
+    pub origin: String,
+}
+
+/// A validated scenario.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// `name`, by default the stem of the display path (the pod's name for standard input).
+    pub name: String,
+    /// `description`.
+    pub description: Option<String>,
+    /// The display path the scenario was loaded from.
+    pub file: String,
+    /// The semantics profile (`kubernetes`, default newest) with `featureGates` applied.
+    pub profile: Profile,
+    /// The `featureGates` overrides, kept to re-apply them when the profile is overridden.
+    pub feature_gates: Vec<GateOverride>,
+    /// `seed` (default 0).
+    pub seed: u64,
+    /// `duration`: how much virtual time to simulate. Required once overrides are applied
+    /// ([`Scenario::apply`]).
+    pub duration: Option<SimTime>,
+    /// The kubelet's timing knobs (`kubelet`).
+    pub kubelet: KubeletConfig,
+    /// The pod after defaults and validation, with each container's app behaviour.
+    pub pod: PodSpec,
+    /// `spec.initContainers`, validated (sidecars have `restartable`), with their app
+    /// behaviour. Not yet simulated.
+    pub init_containers: Vec<ContainerSpec>,
+    /// Scripts for the probes of regular containers.
+    pub bindings: Vec<ScriptBinding>,
+    /// Scripts for the probes of sidecar init containers (not yet simulated).
+    pub init_bindings: Vec<ScriptBinding>,
+    /// `expect`.
+    pub expect: Vec<Expect>,
+}
+
+impl Scenario {
+    /// Reads and validates a scenario (YAML or JSON). `display_path` names the source in
+    /// errors and gives the default `name`. Pure: it never opens files.
+    ///
+    /// `duration` may be missing here; [`Scenario::apply`] (or [`Scenario::load`]) requires it.
+    ///
+    /// # Errors
+    /// Every syntax, type, unknown-field, API validation, script and expectation error found.
+    ///
+    /// # Examples
+    /// ```
+    /// use probesim_scenario::scenario::Scenario;
+    ///
+    /// let text = r#"
+    /// duration: 2m
+    /// pod:
+    ///   apiVersion: v1
+    ///   kind: Pod
+    ///   metadata: {name: kubia}
+    ///   spec:
+    ///     containers:
+    ///     - name: kubia
+    ///       image: luksa/kubia
+    ///       livenessProbe:
+    ///         httpGet: {port: 8080}
+    /// apps:
+    ///   kubia:
+    ///     endpoints:
+    ///       "http :8080/": "5x200 then 500"
+    /// "#;
+    /// let scenario = Scenario::from_str(text, "scenarios/kubia-unhealthy.yaml")?;
+    /// assert_eq!(scenario.name, "kubia-unhealthy");
+    /// assert_eq!(scenario.bindings.len(), 1);
+    /// # Ok::<(), probesim_scenario::error::ScenarioError>(())
+    /// ```
+    pub fn from_str(text: &str, display_path: &str) -> Result<Scenario, ScenarioError> {
+        let root = yaml::parse(text).map_err(|e| {
+            ScenarioError::single(
+                display_path,
+                Diagnostic::new(FieldPath::root(), e.mark, e.message),
+            )
+        })?;
+        let mut loader = Loader {
+            source: text,
+            d: Diags::new(),
+        };
+        match loader.scenario(&root, display_path) {
+            Some(s) if loader.d.is_empty() => Ok(s),
+            _ => Err(ScenarioError {
+                file: display_path.to_owned(),
+                items: loader.d,
+            }),
+        }
+    }
+
+    /// [`Scenario::from_str`] followed by [`Scenario::apply`].
+    ///
+    /// # Errors
+    /// As both.
+    pub fn load(
+        text: &str,
+        display_path: &str,
+        overrides: &Overrides,
+    ) -> Result<Scenario, ScenarioError> {
+        let mut s = Scenario::from_str(text, display_path)?;
+        s.apply(overrides)?;
+        Ok(s)
+    }
+
+    /// Applies command-line overrides: a new profile (with the `featureGates` applied again),
+    /// seed or duration. Afterwards a duration is required.
+    ///
+    /// # Errors
+    /// An unknown Kubernetes version, a gate override the new profile refuses, or no
+    /// `duration` in the file and none given.
+    pub fn apply(&mut self, o: &Overrides) -> Result<(), ScenarioError> {
+        let mut d = Diags::new();
+        if let Some(version) = &o.kubernetes {
+            match Profile::parse(version) {
+                Some(mut profile) => {
+                    apply_gates(&mut profile, &self.feature_gates, &mut d);
+                    self.profile = profile;
+                }
+                None => decode::report(
+                    &mut d,
+                    &FieldPath::new("kubernetes"),
+                    None,
+                    format!("{} (given with --kubernetes)", unsupported_version(version)),
+                ),
+            }
+        }
+        if let Some(seed) = o.seed {
+            self.seed = seed;
+        }
+        if let Some(duration) = o.duration {
+            self.duration = Some(duration);
+        }
+        if self.duration.is_none() {
+            decode::report(
+                &mut d,
+                &FieldPath::new("duration"),
+                None,
+                "the scenario sets no duration; add `duration:` or pass --for",
+            );
+        }
+        if d.is_empty() {
+            Ok(())
+        } else {
+            Err(ScenarioError {
+                file: self.file.clone(),
+                items: d,
+            })
+        }
+    }
+
+    /// A fresh simulation of this scenario: every script starts from its beginning, each
+    /// endpoint script as one behaviour shared by the probes that target it.
+    #[must_use]
+    pub fn simulation(&self) -> Simulation {
+        let mut behaviours = Behaviours::new(&self.pod);
+        for b in &self.bindings {
+            let index = behaviours.add(Box::new(ScriptPlayer::new(b.script.clone())));
+            for kind in &b.probes {
+                behaviours.bind(b.container, *kind, index);
+            }
+        }
+        Simulation::new(
+            self.pod.clone(),
+            self.profile.clone(),
+            self.kubelet,
+            self.seed,
+            behaviours,
+        )
+    }
+}
+
+fn unsupported_version(version: &str) -> String {
+    format!(
+        "unsupported Kubernetes version {version:?}: probesim models 1.{} to 1.{}",
+        probesim_core::profile::OLDEST_MINOR,
+        probesim_core::profile::NEWEST_MINOR
+    )
+}
+
+fn apply_gates(profile: &mut Profile, gates: &[GateOverride], d: &mut Diags) {
+    for g in gates {
+        if let Err(e) = profile.set_gate(&g.name, g.value) {
+            let message = match &e {
+                GateError::Unknown(name) => {
+                    match decode::suggest(name, Gate::ALL.iter().map(|g| g.name())) {
+                        Some(s) => format!("unknown feature gate {name:?}, did you mean {s:?}?"),
+                        None => format!("unknown feature gate {name:?}"),
+                    }
+                }
+                GateError::NotInRelease { .. } | GateError::Locked { .. } => e.to_string(),
+            };
+            decode::report(
+                d,
+                &FieldPath::new("featureGates").key(&g.name),
+                Some(g.mark),
+                message,
+            );
+        }
+    }
+}
+
+/// Which container an `apps` entry is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ContainerRef {
+    Regular(usize),
+    Init(usize),
+}
+
+/// A probe port in an endpoint key or a handler, after named-port resolution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum PortKey {
+    Number(u16),
+    Name(String),
+    OutOfRange(i64),
+}
+
+impl fmt::Display for PortKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PortKey::Number(n) => write!(f, "{n}"),
+            PortKey::Name(s) => f.write_str(s),
+            PortKey::OutOfRange(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// What a probe reaches, normalised so that an endpoint key and a handler compare equal when
+/// they name the same target (the pod IP is the same as no host; hosts ignore case).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Target {
+    Http {
+        https: bool,
+        host: Option<String>,
+        port: PortKey,
+        path: String,
+    },
+    Tcp {
+        host: Option<String>,
+        port: PortKey,
+    },
+    Grpc {
+        port: u16,
+        service: String,
+    },
+    Exec {
+        words: Vec<String>,
+    },
+}
+
+impl Target {
+    fn family(&self) -> HandlerFamily {
+        match self {
+            Target::Http { .. } => HandlerFamily::Http,
+            Target::Tcp { .. } => HandlerFamily::Tcp,
+            Target::Grpc { .. } => HandlerFamily::Grpc,
+            Target::Exec { .. } => HandlerFamily::Exec,
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    /// The canonical endpoint key (`http :8080/healthz`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let host = |h: &Option<String>| match h {
+            Some(h) if h.contains(':') => format!("[{h}]"),
+            Some(h) => h.clone(),
+            None => String::new(),
+        };
+        match self {
+            Target::Http {
+                https,
+                host: h,
+                port,
+                path,
+            } => {
+                let scheme = if *https { "https" } else { "http" };
+                write!(f, "{scheme} {}:{port}{path}", host(h))
+            }
+            Target::Tcp { host: h, port } => write!(f, "tcp {}:{port}", host(h)),
+            Target::Grpc { port, service } if service.is_empty() => write!(f, "grpc :{port}"),
+            Target::Grpc { port, service } => write!(f, "grpc :{port}/{service}"),
+            Target::Exec { words } => write!(f, "exec {}", words.join(" ")),
+        }
+    }
+}
+
+/// Normalises a host: none, empty, or the pod IP all mean "the pod IP".
+fn norm_host(host: Option<&str>, pod_ip: &str) -> Option<String> {
+    let h = host?.trim_start_matches('[').trim_end_matches(']');
+    if h.is_empty() || h.eq_ignore_ascii_case(pod_ip) {
+        None
+    } else {
+        Some(h.to_ascii_lowercase())
+    }
+}
+
+fn port_key(port: &Port) -> PortKey {
+    match port {
+        Port::Number(n) => PortKey::Number(*n),
+        Port::Unparsable(s) => PortKey::Name(s.clone()),
+        Port::OutOfRange(n) => PortKey::OutOfRange(*n),
+    }
+}
+
+fn words(argv: &[String]) -> Vec<String> {
+    argv.join(" ")
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The targets a probe with this handler matches: for exec probes the command as run (after
+/// `$(VAR)` expansion) and as written.
+fn handler_targets(handler: &Handler, raw_exec: Option<&[String]>, pod_ip: &str) -> Vec<Target> {
+    match handler {
+        Handler::Exec { command } => {
+            let mut targets = vec![Target::Exec {
+                words: words(command),
+            }];
+            if let Some(raw) = raw_exec {
+                let raw = Target::Exec { words: words(raw) };
+                if !targets.contains(&raw) {
+                    targets.push(raw);
+                }
+            }
+            targets
+        }
+        Handler::HttpGet {
+            scheme,
+            host,
+            port,
+            path,
+        } => vec![Target::Http {
+            https: matches!(scheme, probesim_core::Scheme::Https),
+            host: norm_host(host.as_deref(), pod_ip),
+            port: port_key(port),
+            path: if path.is_empty() {
+                "/".to_owned()
+            } else {
+                path.clone()
+            },
+        }],
+        Handler::TcpSocket { host, port } => vec![Target::Tcp {
+            host: norm_host(host.as_deref(), pod_ip),
+            port: port_key(port),
+        }],
+        Handler::Grpc { port, service } => vec![Target::Grpc {
+            port: *port,
+            service: service.clone(),
+        }],
+    }
+}
+
+fn handler_family(handler: &Handler) -> HandlerFamily {
+    match handler {
+        Handler::Exec { .. } => HandlerFamily::Exec,
+        Handler::HttpGet { .. } => HandlerFamily::Http,
+        Handler::TcpSocket { .. } => HandlerFamily::Tcp,
+        Handler::Grpc { .. } => HandlerFamily::Grpc,
+    }
+}
+
+/// An endpoint key as written, before named ports and the pod IP are taken into account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum EndpointKey {
+    Http {
+        https: bool,
+        host: Option<String>,
+        port: String,
+        path: String,
+    },
+    Tcp {
+        host: Option<String>,
+        port: String,
+    },
+    Grpc {
+        port: u16,
+        service: String,
+    },
+    Exec {
+        words: Vec<String>,
+    },
+}
+
+/// `[HOST]:PORT` followed by the rest.
+fn split_host_port(text: &str) -> Result<(Option<String>, &str, &str), String> {
+    let (host, rest) = if let Some(inner) = text.strip_prefix('[') {
+        let end = inner
+            .find(']')
+            .ok_or_else(|| "missing \"]\" after an IPv6 host".to_owned())?;
+        (Some(inner[..end].to_owned()), &inner[end + 1..])
+    } else {
+        let colon = text
+            .find(':')
+            .ok_or_else(|| "expected \":PORT\"".to_owned())?;
+        let host = &text[..colon];
+        ((!host.is_empty()).then(|| host.to_owned()), &text[colon..])
+    };
+    let rest = rest
+        .strip_prefix(':')
+        .ok_or_else(|| "expected \":PORT\" after the host".to_owned())?;
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (port, after) = rest.split_at(end);
+    if port.is_empty() {
+        return Err("missing port after \":\"".to_owned());
+    }
+    if port.bytes().all(|b| b.is_ascii_digit()) && !port_number_ok(port) {
+        return Err(format!("port {port} is not between 1 and 65535"));
+    }
+    Ok((host, port, after))
+}
+
+fn port_number_ok(port: &str) -> bool {
+    port.parse::<u32>().is_ok_and(|n| (1..=65535).contains(&n))
+}
+
+/// Reads an endpoint key (contract §2.1).
+fn parse_endpoint(key: &str) -> Result<EndpointKey, String> {
+    let key = key.trim();
+    let (kind, rest) = key
+        .split_once(char::is_whitespace)
+        .map_or((key, ""), |(k, r)| (k, r.trim()));
+    match kind {
+        "http" | "https" => {
+            let (host, port, path) = split_host_port(rest)?;
+            Ok(EndpointKey::Http {
+                https: kind == "https",
+                host,
+                port: port.to_owned(),
+                path: if path.is_empty() {
+                    "/".to_owned()
+                } else {
+                    path.to_owned()
+                },
+            })
+        }
+        "tcp" => {
+            let (host, port, after) = split_host_port(rest)?;
+            if !after.is_empty() {
+                return Err(format!("unexpected {after:?} after the port"));
+            }
+            Ok(EndpointKey::Tcp {
+                host,
+                port: port.to_owned(),
+            })
+        }
+        "grpc" => {
+            let (host, port, after) = split_host_port(rest)?;
+            if host.is_some() {
+                return Err("grpc probes have no host: write \"grpc :PORT\"".to_owned());
+            }
+            let Some(port) = port.parse::<u16>().ok().filter(|p| *p >= 1) else {
+                return Err(format!(
+                    "grpc port {port:?} is not a number between 1 and 65535"
+                ));
+            };
+            let service = match after {
+                "" => String::new(),
+                s => match s.strip_prefix('/') {
+                    Some(service) => service.to_owned(),
+                    None => return Err(format!("unexpected {s:?} after the port")),
+                },
+            };
+            Ok(EndpointKey::Grpc { port, service })
+        }
+        "exec" => {
+            let words: Vec<String> = rest.split_whitespace().map(str::to_owned).collect();
+            if words.is_empty() {
+                return Err("missing command after \"exec\"".to_owned());
+            }
+            Ok(EndpointKey::Exec { words })
+        }
+        _ => Err(ENDPOINT_FORMS.to_owned()),
+    }
+}
+
+impl EndpointKey {
+    /// The target in the context of a container (named ports resolved as the kubelet does).
+    fn target(&self, container: &ContainerManifest, pod_ip: &str) -> Target {
+        let port = |p: &str| -> PortKey {
+            let ios = match p.parse::<i64>() {
+                Ok(n) if p.bytes().all(|b| b.is_ascii_digit()) => IntOrString::Int(n),
+                _ => IntOrString::Str(p.to_owned()),
+            };
+            port_key(&validate::resolve_port(&ios, &container.ports))
+        };
+        match self {
+            EndpointKey::Http {
+                https,
+                host,
+                port: p,
+                path,
+            } => Target::Http {
+                https: *https,
+                host: norm_host(host.as_deref(), pod_ip),
+                port: port(p),
+                path: path.clone(),
+            },
+            EndpointKey::Tcp { host, port: p } => Target::Tcp {
+                host: norm_host(host.as_deref(), pod_ip),
+                port: port(p),
+            },
+            EndpointKey::Grpc { port, service } => Target::Grpc {
+                port: *port,
+                service: service.clone(),
+            },
+            EndpointKey::Exec { words } => Target::Exec {
+                words: words.clone(),
+            },
+        }
+    }
+}
+
+/// A script as written, with what is needed to point into it.
+struct Written<'a, T> {
+    value: T,
+    node: &'a Node,
+    text: &'a str,
+}
+
+/// One `endpoints` entry.
+struct Endpoint<'a> {
+    key: &'a str,
+    mark: Mark,
+    parsed: EndpointKey,
+    script: Option<Written<'a, Script>>,
+}
+
+struct Loader<'s> {
+    source: &'s str,
+    d: Diags,
+}
+
+impl<'s> Loader<'s> {
+    fn report(&mut self, path: &FieldPath, mark: Option<Mark>, message: impl Into<String>) {
+        decode::report(&mut self.d, path, mark, message);
+    }
+
+    fn scenario(&mut self, root: &Node, display_path: &str) -> Option<Scenario> {
+        if root.is_null() {
+            self.report(
+                &FieldPath::root(),
+                Some(root.mark),
+                "empty scenario: expected a mapping with at least `pod` and `duration`",
+            );
+            return None;
+        }
+        let f = decode::fields(&mut self.d, root, &FieldPath::root(), SCENARIO_FIELDS, &[])?;
+        let name = self.opt_string(&f, "name", &FieldPath::new("name"));
+        let description = self.opt_string(&f, "description", &FieldPath::new("description"));
+        let mut profile = match f.get("kubernetes") {
+            None => Profile::newest(),
+            Some(n) => match n.scalar_text() {
+                Some(v) => match Profile::parse(v) {
+                    Some(p) => p,
+                    None => {
+                        self.report(
+                            &FieldPath::new("kubernetes"),
+                            Some(n.mark),
+                            unsupported_version(v),
+                        );
+                        Profile::newest()
+                    }
+                },
+                None => {
+                    decode::type_error(
+                        &mut self.d,
+                        n,
+                        &FieldPath::new("kubernetes"),
+                        "a version like \"1.37\"",
+                    );
+                    Profile::newest()
+                }
+            },
+        };
+        let feature_gates = self.feature_gates(f.get("featureGates"));
+        apply_gates(&mut profile, &feature_gates, &mut self.d);
+        let seed = f.get("seed").and_then(|n| {
+            decode::integer(
+                &mut self.d,
+                n,
+                &FieldPath::new("seed"),
+                0,
+                i128::from(u64::MAX),
+                "an integer from 0 to 18446744073709551615",
+            )
+            .and_then(|s| u64::try_from(s).ok())
+        });
+        let duration = f
+            .get("duration")
+            .and_then(|n| self.instant(n, &FieldPath::new("duration")));
+        let kubelet = self.kubelet(f.get("kubelet"));
+
+        let pod_path = FieldPath::new("pod");
+        let pod = match f.get("pod") {
+            None => {
+                self.report(
+                    &pod_path,
+                    Some(f.mark),
+                    "missing field: the Pod manifest to simulate (apiVersion: v1, kind: Pod)",
+                );
+                None
+            }
+            Some(n) => match manifest::read(n, &FieldPath::root()) {
+                Err(ds) => {
+                    self.d.extend(ds);
+                    None
+                }
+                Ok(mut m) => match validate::validate(&mut m) {
+                    Ok(v) => Some((m, v)),
+                    Err(ds) => {
+                        self.d.extend(ds);
+                        None
+                    }
+                },
+            },
+        };
+        let (manifest, mut validated) = match pod {
+            Some((m, v)) => (Some(m), Some(v)),
+            None => (None, None),
+        };
+        let mut bindings = Vec::new();
+        let mut init_bindings = Vec::new();
+        if let Some(apps) = f.get("apps") {
+            self.apps(
+                apps,
+                manifest.as_ref().zip(validated.as_mut()),
+                &mut bindings,
+                &mut init_bindings,
+            );
+        }
+        let expect = match f.get("expect") {
+            Some(n) => self.expectations(n, validated.as_ref()),
+            None => Vec::new(),
+        };
+        let ValidatedPod {
+            pod,
+            init_containers,
+        } = validated?;
+        let name = name.unwrap_or_else(|| default_name(display_path, &pod.name));
+        Some(Scenario {
+            name,
+            description,
+            file: display_path.to_owned(),
+            profile,
+            feature_gates,
+            seed: seed.unwrap_or(0),
+            duration,
+            kubelet,
+            pod,
+            init_containers,
+            bindings,
+            init_bindings,
+            expect,
+        })
+    }
+
+    fn opt_string(&mut self, f: &Fields<'_>, field: &str, path: &FieldPath) -> Option<String> {
+        decode::string(&mut self.d, f.get(field)?, path)
+    }
+
+    fn feature_gates(&mut self, node: Option<&Node>) -> Vec<GateOverride> {
+        let Some(node) = node else {
+            return Vec::new();
+        };
+        let path = FieldPath::new("featureGates");
+        let Some(entries) = self.map_entries(node, &path) else {
+            return Vec::new();
+        };
+        let mut gates = Vec::new();
+        for (key, value) in entries {
+            if let Some(b) = decode::boolean(&mut self.d, value, &path.key(&key.text)) {
+                gates.push(GateOverride {
+                    name: key.text.clone(),
+                    value: b,
+                    mark: key.mark,
+                });
+            }
+        }
+        gates
+    }
+
+    /// The entries of a user-keyed mapping (null reads as empty).
+    fn map_entries<'a>(
+        &mut self,
+        node: &'a Node,
+        path: &FieldPath,
+    ) -> Option<&'a [(yaml::Key, Node)]> {
+        match node.value() {
+            Value::Map(entries) => Some(entries),
+            Value::Null => Some(&[]),
+            _ => {
+                decode::type_error(&mut self.d, node, path, "a mapping");
+                None
+            }
+        }
+    }
+
+    /// A duration: a Go-style string or a plain number of seconds.
+    fn duration(&mut self, node: &Node, path: &FieldPath) -> Option<SimDuration> {
+        let text = match node.value() {
+            Value::Str(s) => s,
+            Value::Int(_) | Value::Float(_) => node.scalar_text().unwrap_or_default(),
+            _ => {
+                decode::type_error(&mut self.d, node, path, DURATION_TYPE);
+                return None;
+            }
+        };
+        match parse_duration(text.trim()) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                self.report(path, Some(node.mark), e.to_string());
+                None
+            }
+        }
+    }
+
+    /// A duration read as an instant on the timeline.
+    fn instant(&mut self, node: &Node, path: &FieldPath) -> Option<SimTime> {
+        let d = self.duration(node, path)?;
+        match SimTime::ZERO.checked_add(d).filter(|t| *t < SimTime::MAX) {
+            Some(t) => Some(t),
+            None => {
+                self.report(path, Some(node.mark), "duration too large");
+                None
+            }
+        }
+    }
+
+    fn kubelet(&mut self, node: Option<&Node>) -> KubeletConfig {
+        let mut k = KubeletConfig::default();
+        let Some(node) = node else {
+            return k;
+        };
+        let path = FieldPath::new("kubelet");
+        let Some(f) = decode::fields(&mut self.d, node, &path, KUBELET_FIELDS, &[]) else {
+            return k;
+        };
+        let read =
+            |l: &mut Loader<'_>, field: &str, slot: &mut SimDuration, must_be_positive: bool| {
+                if let Some(n) = f.get(field) {
+                    let p = path.child(field);
+                    if let Some(d) = l.duration(n, &p) {
+                        if must_be_positive && d.is_zero() {
+                            l.report(&p, Some(n.mark), "must be greater than 0");
+                        } else {
+                            *slot = d;
+                        }
+                    }
+                }
+            };
+        read(self, "startedAgo", &mut k.started_ago, false);
+        read(self, "plegPeriod", &mut k.pleg_period, true);
+        read(self, "probeSyncDelay", &mut k.probe_sync_delay, false);
+        read(self, "resync", &mut k.resync, true);
+        read(self, "backoffRequeue", &mut k.backoff_requeue, true);
+        if let Some(n) = f.get("jitter") {
+            if let Some(b) = decode::boolean(&mut self.d, n, &path.child("jitter")) {
+                k.jitter = b;
+            }
+        }
+        if let Some(n) = f.get("maxContainerRestartPeriod") {
+            let p = path.child("maxContainerRestartPeriod");
+            if let Some(d) = self.duration(n, &p) {
+                if (SimDuration::from_secs(1)..=SimDuration::from_secs(300)).contains(&d) {
+                    k.max_container_restart_period = Some(d);
+                } else {
+                    self.report(&p, Some(n.mark), "must be between 1s and 300s");
+                }
+            }
+        }
+        k
+    }
+
+    /// Where the script's error is: inside the scalar when it is written on one line and the
+    /// source shows it verbatim, else at the scalar's start.
+    fn script_mark(&self, node: &Node, text: &str, offset: usize) -> Mark {
+        let base = node.mark;
+        let shift = match node.style() {
+            Some(Style::Plain) => 0,
+            Some(Style::Quoted) => 1,
+            Some(Style::Block) | None => return base,
+        };
+        let Some(line) = self.source.lines().nth(base.line.saturating_sub(1)) else {
+            return base;
+        };
+        let start: usize = line
+            .char_indices()
+            .nth(base.col.saturating_sub(1))
+            .map_or(line.len(), |(i, _)| i);
+        let rest = &line[start..];
+        let rest = if shift == 1 {
+            match rest.strip_prefix(['"', '\'']) {
+                Some(r) => r,
+                None => return base,
+            }
+        } else {
+            rest
+        };
+        match text.get(..offset) {
+            Some(prefix) if !prefix.contains('\n') && rest.starts_with(prefix) => {
+                Mark::new(base.line, base.col + shift + prefix.chars().count())
+            }
+            _ => base,
+        }
+    }
+
+    fn script_error(&mut self, path: &FieldPath, node: &Node, text: &str, e: &ParseError) {
+        let mark = self.script_mark(node, text, e.offset());
+        self.report(path, Some(mark), e.message());
+    }
+
+    /// The text of a scalar holding a script (numbers allowed: `200` is a script).
+    fn script_text<'a>(&mut self, node: &'a Node, path: &FieldPath, what: &str) -> Option<&'a str> {
+        match node.value() {
+            Value::Str(s) => Some(s),
+            Value::Int(_) | Value::Float(_) => node.scalar_text(),
+            _ => {
+                decode::type_error(&mut self.d, node, path, what);
+                None
+            }
+        }
+    }
+
+    fn script<'a>(&mut self, node: &'a Node, path: &FieldPath) -> Option<Written<'a, Script>> {
+        let text = self.script_text(node, path, SCRIPT_TYPE)?;
+        match probesim_script::parse(text) {
+            Ok(script) => Some(Written {
+                value: script,
+                node,
+                text,
+            }),
+            Err(e) => {
+                self.script_error(path, node, text, &e);
+                None
+            }
+        }
+    }
+
+    fn apps(
+        &mut self,
+        node: &Node,
+        mut pod: Option<(&PodManifest, &mut ValidatedPod)>,
+        bindings: &mut Vec<ScriptBinding>,
+        init_bindings: &mut Vec<ScriptBinding>,
+    ) {
+        let path = FieldPath::new("apps");
+        let Some(entries) = self.map_entries(node, &path) else {
+            return;
+        };
+        for (key, app_node) in entries {
+            let p = path.key(&key.text);
+            let container = match &pod {
+                None => None,
+                Some((m, _)) => {
+                    let found = find_container(m, &key.text);
+                    if found.is_none() {
+                        let names = m
+                            .spec
+                            .containers
+                            .iter()
+                            .chain(&m.spec.init_containers)
+                            .map(ContainerManifest::name_str);
+                        let hint = match decode::suggest(&key.text, names) {
+                            Some(s) => format!(", did you mean {s:?}?"),
+                            None => String::new(),
+                        };
+                        self.report(
+                            &p,
+                            Some(key.mark),
+                            format!("no container named {:?} in the pod{hint}", key.text),
+                        );
+                    }
+                    found
+                }
+            };
+            let Some(f) = decode::fields(&mut self.d, app_node, &p, APP_FIELDS, &[]) else {
+                continue;
+            };
+            let app = self.app_spec(&f, &p);
+            let probe_scripts = self.probe_scripts(f.get("probes"), &p.child("probes"));
+            let endpoints = self.endpoints(f.get("endpoints"), &p.child("endpoints"));
+            let (Some(container), Some((m, v))) = (container, pod.as_mut()) else {
+                continue;
+            };
+            let pod_ip = v.pod.pod_ip.clone();
+            let (cm, spec, out, index) = match container {
+                ContainerRef::Regular(i) => (
+                    &m.spec.containers[i],
+                    &mut v.pod.containers[i],
+                    &mut *bindings,
+                    i,
+                ),
+                ContainerRef::Init(i) => (
+                    &m.spec.init_containers[i],
+                    &mut v.init_containers[i],
+                    &mut *init_bindings,
+                    i,
+                ),
+            };
+            spec.app = app;
+            self.bind(&p, index, cm, spec, &pod_ip, probe_scripts, endpoints, out);
+        }
+    }
+
+    fn app_spec(&mut self, f: &Fields<'_>, p: &FieldPath) -> AppSpec {
+        let mut app = AppSpec::default();
+        if let Some(n) = f.get("pull") {
+            if let Some(d) = self.duration(n, &p.child("pull")) {
+                app.pull = d;
+            }
+        }
+        if let Some(n) = f.get("exit") {
+            let ep = p.child("exit");
+            if let Some(text) = self.script_text(n, &ep, "an exit like \"1 after 2s\"") {
+                match parse_exit(text) {
+                    Ok(e) => app.exit = Some(e),
+                    Err(e) => self.script_error(&ep, n, text, &e),
+                }
+            }
+        }
+        if let Some(n) = f.get("sigterm") {
+            let sp = p.child("sigterm");
+            if let Some(text) = self.script_text(
+                n,
+                &sp,
+                "\"ignore\", \"exit after 3s\" or \"exit 0 after 3s\"",
+            ) {
+                match parse_sigterm(text) {
+                    Ok(s) => app.sigterm = s,
+                    Err(e) => self.script_error(&sp, n, text, &e),
+                }
+            }
+        }
+        app
+    }
+
+    fn probe_scripts<'a>(
+        &mut self,
+        node: Option<&'a Node>,
+        path: &FieldPath,
+    ) -> Vec<(ProbeKind, Mark, Written<'a, Script>)> {
+        let mut out = Vec::new();
+        let Some(node) = node else {
+            return out;
+        };
+        let Some(f) = decode::fields(&mut self.d, node, path, PROBE_TYPES, &[]) else {
+            return out;
+        };
+        for (key, value) in f.entries() {
+            let kind = match key.text.as_str() {
+                "liveness" => ProbeKind::Liveness,
+                "readiness" => ProbeKind::Readiness,
+                "startup" => ProbeKind::Startup,
+                _ => continue,
+            };
+            if value.is_null() {
+                decode::type_error(&mut self.d, value, &path.key(&key.text), SCRIPT_TYPE);
+                continue;
+            }
+            if let Some(script) = self.script(value, &path.key(&key.text)) {
+                out.push((kind, key.mark, script));
+            }
+        }
+        out
+    }
+
+    fn endpoints<'a>(&mut self, node: Option<&'a Node>, path: &FieldPath) -> Vec<Endpoint<'a>> {
+        let mut out = Vec::new();
+        let Some(node) = node else {
+            return out;
+        };
+        let Some(entries) = self.map_entries(node, path) else {
+            return out;
+        };
+        for (key, value) in entries {
+            let p = path.key(&key.text);
+            let parsed = match parse_endpoint(&key.text) {
+                Ok(k) => k,
+                Err(message) => {
+                    self.report(&p, Some(key.mark), format!("invalid endpoint: {message}"));
+                    continue;
+                }
+            };
+            let script = if value.is_null() {
+                decode::type_error(&mut self.d, value, &p, SCRIPT_TYPE);
+                None
+            } else {
+                self.script(value, &p)
+            };
+            out.push(Endpoint {
+                key: &key.text,
+                mark: key.mark,
+                parsed,
+                script,
+            });
+        }
+        out
+    }
+
+    /// Binds a container's scripts to its probes: `probes.<type>` first, then endpoints.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one call site; the pieces come from different borrows"
+    )]
+    fn bind(
+        &mut self,
+        app_path: &FieldPath,
+        index: usize,
+        cm: &ContainerManifest,
+        spec: &ContainerSpec,
+        pod_ip: &str,
+        probe_scripts: Vec<(ProbeKind, Mark, Written<'_, Script>)>,
+        endpoints: Vec<Endpoint<'_>>,
+        out: &mut Vec<ScriptBinding>,
+    ) {
+        let name = cm.name_str();
+        let mut own = [false; 3];
+        for (kind, mark, script) in probe_scripts {
+            let p = app_path.child("probes").key(kind.as_str());
+            let Some(probe) = spec.probe(kind) else {
+                self.report(
+                    &p,
+                    Some(mark),
+                    format!("container {name:?} has no {}", kind.field()),
+                );
+                continue;
+            };
+            own[kind.index()] = true;
+            if let Err(e) = script.value.check_handler(handler_family(probe.handler())) {
+                self.script_error(&p, script.node, script.text, &e);
+                continue;
+            }
+            out.push(ScriptBinding {
+                container: index,
+                probes: vec![kind],
+                script: script.value,
+                origin: p.to_string(),
+            });
+        }
+        // What each probe without its own script targets.
+        let targets: Vec<(ProbeKind, Vec<Target>)> = ProbeKind::ALL
+            .into_iter()
+            .filter(|kind| !own[kind.index()])
+            .filter_map(|kind| {
+                let probe = spec.probe(kind)?;
+                let raw = cm.probe(kind).and_then(|m| m.exec.as_ref()).map(|e| {
+                    e.command
+                        .iter()
+                        .map(|w| w.value.clone())
+                        .collect::<Vec<_>>()
+                });
+                Some((
+                    kind,
+                    handler_targets(probe.handler(), raw.as_deref(), pod_ip),
+                ))
+            })
+            .collect();
+        let mut seen: Vec<(Target, &str)> = Vec::new();
+        for ep in endpoints {
+            let p = app_path.child("endpoints").key(ep.key);
+            let target = ep.parsed.target(cm, pod_ip);
+            if let Some((_, first)) = seen.iter().find(|(t, _)| *t == target) {
+                self.report(&p, Some(ep.mark), format!("the same endpoint as {first:?}"));
+                continue;
+            }
+            seen.push((target.clone(), ep.key));
+            let users: Vec<ProbeKind> = targets
+                .iter()
+                .filter(|(_, ts)| ts.contains(&target))
+                .map(|(kind, _)| *kind)
+                .collect();
+            if users.is_empty() {
+                let mut listed: Vec<String> = Vec::new();
+                for (_, ts) in &targets {
+                    let t = format!("{:?}", ts[0].to_string());
+                    if !listed.contains(&t) {
+                        listed.push(t);
+                    }
+                }
+                let hint = if listed.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (its probes target {})", listed.join(", "))
+                };
+                self.report(
+                    &p,
+                    Some(ep.mark),
+                    format!("no probe of container {name:?} targets this endpoint{hint}"),
+                );
+                continue;
+            }
+            let Some(script) = ep.script else {
+                continue;
+            };
+            if let Err(e) = script.value.check_handler(target.family()) {
+                self.script_error(&p, script.node, script.text, &e);
+                continue;
+            }
+            out.push(ScriptBinding {
+                container: index,
+                probes: users,
+                script: script.value,
+                origin: p.to_string(),
+            });
+        }
+    }
+
+    fn expectations(&mut self, node: &Node, pod: Option<&ValidatedPod>) -> Vec<Expect> {
+        let path = FieldPath::new("expect");
+        let Some(items) = decode::list(&mut self.d, node, &path) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            if let Some(expectation) = self.expectation(item, &path.index(i), pod) {
+                out.push(Expect {
+                    index: i,
+                    line: Some(item.mark.line),
+                    expectation,
+                });
+            }
+        }
+        out
+    }
+
+    fn container_name(
+        &mut self,
+        node: &Node,
+        path: &FieldPath,
+        pod: Option<&ValidatedPod>,
+    ) -> Option<String> {
+        let name = decode::string(&mut self.d, node, path)?;
+        if let Some(v) = pod {
+            let names = v
+                .pod
+                .containers
+                .iter()
+                .chain(&v.init_containers)
+                .map(|c| c.name.as_str());
+            if !names.clone().any(|n| n == name) {
+                let hint = match decode::suggest(&name, names) {
+                    Some(s) => format!(", did you mean {s:?}?"),
+                    None => String::new(),
+                };
+                self.report(
+                    path,
+                    Some(node.mark),
+                    format!("no container named {name:?} in the pod{hint}"),
+                );
+                return None;
+            }
+        }
+        Some(name)
+    }
+
+    fn one_of(&mut self, node: &Node, path: &FieldPath, allowed: &[&str]) -> Option<String> {
+        let s = decode::string(&mut self.d, node, path)?;
+        if allowed.contains(&s.as_str()) {
+            return Some(s);
+        }
+        let list: Vec<String> = allowed.iter().map(|a| format!("{a:?}")).collect();
+        let hint = match decode::suggest(&s, allowed.iter().copied()) {
+            Some(x) => format!(", did you mean {x:?}?"),
+            None => format!(" (expected one of {})", list.join(", ")),
+        };
+        self.report(path, Some(node.mark), format!("unknown value {s:?}{hint}"));
+        None
+    }
+
+    fn count_range(&mut self, node: &Node, path: &FieldPath) -> Option<CountRange> {
+        const COUNT: &str = "a count (a number, or {min, max})";
+        let count = |l: &mut Loader<'_>, n: &Node, p: &FieldPath| {
+            decode::integer(
+                &mut l.d,
+                n,
+                p,
+                0,
+                i128::from(u64::MAX),
+                "a count of 0 or more",
+            )
+            .and_then(|x| u64::try_from(x).ok())
+        };
+        match node.value() {
+            Value::Int(_) => count(self, node, path).map(CountRange::exactly),
+            Value::Map(_) => {
+                let f = decode::fields(&mut self.d, node, path, RANGE_FIELDS, &[])?;
+                let (min_node, max_node) = (f.get("min"), f.get("max"));
+                let min = min_node.map(|n| count(self, n, &path.child("min")));
+                let max = max_node.map(|n| count(self, n, &path.child("max")));
+                if matches!(min, Some(None)) || matches!(max, Some(None)) {
+                    return None;
+                }
+                let (min, max) = (min.flatten(), max.flatten());
+                match (min, max, max_node) {
+                    (None, None, _) => {
+                        self.report(path, Some(node.mark), "expected min, max or both");
+                        None
+                    }
+                    (Some(a), Some(b), Some(n)) if a > b => {
+                        self.report(
+                            &path.child("max"),
+                            Some(n.mark),
+                            format!("max {b} is below min {a}"),
+                        );
+                        None
+                    }
+                    _ => Some(CountRange { min, max }),
+                }
+            }
+            _ => {
+                decode::type_error(&mut self.d, node, path, COUNT);
+                None
+            }
+        }
+    }
+
+    fn expectation(
+        &mut self,
+        item: &Node,
+        path: &FieldPath,
+        pod: Option<&ValidatedPod>,
+    ) -> Option<Expectation> {
+        let f = decode::fields(&mut self.d, item, path, EXPECT_FIELDS, &[])?;
+        let forms: Vec<&str> = ["at", "events", "timeline"]
+            .into_iter()
+            .filter(|k| f.get(k).is_some())
+            .collect();
+        match forms.as_slice() {
+            ["at"] => self.state_expectation(&f, path, pod),
+            ["events"] | ["timeline"] => self.count_expectation(&f, path, forms[0], pod),
+            [] => {
+                self.report(
+                    path,
+                    Some(f.mark),
+                    "expected `at` (state checks), `events` or `timeline`",
+                );
+                None
+            }
+            _ => {
+                self.report(
+                    path,
+                    Some(f.mark),
+                    format!(
+                        "`{}` and `{}` cannot be combined: write separate expectations",
+                        forms[0], forms[1]
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn state_expectation(
+        &mut self,
+        f: &Fields<'_>,
+        path: &FieldPath,
+        pod: Option<&ValidatedPod>,
+    ) -> Option<Expectation> {
+        let mut ok = true;
+        for field in ["between", "count"] {
+            if let Some(n) = f.get(field) {
+                self.report(
+                    &path.child(field),
+                    Some(n.mark),
+                    "goes with `events` or `timeline`, not with `at`",
+                );
+                ok = false;
+            }
+        }
+        let at = f.get("at").and_then(|n| self.instant(n, &path.child("at")));
+        let container = match f.get("container") {
+            Some(n) => {
+                let name = self.container_name(n, &path.child("container"), pod);
+                ok &= name.is_some();
+                name
+            }
+            None => {
+                for (key, node) in f.entries() {
+                    if !node.is_null() && CONTAINER_CHECKS.contains(&key.text.as_str()) {
+                        self.report(
+                            &path.child(&key.text),
+                            Some(key.mark),
+                            "a container check needs `container`",
+                        );
+                        ok = false;
+                    }
+                }
+                None
+            }
+        };
+        let mut checks = StateChecks::default();
+        let mut any = false;
+        for (field, node) in f.entries() {
+            let field = field.text.as_str();
+            if node.is_null() || !(CONTAINER_CHECKS.contains(&field) || POD_CHECKS.contains(&field))
+            {
+                continue;
+            }
+            any = true;
+            let p = path.child(field);
+            let good = match field {
+                "restartCount" => self
+                    .count_range(node, &p)
+                    .map(|r| checks.restart_count = Some(r)),
+                "ready" => decode::boolean(&mut self.d, node, &p).map(|b| checks.ready = Some(b)),
+                "started" => {
+                    decode::boolean(&mut self.d, node, &p).map(|b| checks.started = Some(b))
+                }
+                "podReady" => {
+                    decode::boolean(&mut self.d, node, &p).map(|b| checks.pod_ready = Some(b))
+                }
+                "state" => self
+                    .one_of(node, &p, &["running", "waiting", "terminated"])
+                    .map(|s| checks.state = Some(s)),
+                "reason" => decode::string(&mut self.d, node, &p).map(|s| checks.reason = Some(s)),
+                "exitCode" => decode::int32(&mut self.d, node, &p)
+                    .map(|n| checks.exit_code = i32::try_from(n).ok()),
+                "lastExitCode" => decode::int32(&mut self.d, node, &p)
+                    .map(|n| checks.last_exit_code = i32::try_from(n).ok()),
+                "phase" => self
+                    .one_of(node, &p, &["Pending", "Running", "Succeeded", "Failed"])
+                    .map(|s| checks.phase = Some(s)),
+                _ => Some(()),
+            };
+            ok &= good.is_some();
+        }
+        if !any {
+            self.report(
+                path,
+                Some(f.mark),
+                "nothing to check: add restartCount, ready, started, state, reason, exitCode, lastExitCode, phase or podReady",
+            );
+            return None;
+        }
+        let at = at?;
+        ok.then_some(Expectation::At {
+            at,
+            container,
+            checks,
+        })
+    }
+
+    fn count_expectation(
+        &mut self,
+        f: &Fields<'_>,
+        path: &FieldPath,
+        form: &str,
+        pod: Option<&ValidatedPod>,
+    ) -> Option<Expectation> {
+        let mut ok = true;
+        for (key, node) in f.entries() {
+            let field = key.text.as_str();
+            if !node.is_null()
+                && (CONTAINER_CHECKS.contains(&field)
+                    || POD_CHECKS.contains(&field)
+                    || field == "container")
+            {
+                self.report(
+                    &path.child(field),
+                    Some(key.mark),
+                    format!("goes with `at`, not with `{form}`"),
+                );
+                ok = false;
+            }
+        }
+        let fp = path.child(form);
+        let filter_node = f.get(form)?;
+        let filter = self.event_filter(filter_node, &fp, form, pod);
+        let between = match f.get("between") {
+            None => Some((SimTime::ZERO, SimTime::MAX)),
+            Some(n) => self.between(n, &path.child("between")),
+        };
+        let count = match f.get("count") {
+            None => Some(CountRange {
+                min: Some(1),
+                max: None,
+            }),
+            Some(n) => self.count_range(n, &path.child("count")),
+        };
+        let (filter, between, count) = (filter?, between?, count?);
+        ok.then_some(Expectation::Count {
+            filter,
+            between,
+            count,
+        })
+    }
+
+    fn between(&mut self, node: &Node, path: &FieldPath) -> Option<(SimTime, SimTime)> {
+        let items = match node.as_seq() {
+            Some(items) if items.len() == 2 => items,
+            _ => {
+                decode::type_error(
+                    &mut self.d,
+                    node,
+                    path,
+                    "a window [from, to] of two durations",
+                );
+                return None;
+            }
+        };
+        let from = self.instant(&items[0], &path.index(0));
+        let to = self.instant(&items[1], &path.index(1));
+        let (from, to) = (from?, to?);
+        if from > to {
+            self.report(
+                &path.index(1),
+                Some(items[1].mark),
+                format!("the window ends ({to}s) before it begins ({from}s)"),
+            );
+            return None;
+        }
+        Some((from, to))
+    }
+
+    fn event_filter(
+        &mut self,
+        node: &Node,
+        path: &FieldPath,
+        form: &str,
+        pod: Option<&ValidatedPod>,
+    ) -> Option<EventFilter> {
+        let known = if form == "events" {
+            EVENTS_FIELDS
+        } else {
+            TIMELINE_FIELDS
+        };
+        let f = decode::fields(&mut self.d, node, path, known, &[])?;
+        let mut filter = EventFilter::default();
+        let mut ok = true;
+        if form == "events" {
+            filter.kind = "event".to_owned();
+        } else {
+            match f.get("kind") {
+                None => {
+                    self.report(
+                        &path.child("kind"),
+                        Some(f.mark),
+                        "missing field: the timeline event kind to count (probe, result, kill, exit, start, …)",
+                    );
+                    ok = false;
+                }
+                Some(n) => match self.one_of(n, &path.child("kind"), &EventKind::NAMES) {
+                    Some(k) => filter.kind = k,
+                    None => ok = false,
+                },
+            }
+        }
+        for (key, node) in f.entries() {
+            if node.is_null() {
+                continue;
+            }
+            let p = path.child(&key.text);
+            let good = match key.text.as_str() {
+                "container" => self
+                    .container_name(node, &p, pod)
+                    .map(|c| filter.container = Some(c)),
+                "probe" => self
+                    .one_of(node, &p, PROBE_TYPES)
+                    .map(|s| filter.probe = Some(s)),
+                "outcome" => self
+                    .one_of(node, &p, &["success", "failure", "warning", "error"])
+                    .map(|s| filter.outcome = Some(s)),
+                "result" => self
+                    .one_of(node, &p, &["Success", "Failure", "Unknown"])
+                    .map(|s| filter.result = Some(s)),
+                "type" => self
+                    .one_of(node, &p, &["Normal", "Warning"])
+                    .map(|s| filter.event_type = Some(s)),
+                "reason" => decode::string(&mut self.d, node, &p).map(|s| filter.reason = Some(s)),
+                "message" => {
+                    decode::string(&mut self.d, node, &p).map(|s| filter.message = Some(s))
+                }
+                "exitCode" => decode::int32(&mut self.d, node, &p)
+                    .map(|n| filter.exit_code = i32::try_from(n).ok()),
+                _ => Some(()),
+            };
+            ok &= good.is_some();
+        }
+        ok.then_some(filter)
+    }
+}
+
+fn find_container(m: &PodManifest, name: &str) -> Option<ContainerRef> {
+    if let Some(i) = m.spec.containers.iter().position(|c| c.name_str() == name) {
+        return Some(ContainerRef::Regular(i));
+    }
+    m.spec
+        .init_containers
+        .iter()
+        .position(|c| c.name_str() == name)
+        .map(ContainerRef::Init)
+}
+
+/// The stem of the display path, or the pod's name when reading standard input.
+fn default_name(display_path: &str, pod_name: &str) -> String {
+    let stem = std::path::Path::new(display_path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("");
+    if stem.is_empty() || stem == "-" {
+        pod_name.to_owned()
+    } else {
+        stem.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POD: &str = "\
+pod:
+  apiVersion: v1
+  kind: Pod
+  metadata: {name: kubia}
+  spec:
+    containers:
+    - name: kubia
+      image: luksa/kubia
+      ports: [{name: http, containerPort: 8080}]
+      livenessProbe:
+        httpGet: {port: 8080}
+      readinessProbe:
+        httpGet: {port: http, path: /}
+";
+
+    fn load(text: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::from_str(text, "scenarios/liveness/kubia.yaml")
+    }
+
+    /// The error lines without the file name.
+    fn errors(text: &str) -> Vec<String> {
+        match load(text) {
+            Ok(_) => panic!("loaded:\n{text}"),
+            Err(e) => e
+                .to_string()
+                .lines()
+                .map(|l| {
+                    l.trim_start_matches("scenarios/liveness/kubia.yaml:")
+                        .to_owned()
+                })
+                .collect(),
+        }
+    }
+
+    fn with_pod(rest: &str) -> String {
+        format!("duration: 10m\n{POD}{rest}")
+    }
+
+    #[test]
+    fn defaults() {
+        let s = load(&with_pod("")).unwrap();
+        assert_eq!(s.name, "kubia");
+        assert_eq!(s.description, None);
+        assert_eq!(s.profile.minor(), probesim_core::profile::NEWEST_MINOR);
+        assert_eq!(s.seed, 0);
+        assert_eq!(s.duration, Some(SimTime::from_secs(600)));
+        assert_eq!(s.kubelet, KubeletConfig::default());
+        assert!(s.bindings.is_empty() && s.expect.is_empty());
+        assert_eq!(s.pod.containers[0].app, AppSpec::default());
+        let s = Scenario::from_str(&with_pod(""), "-").unwrap();
+        assert_eq!(s.name, "kubia", "standard input takes the pod's name");
+    }
+
+    #[test]
+    fn scenario_fields_are_read() {
+        let s = load(&format!(
+            "name: custom\ndescription: a test\nkubernetes: 1.20\nseed: 18446744073709551615\nduration: 90\n\
+             featureGates: {{ExecProbeTimeout: false}}\n\
+             kubelet: {{startedAgo: 5s, plegPeriod: 500ms, probeSyncDelay: 0.25, resync: 1m, backoffRequeue: 20s, jitter: true, maxContainerRestartPeriod: 30s}}\n{POD}"
+        ))
+        .unwrap();
+        assert_eq!(
+            (s.name.as_str(), s.description.as_deref()),
+            ("custom", Some("a test"))
+        );
+        assert_eq!(s.profile.minor(), 20);
+        assert!(!s.profile.gate(Gate::ExecProbeTimeout));
+        assert_eq!(s.seed, u64::MAX);
+        assert_eq!(s.duration, Some(SimTime::from_secs(90)));
+        assert_eq!(
+            s.kubelet,
+            KubeletConfig {
+                started_ago: SimDuration::from_secs(5),
+                pleg_period: SimDuration::from_millis(500),
+                probe_sync_delay: SimDuration::from_millis(250),
+                resync: SimDuration::from_secs(60),
+                backoff_requeue: SimDuration::from_secs(20),
+                jitter: true,
+                max_container_restart_period: Some(SimDuration::from_secs(30)),
+            }
+        );
+    }
+
+    #[test]
+    fn scenario_level_errors_are_collected_with_positions() {
+        let text = format!(
+            "durations: 10m\nkubernetes: \"1.18\"\nseed: -1\nkubelet:\n  resynk: 1m\n  plegPeriod: 0s\n  maxContainerRestartPeriod: 10m\n  jitter: yes\nfeatureGates:\n  ExecProbeTimeout: false\n  ReduceDefaultCrashLoopBackOffDecai: true\n{POD}"
+        );
+        assert_eq!(
+            errors(&text),
+            [
+                "1:1: unknown field \"durations\", did you mean \"duration\"?",
+                "2:13: kubernetes: unsupported Kubernetes version \"1.18\": probesim models 1.19 to 1.37",
+                "10:3: featureGates.ExecProbeTimeout: feature gate ExecProbeTimeout is locked to true in Kubernetes 1.37",
+                "11:3: featureGates.ReduceDefaultCrashLoopBackOffDecai: unknown feature gate \"ReduceDefaultCrashLoopBackOffDecai\", did you mean \"ReduceDefaultCrashLoopBackOffDecay\"?",
+                "3:7: seed: expected an integer from 0 to 18446744073709551615, found -1",
+                "5:3: kubelet: unknown field \"resynk\", did you mean \"resync\"?",
+                "6:15: kubelet.plegPeriod: must be greater than 0",
+                "8:11: kubelet.jitter: expected a boolean (true or false), found the string \"yes\"",
+                "7:30: kubelet.maxContainerRestartPeriod: must be between 1s and 300s",
+            ]
+        );
+    }
+
+    #[test]
+    fn durations_are_go_strings_or_seconds() {
+        for (text, ms) in [
+            ("90", 90_000),
+            ("1.5", 1_500),
+            ("1m30s", 90_000),
+            ("\"2h\"", 7_200_000),
+            ("0", 0),
+        ] {
+            let s =
+                load(&with_pod("").replace("duration: 10m", &format!("duration: {text}"))).unwrap();
+            assert_eq!(s.duration, Some(SimTime::from_millis(ms)), "{text}");
+        }
+        assert_eq!(
+            errors(&with_pod("").replace("duration: 10m", "duration: 10x")),
+            ["1:11: duration: invalid duration \"10x\": unknown unit \"x\" (use ms, s, m or h)"]
+        );
+        assert_eq!(
+            errors(&with_pod("").replace("duration: 10m", "duration: 99999999999999999999h")),
+            ["1:11: duration: duration too large: \"99999999999999999999h\""]
+        );
+        assert_eq!(
+            errors(&with_pod("").replace("duration: 10m", "duration: [1]")),
+            ["1:11: duration: expected a duration like 10s, 1m30s or a number of seconds, found a sequence"]
+        );
+    }
+
+    #[test]
+    fn pod_errors_use_apiserver_paths_and_come_with_scenario_errors() {
+        let text = with_pod("bogus: 1\n").replace(
+            "httpGet: {port: 8080}",
+            "httpGet: {port: 8080}\n        successThreshold: 2",
+        );
+        assert_eq!(
+            errors(&text),
+            [
+                "16:1: unknown field \"bogus\"",
+                "13:27: spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
+            ]
+        );
+        assert_eq!(
+            errors("duration: 1m\n"),
+            ["1:1: pod: missing field: the Pod manifest to simulate (apiVersion: v1, kind: Pod)"]
+        );
+        assert_eq!(
+            errors(""),
+            ["1:1: empty scenario: expected a mapping with at least `pod` and `duration`"]
+        );
+    }
+
+    #[test]
+    fn apps_set_pull_exit_and_sigterm() {
+        let s = load(&with_pod(
+            "apps:\n  kubia:\n    pull: 2s\n    exit: \"1 after 30s\"\n    sigterm: ignore\n",
+        ))
+        .unwrap();
+        let app = s.pod.containers[0].app;
+        assert_eq!(app.pull, SimDuration::from_secs(2));
+        assert_eq!(
+            app.exit,
+            Some(probesim_core::SelfExit {
+                code: 1,
+                after: SimDuration::from_secs(30)
+            })
+        );
+        assert_eq!(app.sigterm, probesim_core::Sigterm::Ignore);
+    }
+
+    #[test]
+    fn apps_errors_point_into_the_scripts() {
+        let text = with_pod(
+            "apps:\n  kubi:\n    pull: 1s\n  kubia:\n    exit: \"1 afterr 2s\"\n    sigterm: exit aftr 3s\n    probes:\n      liveness: \"5x200 then refsued\"\n      livenes: ok\n",
+        );
+        let e = errors(&text);
+        assert_eq!(
+            e[0],
+            "16:3: apps.kubi: no container named \"kubi\" in the pod, did you mean \"kubia\"?"
+        );
+        assert!(e[1].starts_with("19:14: apps.kubia.exit: "), "{}", e[1]);
+        assert!(e[2].starts_with("20:19: apps.kubia.sigterm: "), "{}", e[2]);
+        assert_eq!(
+            e[3],
+            "23:7: apps.kubia.probes: unknown field \"livenes\", did you mean \"liveness\"?"
+        );
+        assert_eq!(
+            e[4],
+            "22:29: apps.kubia.probes.liveness: unknown outcome \"refsued\", did you mean \"refused\"?"
+        );
+        assert_eq!(e.len(), 5, "{e:#?}");
+    }
+
+    #[test]
+    fn scripts_must_fit_the_probe_handler() {
+        let e = errors(&with_pod(
+            "apps:\n  kubia:\n    probes:\n      liveness: 200 then exit 1\n",
+        ));
+        assert_eq!(e.len(), 1);
+        assert!(
+            e[0].starts_with("18:26: apps.kubia.probes.liveness: outcome \"exit 1\" cannot answer an httpGet probe"),
+            "{}",
+            e[0]
+        );
+        let e = errors(&with_pod(
+            "apps:\n  kubia:\n    endpoints:\n      \"http :8080/\": serving\n",
+        ));
+        assert!(
+            e[0].starts_with("18:22: apps.kubia.endpoints.\"http :8080/\": outcome \"serving\" cannot answer an httpGet probe"),
+            "{}",
+            e[0]
+        );
+    }
+
+    #[test]
+    fn an_endpoint_is_shared_by_the_probes_that_target_it() {
+        // Liveness (port 8080) and readiness (named port http → 8080, path /) hit one endpoint.
+        let s = load(&with_pod(
+            "apps:\n  kubia:\n    endpoints:\n      \"http :8080/\": 5x200 then 500\n",
+        ))
+        .unwrap();
+        assert_eq!(s.bindings.len(), 1);
+        assert_eq!(
+            s.bindings[0].probes,
+            [ProbeKind::Readiness, ProbeKind::Liveness]
+        );
+        assert_eq!(s.bindings[0].container, 0);
+        assert_eq!(s.bindings[0].origin, "apps.kubia.endpoints.\"http :8080/\"");
+        assert_eq!(s.bindings[0].script.to_string(), "5x200 then 500");
+        // A probes.<type> script takes that probe out of the endpoint.
+        let s = load(&with_pod(
+            "apps:\n  kubia:\n    probes: {liveness: fail}\n    endpoints:\n      \"http 10.0.0.5:http\": ok\n",
+        ))
+        .unwrap();
+        assert_eq!(s.bindings.len(), 2);
+        assert_eq!(s.bindings[0].probes, [ProbeKind::Liveness]);
+        assert_eq!(s.bindings[1].probes, [ProbeKind::Readiness]);
+        let _ = s.simulation();
+    }
+
+    #[test]
+    fn endpoint_keys_are_normalised() {
+        let pod = |probe: &str| {
+            format!(
+                "duration: 1m\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {{name: p}}\n  status: {{podIP: 10.1.1.1}}\n  spec:\n    containers:\n    - name: c\n      image: i\n      env: [{{name: F, value: /tmp/ok}}]\n      ports: [{{name: grpc, containerPort: 9090}}]\n      livenessProbe: {probe}\n"
+            )
+        };
+        for (probe, key) in [
+            ("{httpGet: {port: 8080}}", "http :8080"),
+            (
+                "{httpGet: {port: 8080, path: /healthz?x=1}}",
+                "http :8080/healthz?x=1",
+            ),
+            (
+                "{httpGet: {port: 8443, scheme: HTTPS, host: Example.COM}}",
+                "https example.com:8443/",
+            ),
+            ("{httpGet: {port: 80, host: 10.1.1.1}}", "http :80/"),
+            ("{httpGet: {port: 80}}", "http 10.1.1.1:80/"),
+            ("{httpGet: {port: 80, host: \"::1\"}}", "http [::1]:80/"),
+            ("{tcpSocket: {port: grpc}}", "tcp :9090"),
+            ("{tcpSocket: {port: 9090}}", "tcp :grpc"),
+            ("{tcpSocket: {port: metrics}}", "tcp :metrics"),
+            ("{grpc: {port: 9090}}", "grpc :9090"),
+            (
+                "{grpc: {port: 9090, service: liveness}}",
+                "grpc :9090/liveness",
+            ),
+            ("{exec: {command: [cat, /tmp/ok]}}", "exec   cat  /tmp/ok"),
+            ("{exec: {command: [cat, \"$(F)\"]}}", "exec cat /tmp/ok"),
+            ("{exec: {command: [cat, \"$(F)\"]}}", "exec cat $(F)"),
+            (
+                "{exec: {command: [sh, -c, \"cat /tmp/ok\"]}}",
+                "exec sh -c cat /tmp/ok",
+            ),
+        ] {
+            let text = format!(
+                "{}apps:\n  c:\n    endpoints:\n      \"{key}\": error\n",
+                pod(probe)
+            );
+            match Scenario::from_str(&text, "x.yaml") {
+                Ok(s) => assert_eq!(s.bindings.len(), 1, "{key}"),
+                Err(e) => panic!("{probe} / {key}: {e}"),
+            }
+        }
+        for (probe, key) in [
+            ("{httpGet: {port: 8080}}", "http :8081/"),
+            ("{httpGet: {port: 8080}}", "https :8080/"),
+            ("{httpGet: {port: 8080, path: /a}}", "http :8080/b"),
+            ("{httpGet: {port: 8080}}", "tcp :8080"),
+            ("{grpc: {port: 9090, service: a}}", "grpc :9090"),
+            ("{httpGet: {port: 80, host: other}}", "http :80/"),
+        ] {
+            let text = format!(
+                "{}apps:\n  c:\n    endpoints:\n      \"{key}\": error\n",
+                pod(probe)
+            );
+            let e = Scenario::from_str(&text, "x.yaml").unwrap_err().to_string();
+            assert!(
+                e.contains("no probe of container \"c\" targets this endpoint"),
+                "{key}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn unused_duplicate_and_invalid_endpoints_are_errors() {
+        let e = errors(&with_pod(
+            "apps:\n  kubia:\n    endpoints:\n      \"tcp :9090\": open\n      \"http :8080/\": ok\n      \"http :http\": ok\n      \"ftp :21\": ok\n      \"http :99999/\": ok\n",
+        ));
+        assert_eq!(
+            e,
+            [
+                "21:7: apps.kubia.endpoints.\"ftp :21\": invalid endpoint: expected \"http[s] [HOST]:PORT[PATH]\", \"tcp [HOST]:PORT\", \"grpc :PORT[/SERVICE]\" or \"exec COMMAND…\"",
+                "22:7: apps.kubia.endpoints.\"http :99999/\": invalid endpoint: port 99999 is not between 1 and 65535",
+                "18:7: apps.kubia.endpoints.\"tcp :9090\": no probe of container \"kubia\" targets this endpoint (its probes target \"http :8080/\")",
+                "20:7: apps.kubia.endpoints.\"http :http\": the same endpoint as \"http :8080/\"",
+            ]
+        );
+        let e = errors(&with_pod("apps:\n  kubia:\n    probes: {startup: ok}\n"));
+        assert_eq!(
+            e,
+            ["17:14: apps.kubia.probes.startup: container \"kubia\" has no startupProbe"]
+        );
+    }
+
+    #[test]
+    fn json_scenarios_load() {
+        let text = r#"{
+  "duration": "1m",
+  "pod": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "kubia"},
+          "spec": {"containers": [{"name": "kubia", "image": "luksa/kubia",
+                                   "livenessProbe": {"tcpSocket": {"port": 8080}}}]}},
+  "apps": {"kubia": {"endpoints": {"tcp :8080": "refused for 20s then open"}}},
+  "expect": [{"at": 30, "container": "kubia", "restartCount": {"min": 0, "max": 1}}]
+}"#;
+        let s = Scenario::from_str(text, "kubia.json").unwrap();
+        assert_eq!(s.name, "kubia");
+        assert_eq!(s.bindings.len(), 1);
+        assert_eq!(s.expect.len(), 1);
+        let e = Scenario::from_str(
+            &text.replace("\"livenessProbe\"", "\"livenesProbe\""),
+            "kubia.json",
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            e.lines().next().unwrap(),
+            "kubia.json:5:36: spec.containers[0]: unknown field \"livenesProbe\", did you mean \"livenessProbe\"?"
+        );
+    }
+
+    #[test]
+    fn expectations_are_read() {
+        let s = load(&with_pod(
+            "expect:\n\
+             - at: 30m\n  container: kubia\n  restartCount: 9\n  ready: false\n  state: waiting\n  reason: CrashLoopBackOff\n  lastExitCode: 137\n\
+             - at: 2m\n  phase: Running\n  podReady: true\n\
+             - events: {reason: BackOff, message: kubia, type: Warning, container: kubia}\n  between: [0, 30m]\n  count: {min: 1, max: 3}\n\
+             - timeline: {kind: probe, probe: liveness, outcome: failure}\n  count: 3\n\
+             - events: {reason: Killing}\n",
+        ))
+        .unwrap();
+        assert_eq!(s.expect.len(), 5);
+        assert_eq!(s.expect[0].line, Some(16));
+        assert_eq!(
+            s.expect[0].expectation,
+            Expectation::At {
+                at: SimTime::from_secs(1800),
+                container: Some("kubia".into()),
+                checks: StateChecks {
+                    restart_count: Some(CountRange::exactly(9)),
+                    ready: Some(false),
+                    state: Some("waiting".into()),
+                    reason: Some("CrashLoopBackOff".into()),
+                    last_exit_code: Some(137),
+                    ..StateChecks::default()
+                }
+            }
+        );
+        assert_eq!(
+            s.expect[2].expectation,
+            Expectation::Count {
+                filter: EventFilter {
+                    kind: "event".into(),
+                    reason: Some("BackOff".into()),
+                    message: Some("kubia".into()),
+                    event_type: Some("Warning".into()),
+                    container: Some("kubia".into()),
+                    ..EventFilter::default()
+                },
+                between: (SimTime::ZERO, SimTime::from_secs(1800)),
+                count: CountRange {
+                    min: Some(1),
+                    max: Some(3)
+                },
+            }
+        );
+        assert_eq!(
+            s.expect[3].expectation,
+            Expectation::Count {
+                filter: EventFilter {
+                    kind: "probe".into(),
+                    probe: Some("liveness".into()),
+                    outcome: Some("failure".into()),
+                    ..EventFilter::default()
+                },
+                between: (SimTime::ZERO, SimTime::MAX),
+                count: CountRange::exactly(3),
+            }
+        );
+        assert!(matches!(
+            &s.expect[4].expectation,
+            Expectation::Count {
+                count: CountRange {
+                    min: Some(1),
+                    max: None
+                },
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn expectation_errors() {
+        let e = errors(&with_pod(
+            "expect:\n\
+             - at: 1m\n  restartCount: 1\n\
+             - at: 1m\n  container: kubai\n  state: crashing\n\
+             - events: {reason: BackOff}\n  between: [5m, 1m]\n  count: {min: 3, max: 1}\n\
+             - timeline: {probe: liveness}\n\
+             - at: 1m\n  events: {reason: X}\n\
+             - count: 1\n\
+             - at: 1m\n",
+        ));
+        assert_eq!(
+            e,
+            [
+                "17:3: expect[0].restartCount: a container check needs `container`",
+                "19:14: expect[1].container: no container named \"kubai\" in the pod, did you mean \"kubia\"?",
+                "20:10: expect[1].state: unknown value \"crashing\" (expected one of \"running\", \"waiting\", \"terminated\")",
+                "22:17: expect[2].between[1]: the window ends (60s) before it begins (300s)",
+                "23:24: expect[2].count.max: max 1 is below min 3",
+                "24:13: expect[3].timeline.kind: missing field: the timeline event kind to count (probe, result, kill, exit, start, …)",
+                "25:3: expect[4]: `at` and `events` cannot be combined: write separate expectations",
+                "27:3: expect[5]: expected `at` (state checks), `events` or `timeline`",
+                "28:3: expect[6]: nothing to check: add restartCount, ready, started, state, reason, exitCode, lastExitCode, phase or podReady",
+            ]
+        );
+    }
+
+    #[test]
+    fn overrides_replace_the_files_values() {
+        let text = with_pod("featureGates: {ReduceDefaultCrashLoopBackOffDecay: true}\n")
+            .replace("duration: 10m\n", "");
+        let mut s = load(&text).unwrap();
+        assert_eq!(s.duration, None);
+        let e = s.apply(&Overrides::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "scenarios/liveness/kubia.yaml: duration: the scenario sets no duration; add `duration:` or pass --for"
+        );
+        s.apply(&Overrides {
+            duration: Some(SimTime::from_secs(5)),
+            seed: Some(7),
+            kubernetes: Some("1.35".into()),
+        })
+        .unwrap();
+        assert_eq!(
+            (s.duration, s.seed, s.profile.minor()),
+            (Some(SimTime::from_secs(5)), 7, 35)
+        );
+        assert!(s.profile.gate(Gate::ReduceDefaultCrashLoopBackOffDecay));
+        let e = s
+            .apply(&Overrides {
+                kubernetes: Some("1.30".into()),
+                ..Overrides::default()
+            })
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "scenarios/liveness/kubia.yaml:14:16: featureGates.ReduceDefaultCrashLoopBackOffDecay: feature gate ReduceDefaultCrashLoopBackOffDecay does not exist in Kubernetes 1.30"
+        );
+        let e = s
+            .apply(&Overrides {
+                kubernetes: Some("2.0".into()),
+                ..Overrides::default()
+            })
+            .unwrap_err();
+        assert!(e.to_string().ends_with("kubernetes: unsupported Kubernetes version \"2.0\": probesim models 1.19 to 1.37 (given with --kubernetes)"));
+    }
+
+    #[test]
+    fn hostile_yaml_is_an_error_not_a_hang() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let p = i - 1;
+            text.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"));
+        }
+        let e = Scenario::from_str(&text, "bomb.yaml").unwrap_err();
+        assert!(e.to_string().contains("document too large"), "{e}");
+        let deep = format!("pod: {}{}", "{a: ".repeat(1000), "}".repeat(1000));
+        assert!(Scenario::from_str(&deep, "deep.yaml").is_err());
+    }
+
+    #[test]
+    fn render_shows_the_source_line() {
+        let text = with_pod("").replace(
+            "httpGet: {port: 8080}",
+            "httpGet: {port: 8080}\n        periodSeconds: -1",
+        );
+        let e = load(&text).unwrap_err();
+        assert_eq!(
+            e.render(&text),
+            "error: spec.containers[0].livenessProbe.periodSeconds: Invalid value: -1: must be greater than or equal to 0\n\
+             \x20 --> scenarios/liveness/kubia.yaml:13:24\n\
+             \x20  |\n\
+             13 |         periodSeconds: -1\n\
+             \x20  |                        ^^\n"
+        );
+    }
+}

@@ -1,0 +1,842 @@
+//! A small YAML document model that remembers where every node and key came from.
+//!
+//! Built on the events of `saphyr-parser`. JSON is YAML flow syntax, so JSON input goes through
+//! the same parser. Plain scalars are typed by the YAML 1.2 core schema (`10` is an integer,
+//! `true` a boolean, `null`, `~` and nothing at all are null); quoted and block scalars are
+//! always strings. Duplicate keys are errors. Aliases are expanded, with hard limits on the
+//! number of nodes produced and on nesting depth, so hostile input ("billion laughs", deeply
+//! nested brackets) fails quickly instead of exhausting memory or the stack.
+
+use core::fmt;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+
+/// The most nodes one document may produce, aliases expanded.
+pub const MAX_NODES: usize = 100_000;
+
+/// The deepest nesting of mappings and sequences one document may have, aliases expanded.
+pub const MAX_DEPTH: usize = 128;
+
+/// A position in the source text: 1-based line and 1-based column (in characters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Mark {
+    /// Line, counted from 1.
+    pub line: usize,
+    /// Column in characters, counted from 1.
+    pub col: usize,
+}
+
+impl Mark {
+    /// A mark at `line`:`col` (both 1-based).
+    #[must_use]
+    pub const fn new(line: usize, col: usize) -> Mark {
+        Mark { line, col }
+    }
+
+    fn from_span(span: &Span) -> Mark {
+        Mark {
+            line: span.start.line(),
+            col: span.start.col() + 1,
+        }
+    }
+}
+
+impl fmt::Display for Mark {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+/// How a scalar was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// Without quotes: typed by the core schema.
+    Plain,
+    /// In single or double quotes: always a string.
+    Quoted,
+    /// A literal (`|`) or folded (`>`) block: always a string.
+    Block,
+}
+
+/// A mapping key, with its own position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Key {
+    /// The key's text.
+    pub text: String,
+    /// Where the key starts.
+    pub mark: Mark,
+}
+
+/// What a node holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// A mapping, in document order (keys are unique).
+    Map(Vec<(Key, Node)>),
+    /// A sequence.
+    Seq(Vec<Node>),
+    /// A scalar that is not null.
+    Scalar {
+        /// The scalar's text (escapes and folding already applied).
+        text: String,
+        /// How it was written.
+        style: Style,
+    },
+    /// `null`, `~`, or no value at all.
+    Null,
+}
+
+/// One node of the document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The content.
+    pub kind: NodeKind,
+    /// Where the node starts.
+    pub mark: Mark,
+}
+
+/// A scalar or collection seen through the core schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value<'a> {
+    /// Null.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// An integer (decimal, `0x…` or `0o…`), saturated to the `i128` range.
+    Int(i128),
+    /// A floating-point number, kept as text (nothing here computes with floats).
+    Float(&'a str),
+    /// A string.
+    Str(&'a str),
+    /// A mapping.
+    Map(&'a [(Key, Node)]),
+    /// A sequence.
+    Seq(&'a [Node]),
+}
+
+impl Node {
+    /// The node seen through the core schema.
+    #[must_use]
+    pub fn value(&self) -> Value<'_> {
+        match &self.kind {
+            NodeKind::Null => Value::Null,
+            NodeKind::Map(entries) => Value::Map(entries),
+            NodeKind::Seq(items) => Value::Seq(items),
+            NodeKind::Scalar { text, style } => match style {
+                Style::Quoted | Style::Block => Value::Str(text),
+                Style::Plain => resolve_plain(text),
+            },
+        }
+    }
+
+    /// Is this node null?
+    #[must_use]
+    pub fn is_null(&self) -> bool {
+        matches!(self.kind, NodeKind::Null)
+    }
+
+    /// The entries of a mapping.
+    #[must_use]
+    pub fn as_map(&self) -> Option<&[(Key, Node)]> {
+        match &self.kind {
+            NodeKind::Map(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// The items of a sequence.
+    #[must_use]
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.kind {
+            NodeKind::Seq(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The text of a string: a quoted or block scalar, or a plain scalar that the core schema
+    /// does not read as null, a boolean or a number.
+    #[must_use]
+    pub fn as_str(&self) -> Option<&str> {
+        match self.value() {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A boolean (plain `true`/`false` in any of the core schema's spellings).
+    #[must_use]
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.value() {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// An integer, saturated to the `i128` range.
+    #[must_use]
+    pub fn as_int(&self) -> Option<i128> {
+        match self.value() {
+            Value::Int(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The text of any scalar, whatever its type (`1.20` stays `1.20`).
+    #[must_use]
+    pub fn scalar_text(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::Scalar { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The scalar's style, if this is a scalar.
+    #[must_use]
+    pub fn style(&self) -> Option<Style> {
+        match &self.kind {
+            NodeKind::Scalar { style, .. } => Some(*style),
+            _ => None,
+        }
+    }
+
+    /// The value of `key` in a mapping.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.text == key)
+            .map(|(_, v)| v)
+    }
+
+    /// Describes the node for a type error: `a mapping`, `the string "10"`, `1.5`, `true`.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self.value() {
+            Value::Null => "null".to_owned(),
+            Value::Map(_) => "a mapping".to_owned(),
+            Value::Seq(_) => "a sequence".to_owned(),
+            Value::Bool(b) => b.to_string(),
+            Value::Int(_) | Value::Float(_) => self.scalar_text().unwrap_or_default().to_owned(),
+            Value::Str(s) => {
+                if s.chars().count() > 40 {
+                    let short: String = s.chars().take(40).collect();
+                    format!("the string {:?}", format!("{short}…"))
+                } else {
+                    format!("the string {s:?}")
+                }
+            }
+        }
+    }
+}
+
+/// Types a plain scalar by the YAML 1.2 core schema.
+fn resolve_plain(text: &str) -> Value<'_> {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "true" | "True" | "TRUE" => return Value::Bool(true),
+        "false" | "False" | "FALSE" => return Value::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
+        | ".nan" | ".NaN" | ".NAN" => return Value::Float(text),
+        _ => {}
+    }
+    if let Some(n) = parse_core_int(text) {
+        return Value::Int(n);
+    }
+    if is_core_float(text) {
+        return Value::Float(text);
+    }
+    Value::Str(text)
+}
+
+/// `[-+]?[0-9]+`, `0o[0-7]+`, `0x[0-9a-fA-F]+`, saturating.
+fn parse_core_int(text: &str) -> Option<i128> {
+    let (radix, digits, negative) = if let Some(d) = text.strip_prefix("0x") {
+        (16, d, false)
+    } else if let Some(d) = text.strip_prefix("0o") {
+        (8, d, false)
+    } else if let Some(d) = text.strip_prefix('-') {
+        (10, d, true)
+    } else {
+        (10, text.strip_prefix('+').unwrap_or(text), false)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let mut n: i128 = 0;
+    for c in digits.chars() {
+        let d = i128::from(c.to_digit(radix).unwrap_or(0));
+        n = n.saturating_mul(i128::from(radix)).saturating_add(d);
+    }
+    Some(if negative { n.saturating_neg() } else { n })
+}
+
+/// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`
+fn is_core_float(text: &str) -> bool {
+    let t = text
+        .strip_prefix('-')
+        .or_else(|| text.strip_prefix('+'))
+        .unwrap_or(text);
+    let (mantissa, exponent) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], Some(&t[i + 1..])),
+        None => (t, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (mantissa, None),
+    };
+    let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+    let mantissa_ok = match frac {
+        Some(f) => digits(int) && digits(f) && !(int.is_empty() && f.is_empty()),
+        None => !int.is_empty() && digits(int),
+    };
+    let exponent_ok = match exponent {
+        None => true,
+        Some(e) => {
+            let e = e
+                .strip_prefix('-')
+                .or_else(|| e.strip_prefix('+'))
+                .unwrap_or(e);
+            !e.is_empty() && digits(e)
+        }
+    };
+    mantissa_ok && exponent_ok
+}
+
+/// Why a document could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YamlError {
+    /// Where, if known.
+    pub mark: Option<Mark>,
+    /// What went wrong (lower case, no trailing period).
+    pub message: String,
+}
+
+impl YamlError {
+    fn at(mark: Mark, message: impl Into<String>) -> YamlError {
+        YamlError {
+            mark: Some(mark),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for YamlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.mark {
+            Some(m) => write!(f, "{m}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for YamlError {}
+
+/// A collection being built.
+enum Frame {
+    Map {
+        mark: Mark,
+        anchor: usize,
+        entries: Vec<(Key, Node)>,
+        key: Option<Key>,
+        seen: BTreeMap<String, Mark>,
+        count: usize,
+        height: usize,
+    },
+    Seq {
+        mark: Mark,
+        anchor: usize,
+        items: Vec<Node>,
+        count: usize,
+        height: usize,
+    },
+}
+
+/// A finished node with its size (nodes in it) and height (nesting levels in it).
+struct Built {
+    node: Node,
+    count: usize,
+    height: usize,
+}
+
+struct Builder {
+    stack: Vec<Frame>,
+    anchors: BTreeMap<usize, Built>,
+    produced: usize,
+    root: Option<Node>,
+}
+
+impl Builder {
+    fn new() -> Builder {
+        Builder {
+            stack: Vec::new(),
+            anchors: BTreeMap::new(),
+            produced: 0,
+            root: None,
+        }
+    }
+
+    fn produce(&mut self, n: usize, mark: Mark) -> Result<(), YamlError> {
+        self.produced = self.produced.saturating_add(n);
+        if self.produced > MAX_NODES {
+            return Err(YamlError::at(
+                mark,
+                format!("document too large: more than {MAX_NODES} nodes after expanding aliases"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_depth(&self, extra: usize, mark: Mark) -> Result<(), YamlError> {
+        if self.stack.len().saturating_add(extra) > MAX_DEPTH {
+            return Err(YamlError::at(
+                mark,
+                format!("document nested too deeply: more than {MAX_DEPTH} levels"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn start(&mut self, frame: Frame, mark: Mark) -> Result<(), YamlError> {
+        self.produce(1, mark)?;
+        self.check_depth(1, mark)?;
+        self.stack.push(frame);
+        Ok(())
+    }
+
+    fn end(&mut self) -> Result<(), YamlError> {
+        let built = match self.stack.pop() {
+            Some(Frame::Map {
+                mark,
+                anchor,
+                entries,
+                count,
+                height,
+                ..
+            }) => (
+                anchor,
+                Built {
+                    node: Node {
+                        kind: NodeKind::Map(entries),
+                        mark,
+                    },
+                    count: count + 1,
+                    height: height + 1,
+                },
+            ),
+            Some(Frame::Seq {
+                mark,
+                anchor,
+                items,
+                count,
+                height,
+            }) => (
+                anchor,
+                Built {
+                    node: Node {
+                        kind: NodeKind::Seq(items),
+                        mark,
+                    },
+                    count: count + 1,
+                    height: height + 1,
+                },
+            ),
+            None => return Ok(()),
+        };
+        self.finish(built.0, built.1)
+    }
+
+    /// Places a finished node into its parent (or as the root), remembering it under its anchor.
+    fn finish(&mut self, anchor: usize, built: Built) -> Result<(), YamlError> {
+        if anchor != 0 {
+            let copy = Built {
+                node: built.node.clone(),
+                count: built.count,
+                height: built.height,
+            };
+            self.anchors.insert(anchor, copy);
+        }
+        let Built {
+            node,
+            count,
+            height,
+        } = built;
+        match self.stack.last_mut() {
+            None => {
+                self.root = Some(node);
+            }
+            Some(Frame::Seq {
+                items,
+                count: c,
+                height: h,
+                ..
+            }) => {
+                items.push(node);
+                *c = c.saturating_add(count);
+                *h = (*h).max(height);
+            }
+            Some(Frame::Map {
+                entries,
+                key,
+                seen,
+                count: c,
+                height: h,
+                ..
+            }) => {
+                *c = c.saturating_add(count);
+                *h = (*h).max(height);
+                match key.take() {
+                    Some(k) => entries.push((k, node)),
+                    None => {
+                        let text = match node.kind {
+                            NodeKind::Scalar { text, .. } => text,
+                            NodeKind::Null => String::new(),
+                            NodeKind::Map(_) | NodeKind::Seq(_) => {
+                                return Err(YamlError::at(
+                                    node.mark,
+                                    "mapping keys must be strings, not collections",
+                                ));
+                            }
+                        };
+                        if let Some(first) = seen.get(&text) {
+                            return Err(YamlError::at(
+                                node.mark,
+                                format!(
+                                    "duplicate key {text:?} (first defined at line {})",
+                                    first.line
+                                ),
+                            ));
+                        }
+                        seen.insert(text.clone(), node.mark);
+                        *key = Some(Key {
+                            text,
+                            mark: node.mark,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn scalar(
+        &mut self,
+        text: Cow<'_, str>,
+        style: ScalarStyle,
+        anchor: usize,
+        tag: Option<&Tag>,
+        mark: Mark,
+    ) -> Result<(), YamlError> {
+        self.produce(1, mark)?;
+        let mut style = match style {
+            ScalarStyle::Plain => Style::Plain,
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Style::Quoted,
+            ScalarStyle::Literal | ScalarStyle::Folded => Style::Block,
+        };
+        if let Some(tag) = tag {
+            match core_tag(tag) {
+                Some("str") => style = Style::Quoted,
+                Some("int" | "float" | "bool" | "null") => {}
+                _ => {
+                    return Err(YamlError::at(
+                        mark,
+                        format!("unsupported tag {tag} on a scalar"),
+                    ))
+                }
+            }
+        }
+        let in_key_position = matches!(self.stack.last(), Some(Frame::Map { key: None, .. }));
+        let kind = if style == Style::Plain
+            && !in_key_position
+            && matches!(resolve_plain(&text), Value::Null)
+        {
+            NodeKind::Null
+        } else {
+            NodeKind::Scalar {
+                text: text.into_owned(),
+                style,
+            }
+        };
+        self.finish(
+            anchor,
+            Built {
+                node: Node { kind, mark },
+                count: 1,
+                height: 0,
+            },
+        )
+    }
+
+    fn alias(&mut self, id: usize, mark: Mark) -> Result<(), YamlError> {
+        let Some(target) = self.anchors.get(&id) else {
+            return Err(YamlError::at(
+                mark,
+                "alias refers to a node that contains it (recursive alias)",
+            ));
+        };
+        let (count, height) = (target.count, target.height);
+        self.produce(count, mark)?;
+        self.check_depth(height, mark)?;
+        let Some(target) = self.anchors.get(&id) else {
+            return Ok(());
+        };
+        let mut node = target.node.clone();
+        // The copy is reported where the alias is written.
+        node.mark = mark;
+        self.finish(
+            0,
+            Built {
+                node,
+                count,
+                height,
+            },
+        )
+    }
+}
+
+fn core_tag(tag: &Tag) -> Option<&str> {
+    if tag.is_yaml_core_schema() {
+        Some(tag.suffix.as_str())
+    } else {
+        None
+    }
+}
+
+fn check_collection_tag(tag: Option<&Tag>, expected: &str, mark: Mark) -> Result<(), YamlError> {
+    match tag {
+        None => Ok(()),
+        Some(t) if core_tag(t) == Some(expected) => Ok(()),
+        Some(t) => Err(YamlError::at(mark, format!("unsupported tag {t}"))),
+    }
+}
+
+/// Parses a stream that must hold at most one document. An empty stream is a null node at 1:1.
+///
+/// # Errors
+/// Syntax errors, duplicate keys, collection keys, recursive aliases, unsupported tags, more
+/// than one document, and documents beyond [`MAX_NODES`] or [`MAX_DEPTH`].
+pub fn parse(text: &str) -> Result<Node, YamlError> {
+    let mut parser = Parser::new_from_str(text);
+    let mut builder = Builder::new();
+    let mut documents = 0usize;
+    while let Some(item) = parser.next_event() {
+        let (event, span) = item.map_err(|e| YamlError {
+            mark: Some(Mark::new(e.marker().line(), e.marker().col() + 1)),
+            message: e.info().to_owned(),
+        })?;
+        let mark = Mark::from_span(&span);
+        match event {
+            Event::Nothing | Event::StreamStart => {}
+            Event::StreamEnd => break,
+            Event::DocumentStart(_) => {
+                documents += 1;
+                if documents > 1 {
+                    return Err(YamlError::at(
+                        mark,
+                        format!(
+                            "expected one YAML document, but a second one starts at line {}",
+                            mark.line
+                        ),
+                    ));
+                }
+            }
+            Event::DocumentEnd => {}
+            Event::Alias(id) => builder.alias(id, mark)?,
+            Event::Scalar(value, style, anchor, tag) => {
+                builder.scalar(value, style, anchor, tag.as_deref(), mark)?;
+            }
+            Event::SequenceStart(anchor, tag) => {
+                check_collection_tag(tag.as_deref(), "seq", mark)?;
+                builder.start(
+                    Frame::Seq {
+                        mark,
+                        anchor,
+                        items: Vec::new(),
+                        count: 0,
+                        height: 0,
+                    },
+                    mark,
+                )?;
+            }
+            Event::MappingStart(anchor, tag) => {
+                check_collection_tag(tag.as_deref(), "map", mark)?;
+                builder.start(
+                    Frame::Map {
+                        mark,
+                        anchor,
+                        entries: Vec::new(),
+                        key: None,
+                        seen: BTreeMap::new(),
+                        count: 0,
+                        height: 0,
+                    },
+                    mark,
+                )?;
+            }
+            Event::SequenceEnd | Event::MappingEnd => builder.end()?,
+        }
+    }
+    Ok(builder.root.unwrap_or(Node {
+        kind: NodeKind::Null,
+        mark: Mark::new(1, 1),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scalar_value(text: &str) -> String {
+        let doc = parse(&format!("v: {text}\n")).unwrap();
+        format!("{:?}", doc.get("v").map(Node::value))
+    }
+
+    #[test]
+    fn plain_scalars_follow_the_core_schema() {
+        assert_eq!(scalar_value("10"), "Some(Int(10))");
+        assert_eq!(scalar_value("-3"), "Some(Int(-3))");
+        assert_eq!(scalar_value("0x1f"), "Some(Int(31))");
+        assert_eq!(scalar_value("0o17"), "Some(Int(15))");
+        assert_eq!(scalar_value("1.5"), "Some(Float(\"1.5\"))");
+        assert_eq!(scalar_value("1e3"), "Some(Float(\"1e3\"))");
+        assert_eq!(scalar_value("true"), "Some(Bool(true))");
+        assert_eq!(scalar_value("False"), "Some(Bool(false))");
+        assert_eq!(scalar_value("~"), "Some(Null)");
+        assert_eq!(scalar_value("null"), "Some(Null)");
+        assert_eq!(scalar_value(""), "Some(Null)");
+        // YAML 1.1 booleans are strings in 1.2.
+        assert_eq!(scalar_value("yes"), "Some(Str(\"yes\"))");
+        assert_eq!(scalar_value("10s"), "Some(Str(\"10s\"))");
+    }
+
+    #[test]
+    fn quoted_scalars_are_strings() {
+        assert_eq!(scalar_value("\"10\""), "Some(Str(\"10\"))");
+        assert_eq!(scalar_value("'true'"), "Some(Str(\"true\"))");
+        assert_eq!(scalar_value("!!str 10"), "Some(Str(\"10\"))");
+        assert_eq!(scalar_value("\"\""), "Some(Str(\"\"))");
+    }
+
+    #[test]
+    fn keys_and_values_keep_their_positions() {
+        let doc = parse("a:\n  bb: 1\n  cc: [x, 'y']\n").unwrap();
+        let a = doc.get("a").unwrap();
+        let entries = a.as_map().unwrap();
+        assert_eq!(entries[0].0.mark, Mark::new(2, 3));
+        assert_eq!(entries[0].1.mark, Mark::new(2, 7));
+        let seq = entries[1].1.as_seq().unwrap();
+        assert_eq!(seq[1].mark, Mark::new(3, 11));
+        assert_eq!(seq[1].style(), Some(Style::Quoted));
+    }
+
+    #[test]
+    fn json_goes_through_the_same_parser() {
+        let doc = parse("{\"a\": {\"b\": [1, \"2\", true, null]}}").unwrap();
+        let items = doc.get("a").unwrap().get("b").unwrap().as_seq().unwrap();
+        assert_eq!(items[0].as_int(), Some(1));
+        assert_eq!(items[1].as_str(), Some("2"));
+        assert_eq!(items[2].as_bool(), Some(true));
+        assert!(items[3].is_null());
+        // Pretty-printed JSON, tabs included.
+        let doc = parse("{\n\t\"a\": 1,\n\t\"b\": \"x\"\n}\n").unwrap();
+        assert_eq!(doc.get("b").unwrap().as_str(), Some("x"));
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors() {
+        let err = parse("a: 1\nb: 2\na: 3\n").unwrap_err();
+        assert_eq!(err.mark, Some(Mark::new(3, 1)));
+        assert_eq!(err.message, "duplicate key \"a\" (first defined at line 1)");
+    }
+
+    #[test]
+    fn a_second_document_is_an_error_naming_its_line() {
+        let err = parse("a: 1\n---\nb: 2\n").unwrap_err();
+        assert_eq!(
+            err.message,
+            "expected one YAML document, but a second one starts at line 2"
+        );
+        assert!(parse("---\na: 1\n...\n").is_ok());
+    }
+
+    #[test]
+    fn empty_input_is_null() {
+        assert!(parse("").unwrap().is_null());
+        assert!(parse("# only a comment\n").unwrap().is_null());
+    }
+
+    #[test]
+    fn aliases_are_expanded() {
+        let doc = parse("a: &x {p: 1}\nb: *x\n").unwrap();
+        assert_eq!(doc.get("b").unwrap().get("p").unwrap().as_int(), Some(1));
+        assert_eq!(doc.get("b").unwrap().mark, Mark::new(2, 4));
+    }
+
+    #[test]
+    fn billion_laughs_is_refused() {
+        let mut text = String::from("a0: &a0 [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]\n");
+        for i in 1..10 {
+            let p = i - 1;
+            text.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        let err = parse(&text).unwrap_err();
+        assert!(err.message.starts_with("document too large"), "{err}");
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let text = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        let err = parse(&text).unwrap_err();
+        assert!(err.mark.is_some());
+        let mut block = String::new();
+        for i in 0..200 {
+            block.push_str(&" ".repeat(i));
+            block.push_str("a:\n");
+        }
+        let err = parse(&block).unwrap_err();
+        assert!(
+            err.message.starts_with("document nested too deeply"),
+            "{err}"
+        );
+        // Depth through aliases counts as well.
+        let mut text = String::from("a0: &a0 [1]\n");
+        for i in 1..200 {
+            text.push_str(&format!("a{i}: &a{i} [*a{}]\n", i - 1));
+        }
+        let err = parse(&text).unwrap_err();
+        assert!(
+            err.message.starts_with("document nested too deeply"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn syntax_errors_have_positions() {
+        let err = parse("a: [1, 2\n").unwrap_err();
+        assert!(err.mark.is_some());
+        let err = parse("a: *nope\n").unwrap_err();
+        assert!(err.mark.is_some());
+    }
+
+    #[test]
+    fn recursive_aliases_are_refused() {
+        assert!(parse("a: &x [*x]\n").is_err());
+    }
+
+    #[test]
+    fn collection_keys_are_refused() {
+        let err = parse("? [a]\n: 1\n").unwrap_err();
+        assert_eq!(err.message, "mapping keys must be strings, not collections");
+    }
+
+    #[test]
+    fn describe_names_the_type() {
+        let doc = parse("a: \"10\"\nb: 1.5\nc: {}\nd: [1]\n").unwrap();
+        assert_eq!(doc.get("a").unwrap().describe(), "the string \"10\"");
+        assert_eq!(doc.get("b").unwrap().describe(), "1.5");
+        assert_eq!(doc.get("c").unwrap().describe(), "a mapping");
+        assert_eq!(doc.get("d").unwrap().describe(), "a sequence");
+    }
+}

@@ -1,0 +1,1272 @@
+//! Text → [`Script`]: the lexer, the parser and their errors, plus the small parsers for the
+//! `exit` and `sigterm` fields of a scenario's apps (contract §2.1).
+
+use core::fmt;
+use core::num::NonZeroU64;
+use core::ops::Range;
+
+use probesim_core::{Answer, SelfExit, Sigterm, SimDuration};
+
+use crate::duration::{digits_value, parse_duration};
+use crate::script::{Limit, Script, Step};
+
+/// Where a piece of text sits in its source: byte offset and length, 1-based line and column
+/// (columns count characters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Span {
+    offset: usize,
+    len: usize,
+    line: usize,
+    column: usize,
+}
+
+impl Span {
+    /// The span of `range` in `source`.
+    pub(crate) fn new(source: &str, range: Range<usize>) -> Span {
+        let before = source.get(..range.start).unwrap_or(source);
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Span {
+            offset: range.start,
+            len: range.end.saturating_sub(range.start),
+            line: before.matches('\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
+        }
+    }
+}
+
+/// A script, or an `exit` or `sigterm` field, that could not be read, or an outcome that cannot
+/// answer the probe's handler.
+///
+/// Displays as `<line>:<column>: <message>`; [`ParseError::render`] draws the source line with
+/// a caret under the offending word. Messages are lowercase without a trailing period.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    span: Span,
+    message: String,
+}
+
+impl ParseError {
+    pub(crate) fn from_span(span: Span, message: String) -> ParseError {
+        ParseError { span, message }
+    }
+
+    fn new(source: &str, range: Range<usize>, message: String) -> ParseError {
+        ParseError::from_span(Span::new(source, range), message)
+    }
+
+    /// Byte offset of the offending text in the source.
+    #[must_use]
+    pub fn offset(&self) -> usize {
+        self.span.offset
+    }
+
+    /// Byte range of the offending text in the source (empty at the end of the text).
+    #[must_use]
+    pub fn span(&self) -> Range<usize> {
+        self.span.offset..self.span.offset + self.span.len
+    }
+
+    /// 1-based line of the offending text.
+    #[must_use]
+    pub fn line(&self) -> usize {
+        self.span.line
+    }
+
+    /// 1-based column (in characters) of the offending text.
+    #[must_use]
+    pub fn column(&self) -> usize {
+        self.span.column
+    }
+
+    /// What is wrong, without the position.
+    #[must_use]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// A compiler-style report: `name:line:column`, the source line, and a caret under the
+    /// offending word (`^` then `~` for the rest of it) followed by the message.
+    ///
+    /// `source` must be the text that was parsed; `name` says where it came from (a file, a
+    /// field path).
+    ///
+    /// # Examples
+    /// ```
+    /// let source = "5x200 then refsued";
+    /// let error = probesim_script::parse(source).unwrap_err();
+    /// assert_eq!(
+    ///     error.render(source, "liveness"),
+    ///     "liveness:1:12\n\
+    ///      1 | 5x200 then refsued\n  \
+    ///        |            ^~~~~~~ unknown outcome \"refsued\", did you mean \"refused\"?"
+    /// );
+    /// ```
+    #[must_use]
+    pub fn render(&self, source: &str, name: &str) -> String {
+        let offset = floor_char_boundary(source, self.span.offset);
+        let line_start = source[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = source[offset..]
+            .find('\n')
+            .map_or(source.len(), |i| offset + i);
+        let text = &source[line_start..line_end];
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        let shown: String = text
+            .chars()
+            .map(|c| if c == '\t' { ' ' } else { c })
+            .collect();
+        let end = floor_char_boundary(source, (offset + self.span.len).min(line_end));
+        let lead = source[line_start..offset].chars().count();
+        let width = source[offset..end.max(offset)].chars().count().max(1);
+        let gutter = self.line().to_string();
+        let pad = " ".repeat(gutter.len());
+        format!(
+            "{name}:{line}:{column}\n{gutter} | {shown}\n{pad} | {spaces}^{tildes} {message}",
+            line = self.line(),
+            column = self.column(),
+            spaces = " ".repeat(lead),
+            tildes = "~".repeat(width - 1),
+            message = self.message,
+        )
+    }
+}
+
+/// The largest char boundary of `text` at or below `index`.
+fn floor_char_boundary(text: &str, index: usize) -> usize {
+    let mut i = index.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line(), self.column(), self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The words that start an outcome.
+const OUTCOME_WORDS: [&str; 10] = [
+    "ok",
+    "fail",
+    "open",
+    "refused",
+    "timeout",
+    "exit",
+    "serving",
+    "not-serving",
+    "unknown",
+    "error",
+];
+
+/// The words that may follow an outcome.
+const STEP_END_WORDS: [&str; 5] = ["after", "for", "until", "then", "repeat"];
+
+/// How to write an outcome, for messages.
+const OUTCOME_EXAMPLES: &str = "like 200, ok, refused or exit 1";
+
+/// The outcomes spelled by one word.
+fn keyword_answer(word: &str) -> Option<Answer> {
+    Some(match word {
+        "ok" => Answer::Ok,
+        "fail" => Answer::Fail,
+        "open" => Answer::Open,
+        "refused" => Answer::Refused,
+        "timeout" => Answer::Timeout,
+        "serving" => Answer::Serving,
+        "not-serving" => Answer::NotServing,
+        "unknown" => Answer::Unknown,
+        "error" => Answer::Error,
+        _ => return None,
+    })
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind<'a> {
+    /// A run of anything but white space, `,`, `:` and `×`.
+    Word(&'a str),
+    /// `,`
+    Comma,
+    /// `:`
+    Colon,
+    /// `x` or `×` after a count.
+    Times,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Token<'a> {
+    kind: Kind<'a>,
+    start: usize,
+    end: usize,
+}
+
+impl Token<'_> {
+    fn range(self) -> Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// Splits the text into tokens. `5x200` is three tokens (`5`, `x`, `200`), and so are
+/// `5 x200` and `5x 200`.
+fn lex(source: &str) -> Vec<Token<'_>> {
+    let mut tokens = Vec::new();
+    let mut chars = source.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
+        let single = match c {
+            c if c.is_whitespace() => continue,
+            ',' => Some(Kind::Comma),
+            ':' => Some(Kind::Colon),
+            '×' => Some(Kind::Times),
+            _ => None,
+        };
+        if let Some(kind) = single {
+            let end = start + c.len_utf8();
+            tokens.push(Token { kind, start, end });
+            continue;
+        }
+        let mut end = start + c.len_utf8();
+        while let Some(&(i, c)) = chars.peek() {
+            if c.is_whitespace() || matches!(c, ',' | ':' | '×') {
+                break;
+            }
+            end = i + c.len_utf8();
+            chars.next();
+        }
+        push_word(&mut tokens, &source[start..end], start);
+    }
+    tokens
+}
+
+/// Pushes a word, splitting a count's `x` off it (`5x200`, `5x`, `x200`).
+fn push_word<'a>(tokens: &mut Vec<Token<'a>>, word: &'a str, start: usize) {
+    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+    let times_at = if word == "x" {
+        Some(0)
+    } else if digits > 0 && word[digits..].starts_with('x') {
+        Some(digits)
+    } else if word.starts_with('x') && word[1..].starts_with(|c: char| c.is_ascii_digit()) {
+        Some(0)
+    } else {
+        None
+    };
+    let Some(at) = times_at else {
+        let end = start + word.len();
+        tokens.push(Token {
+            kind: Kind::Word(word),
+            start,
+            end,
+        });
+        return;
+    };
+    if at > 0 {
+        tokens.push(Token {
+            kind: Kind::Word(&word[..at]),
+            start,
+            end: start + at,
+        });
+    }
+    tokens.push(Token {
+        kind: Kind::Times,
+        start: start + at,
+        end: start + at + 1,
+    });
+    let rest = &word[at + 1..];
+    if !rest.is_empty() {
+        push_word(tokens, rest, start + at + 1);
+    }
+}
+
+fn is_digits(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// An integer as written for an exit code: digits, perhaps after a minus sign.
+fn is_integer(word: &str) -> bool {
+    is_digits(word.strip_prefix('-').unwrap_or(word))
+}
+
+/// How a token is named in messages.
+fn describe(token: Option<Token<'_>>) -> String {
+    match token.map(|t| t.kind) {
+        None => "the end of the text".to_owned(),
+        Some(Kind::Word(w)) => format!("{w:?}"),
+        Some(Kind::Comma) => "\",\"".to_owned(),
+        Some(Kind::Colon) => "\":\"".to_owned(),
+        Some(Kind::Times) => "\"x\"".to_owned(),
+    }
+}
+
+/// The candidate closest to `word` (ignoring case), if it is close enough to be a misspelling.
+fn suggest(word: &str, candidates: &[&'static str]) -> Option<&'static str> {
+    let word = word.to_lowercase();
+    let limit = if word.chars().count() <= 3 { 1 } else { 2 };
+    candidates
+        .iter()
+        .map(|&c| (edit_distance(&word, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
+/// neighbours each count one.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0_usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+struct Parser<'a> {
+    source: &'a str,
+    tokens: Vec<Token<'a>>,
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn new(source: &'a str) -> Parser<'a> {
+        Parser {
+            source,
+            tokens: lex(source),
+            pos: 0,
+        }
+    }
+
+    fn peek(&self) -> Option<Token<'a>> {
+        self.peek_at(0)
+    }
+
+    fn peek_at(&self, ahead: usize) -> Option<Token<'a>> {
+        self.tokens.get(self.pos + ahead).copied()
+    }
+
+    fn bump(&mut self) -> Option<Token<'a>> {
+        let token = self.peek();
+        if token.is_some() {
+            self.pos += 1;
+        }
+        token
+    }
+
+    fn error(&self, range: Range<usize>, message: String) -> ParseError {
+        ParseError::new(self.source, range, message)
+    }
+
+    /// An error at `token`, or just after the last token when the text has ended.
+    fn error_at(&self, token: Option<Token<'a>>, message: String) -> ParseError {
+        match token {
+            Some(t) => self.error(t.range(), message),
+            None => {
+                let end = self.tokens.last().map_or(0, |t| t.end);
+                self.error(end..end, message)
+            }
+        }
+    }
+
+    /// `script := ["pod:"] step (("then" | ",") step)* ["repeat"]`
+    fn script(&mut self) -> Result<Script, ParseError> {
+        if self.tokens.is_empty() {
+            return Err(self.error(0..0, "empty script".to_owned()));
+        }
+        let pod_scoped = matches!(
+            (self.peek().map(|t| t.kind), self.peek_at(1).map(|t| t.kind)),
+            (Some(Kind::Word("pod")), Some(Kind::Colon))
+        );
+        if pod_scoped {
+            self.pos += 2;
+        }
+        let (mut steps, mut outcomes) = (Vec::new(), Vec::new());
+        let mut repeat = None;
+        loop {
+            let (step, outcome) = self.step()?;
+            steps.push(step);
+            outcomes.push(outcome);
+            let Some(token) = self.bump() else { break };
+            match token.kind {
+                Kind::Comma | Kind::Word("then") => {}
+                Kind::Word("repeat") => {
+                    if let Some(extra) = self.peek() {
+                        return Err(self.error_at(
+                            Some(extra),
+                            format!(
+                                "unexpected {} after \"repeat\", which ends the script",
+                                describe(Some(extra))
+                            ),
+                        ));
+                    }
+                    repeat = Some(token);
+                    break;
+                }
+                _ => return Err(self.step_end_error(token)),
+            }
+        }
+        if let Some(token) = repeat {
+            if Script::can_spin(&steps, true) {
+                return Err(self.error_at(
+                    Some(token),
+                    "script can loop forever without time passing: \"repeat\" needs a step \
+                     without \"for\" or \"until\", or \"for\" durations adding up to more than zero"
+                        .to_owned(),
+                ));
+            }
+        }
+        Ok(Script::from_parts(
+            pod_scoped,
+            steps,
+            repeat.is_some(),
+            outcomes,
+        ))
+    }
+
+    /// What to say about `token` where a step should have ended.
+    fn step_end_error(&self, token: Token<'a>) -> ParseError {
+        const EXPECTED: &str =
+            "expected \"after\", \"for\", \"until\", \"then\", \",\" or \"repeat\"";
+        let message = match token.kind {
+            Kind::Word(w)
+                if keyword_answer(w).is_some()
+                    || w == "exit"
+                    || w.starts_with(|c: char| c.is_ascii_digit()) =>
+            {
+                format!("expected \"then\" or \",\" before the next step, found {w:?}")
+            }
+            Kind::Word(w) => match suggest(w, &STEP_END_WORDS) {
+                Some(s) => format!("unknown word {w:?}, did you mean {s:?}?"),
+                None => format!("unexpected {w:?}, {EXPECTED}"),
+            },
+            Kind::Times => {
+                "unexpected \"x\" after the outcome (a count comes first, like 5x200)".to_owned()
+            }
+            Kind::Comma | Kind::Colon => {
+                format!("unexpected {}, {EXPECTED}", describe(Some(token)))
+            }
+        };
+        self.error_at(Some(token), message)
+    }
+
+    /// `step := [COUNT ("x" | "×")] outcome ["after" DURATION] [("for" | "until") DURATION]`
+    fn step(&mut self) -> Result<(Step, Span), ParseError> {
+        let count = match (self.peek(), self.peek_at(1).map(|t| t.kind)) {
+            (
+                Some(
+                    t @ Token {
+                        kind: Kind::Word(w),
+                        ..
+                    },
+                ),
+                Some(Kind::Times),
+            ) if is_digits(w) => {
+                self.pos += 2;
+                Some(self.count(t, w)?)
+            }
+            (
+                Some(
+                    t @ Token {
+                        kind: Kind::Times, ..
+                    },
+                ),
+                _,
+            ) => {
+                return Err(self.error_at(
+                    Some(t),
+                    "expected a count before \"x\", like 5x200".to_owned(),
+                ));
+            }
+            _ => None,
+        };
+        let (answer, outcome) = self.outcome()?;
+        let mut latency = None;
+        let mut limit: Option<(&str, Limit)> = None;
+        while let Some(token) = self.peek() {
+            match token.kind {
+                Kind::Word("after") => {
+                    if let Some((word, _)) = limit {
+                        let message = format!("\"after\" must come before {word:?}");
+                        return Err(self.error_at(Some(token), message));
+                    }
+                    if latency.is_some() {
+                        let message = "a step takes one \"after\"".to_owned();
+                        return Err(self.error_at(Some(token), message));
+                    }
+                    self.pos += 1;
+                    latency = Some(self.duration_after("after")?);
+                }
+                Kind::Word(word @ ("for" | "until")) => {
+                    if limit.is_some() {
+                        let message = "a step takes one \"for\" or \"until\"".to_owned();
+                        return Err(self.error_at(Some(token), message));
+                    }
+                    self.pos += 1;
+                    let d = self.duration_after(word)?;
+                    let l = if word == "for" {
+                        Limit::For(d)
+                    } else {
+                        Limit::Until(d)
+                    };
+                    limit = Some((word, l));
+                }
+                _ => break,
+            }
+        }
+        let latency = latency.unwrap_or(SimDuration::ZERO);
+        let step = Step::new(count, answer, latency, limit.map(|(_, l)| l));
+        Ok((step, outcome))
+    }
+
+    fn count(&self, token: Token<'a>, digits: &str) -> Result<NonZeroU64, ParseError> {
+        match digits_value(digits).map(NonZeroU64::new) {
+            Some(Some(n)) => Ok(n),
+            Some(None) => Err(self.error_at(Some(token), "count must be at least 1".to_owned())),
+            None => Err(self.error_at(Some(token), "count too large".to_owned())),
+        }
+    }
+
+    /// The outcome and where it is written.
+    fn outcome(&mut self) -> Result<(Answer, Span), ParseError> {
+        let token = self.bump();
+        let Some(Token {
+            kind: Kind::Word(word),
+            start,
+            end,
+        }) = token
+        else {
+            let message = format!(
+                "expected an outcome ({OUTCOME_EXAMPLES}), found {}",
+                describe(token)
+            );
+            return Err(self.error_at(token, message));
+        };
+        let span = |end| Span::new(self.source, start..end);
+        if let Some(answer) = keyword_answer(word) {
+            return Ok((answer, span(end)));
+        }
+        if is_digits(word) {
+            let status = digits_value(word)
+                .and_then(|v| u16::try_from(v).ok())
+                .filter(|v| (100..=599).contains(v));
+            return match status {
+                Some(code) => Ok((Answer::Status(code), span(end))),
+                None if self.peek().is_some_and(starts_outcome) => Err(self.error_at(
+                    token,
+                    format!("expected \"x\" after the count {word}, like {word}x200"),
+                )),
+                None => Err(self.error_at(
+                    token,
+                    format!("invalid HTTP status {word} (must be 100 to 599)"),
+                )),
+            };
+        }
+        let message = match word {
+            "exit" => {
+                let code_token = self.bump();
+                let code = self.exit_code(code_token)?;
+                let end = code_token.map_or(end, |t| t.end);
+                return Ok((Answer::Exit(code), span(end)));
+            }
+            "pod" if self.peek().map(|t| t.kind) == Some(Kind::Colon) => {
+                "\"pod:\" must start the script".to_owned()
+            }
+            "pod" if self.pos == 1 => "expected \":\" after \"pod\", as in \"pod: ok\"".to_owned(),
+            w if w.starts_with(|c: char| c.is_ascii_digit() || c == '-') => {
+                format!("invalid HTTP status {w:?} (must be 100 to 599)")
+            }
+            w if STEP_END_WORDS.contains(&w) => {
+                format!("expected an outcome ({OUTCOME_EXAMPLES}), found {w:?}")
+            }
+            w => {
+                let exit_code = w.strip_prefix("exit").filter(|n| is_integer(n));
+                match (exit_code, suggest(w, &OUTCOME_WORDS)) {
+                    (Some(n), _) => format!("unknown outcome {w:?}, did you mean \"exit {n}\"?"),
+                    (None, Some(s)) => format!("unknown outcome {w:?}, did you mean {s:?}?"),
+                    (None, None) => format!(
+                        "unknown outcome {w:?} (expected a status like 200, ok, fail, open, \
+                         refused, timeout, exit N, serving, not-serving, unknown or error)"
+                    ),
+                }
+            }
+        };
+        Err(self.error_at(token, message))
+    }
+
+    /// The exit code in `token`, 0 to 255.
+    fn exit_code(&self, token: Option<Token<'a>>) -> Result<i32, ParseError> {
+        let Some(Token {
+            kind: Kind::Word(word),
+            ..
+        }) = token.filter(|t| matches!(t.kind, Kind::Word(w) if is_integer(w)))
+        else {
+            let message = format!(
+                "expected an exit code after \"exit\", found {}",
+                describe(token)
+            );
+            return Err(self.error_at(token, message));
+        };
+        let code = digits_value(word)
+            .and_then(|v| i32::try_from(v).ok())
+            .filter(|v| (0..=255).contains(v));
+        code.ok_or_else(|| {
+            self.error_at(token, format!("exit code must be 0 to 255, found {word}"))
+        })
+    }
+
+    /// The duration after `keyword`.
+    fn duration_after(&mut self, keyword: &str) -> Result<SimDuration, ParseError> {
+        let token = self.bump();
+        match token {
+            Some(Token {
+                kind: Kind::Word(word),
+                ..
+            }) => parse_duration(word).map_err(|e| self.error_at(token, e.to_string())),
+            _ => {
+                let message = format!(
+                    "expected a duration after {keyword:?}, found {}",
+                    describe(token)
+                );
+                Err(self.error_at(token, message))
+            }
+        }
+    }
+
+    /// Fails on anything left after `what`.
+    fn finish(&self, what: &str) -> Result<(), ParseError> {
+        match self.peek() {
+            None => Ok(()),
+            Some(token) => Err(self.error_at(
+                Some(token),
+                format!("unexpected {} after {what}", describe(Some(token))),
+            )),
+        }
+    }
+}
+
+/// Can `token` begin an outcome?
+fn starts_outcome(token: Token<'_>) -> bool {
+    match token.kind {
+        Kind::Word(w) => is_digits(w) || keyword_answer(w).is_some() || w == "exit",
+        Kind::Times | Kind::Comma | Kind::Colon => false,
+    }
+}
+
+/// Reads a behaviour script (contract §3).
+///
+/// # Errors
+/// A [`ParseError`] with the position and a message: an empty script, an unknown word (with
+/// the closest keyword when there is one), a zero count, an HTTP status outside 100–599, an
+/// exit code outside 0–255, a bad duration, words after the end, or a `repeat` script that can
+/// loop forever without time passing.
+///
+/// # Examples
+/// ```
+/// let script = probesim_script::parse("5 x 200, 500")?;
+/// assert_eq!(script.to_string(), "5x200 then 500");
+///
+/// let error = probesim_script::parse("0x200").unwrap_err();
+/// assert_eq!(error.to_string(), "1:1: count must be at least 1");
+/// # Ok::<(), probesim_script::ParseError>(())
+/// ```
+pub fn parse(text: &str) -> Result<Script, ParseError> {
+    Parser::new(text).script()
+}
+
+/// Reads an app's `exit` field (contract §2.1): `CODE after DURATION`, e.g. `1 after 2s`, the
+/// process exiting by itself with that code at that uptime.
+///
+/// # Errors
+/// A [`ParseError`] when the text is not a code from 0 to 255, `after` and a duration.
+///
+/// # Examples
+/// ```
+/// use probesim_core::{SelfExit, SimDuration};
+///
+/// let exit = probesim_script::parse_exit("1 after 2s")?;
+/// assert_eq!(exit, SelfExit { code: 1, after: SimDuration::from_secs(2) });
+/// # Ok::<(), probesim_script::ParseError>(())
+/// ```
+pub fn parse_exit(text: &str) -> Result<SelfExit, ParseError> {
+    let mut p = Parser::new(text);
+    if p.tokens.is_empty() {
+        let message = "empty exit, expected a code and a time like \"1 after 2s\"".to_owned();
+        return Err(p.error(0..0, message));
+    }
+    let token = p.bump();
+    if !token.is_some_and(|t| matches!(t.kind, Kind::Word(w) if is_integer(w))) {
+        let message = format!(
+            "expected an exit code like \"1 after 2s\", found {}",
+            describe(token)
+        );
+        return Err(p.error_at(token, message));
+    }
+    let code = p.exit_code(token)?;
+    let after = p.after("\"1 after 2s\"")?;
+    p.finish("the exit time")?;
+    Ok(SelfExit { code, after })
+}
+
+/// Reads an app's `sigterm` field (contract §2.1): `ignore` (SIGKILL at the end of the grace
+/// period), `exit after D` (dies of the signal, 143) or `exit N after D` (handles it and exits
+/// with its own code).
+///
+/// # Errors
+/// A [`ParseError`] when the text is none of those forms.
+///
+/// # Examples
+/// ```
+/// use probesim_core::{Sigterm, SimDuration};
+/// use probesim_script::parse_sigterm;
+///
+/// assert_eq!(parse_sigterm("ignore")?, Sigterm::Ignore);
+/// let after = SimDuration::from_secs(3);
+/// assert_eq!(parse_sigterm("exit after 3s")?, Sigterm::Exit { code: None, after });
+/// assert_eq!(parse_sigterm("exit 0 after 3s")?, Sigterm::Exit { code: Some(0), after });
+/// # Ok::<(), probesim_script::ParseError>(())
+/// ```
+pub fn parse_sigterm(text: &str) -> Result<Sigterm, ParseError> {
+    const FORMS: &str = "\"ignore\", \"exit after 3s\" or \"exit 0 after 3s\"";
+    let mut p = Parser::new(text);
+    let token = p.bump();
+    match token.map(|t| t.kind) {
+        None => Err(p.error(0..0, format!("empty sigterm, expected {FORMS}"))),
+        Some(Kind::Word("ignore")) => {
+            p.finish("\"ignore\"")?;
+            Ok(Sigterm::Ignore)
+        }
+        Some(Kind::Word("exit")) => {
+            let code = match p.peek() {
+                Some(
+                    t @ Token {
+                        kind: Kind::Word(w),
+                        ..
+                    },
+                ) if is_integer(w) => {
+                    p.pos += 1;
+                    Some(p.exit_code(Some(t))?)
+                }
+                _ => None,
+            };
+            let after = p.after("\"exit after 3s\"")?;
+            p.finish("the exit time")?;
+            Ok(Sigterm::Exit { code, after })
+        }
+        Some(Kind::Word(w)) => {
+            let message = match suggest(w, &["ignore", "exit"]) {
+                Some(s) => format!("unknown sigterm reaction {w:?}, did you mean {s:?}?"),
+                None => format!("expected {FORMS}, found {w:?}"),
+            };
+            Err(p.error_at(token, message))
+        }
+        Some(_) => Err(p.error_at(
+            token,
+            format!("expected {FORMS}, found {}", describe(token)),
+        )),
+    }
+}
+
+impl Parser<'_> {
+    /// `after DURATION`, as in `example`.
+    fn after(&mut self, example: &str) -> Result<SimDuration, ParseError> {
+        let token = self.bump();
+        if token.map(|t| t.kind) != Some(Kind::Word("after")) {
+            let message = format!(
+                "expected \"after\" and a time, like {example}, found {}",
+                describe(token)
+            );
+            return Err(self.error_at(token, message));
+        }
+        self.duration_after("after")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> String {
+        match parse(text) {
+            Ok(script) => panic!("{text:?} parsed as {script}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn steps(text: &str) -> Vec<Step> {
+        match parse(text) {
+            Ok(script) => script.steps().to_vec(),
+            Err(e) => panic!("{text:?}: {e}"),
+        }
+    }
+
+    fn step(count: Option<u64>, answer: Answer, latency_ms: u64, limit: Option<Limit>) -> Step {
+        Step::new(
+            count.and_then(NonZeroU64::new),
+            answer,
+            SimDuration::from_millis(latency_ms),
+            limit,
+        )
+    }
+
+    fn secs(s: u64) -> SimDuration {
+        SimDuration::from_secs(s)
+    }
+
+    #[test]
+    fn counts_take_every_spelling_of_times() {
+        let expected = vec![
+            step(Some(5), Answer::Status(200), 0, None),
+            step(None, Answer::Status(500), 0, None),
+        ];
+        for text in [
+            "5x200 then 500",
+            "5 x 200 then 500",
+            "5×200 then 500",
+            "5 × 200, 500",
+            "5x 200,500",
+            "5 x200 ,500",
+            "5x200\nthen\n500",
+        ] {
+            assert_eq!(steps(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn every_outcome_is_read() {
+        let cases = [
+            ("100", Answer::Status(100)),
+            ("599", Answer::Status(599)),
+            ("ok", Answer::Ok),
+            ("fail", Answer::Fail),
+            ("open", Answer::Open),
+            ("refused", Answer::Refused),
+            ("timeout", Answer::Timeout),
+            ("exit 0", Answer::Exit(0)),
+            ("exit 255", Answer::Exit(255)),
+            ("serving", Answer::Serving),
+            ("not-serving", Answer::NotServing),
+            ("unknown", Answer::Unknown),
+            ("error", Answer::Error),
+        ];
+        for (text, answer) in cases {
+            assert_eq!(steps(text), vec![step(None, answer, 0, None)], "{text}");
+        }
+    }
+
+    #[test]
+    fn latency_and_time_limits_are_read() {
+        assert_eq!(
+            steps("refused for 20s then open"),
+            vec![
+                step(None, Answer::Refused, 0, Some(Limit::For(secs(20)))),
+                step(None, Answer::Open, 0, None),
+            ]
+        );
+        assert_eq!(
+            steps("3x500 after 1.5s until 1m then ok after 250ms"),
+            vec![
+                step(
+                    Some(3),
+                    Answer::Status(500),
+                    1500,
+                    Some(Limit::Until(secs(60)))
+                ),
+                step(None, Answer::Ok, 250, None),
+            ]
+        );
+        assert_eq!(
+            steps("exit 1 after 30 for 2"),
+            vec![step(
+                None,
+                Answer::Exit(1),
+                30_000,
+                Some(Limit::For(secs(2)))
+            )]
+        );
+    }
+
+    #[test]
+    fn pod_prefix_and_repeat_are_read() {
+        let script = parse("pod: ok for 1m then fail").unwrap();
+        assert!(script.is_pod_scoped() && !script.is_repeating());
+        let script = parse("pod : 2x200, 500 repeat").unwrap();
+        assert!(script.is_pod_scoped() && script.is_repeating());
+        let script = parse("pod:200").unwrap();
+        assert!(script.is_pod_scoped());
+        let script = parse("200 after 2s repeat").unwrap();
+        assert!(!script.is_pod_scoped() && script.is_repeating());
+    }
+
+    #[test]
+    fn bad_words_get_a_suggestion() {
+        assert_eq!(
+            error("5x200 then refsued"),
+            r#"1:12: unknown outcome "refsued", did you mean "refused"?"#
+        );
+        assert_eq!(
+            error("OK"),
+            r#"1:1: unknown outcome "OK", did you mean "ok"?"#
+        );
+        assert_eq!(
+            error("not_serving"),
+            r#"1:1: unknown outcome "not_serving", did you mean "not-serving"?"#
+        );
+        assert_eq!(
+            error("exit1"),
+            r#"1:1: unknown outcome "exit1", did you mean "exit 1"?"#
+        );
+        assert_eq!(
+            error("5x200 thne 500"),
+            r#"1:7: unknown word "thne", did you mean "then"?"#
+        );
+        assert_eq!(
+            error("200 repaet"),
+            r#"1:5: unknown word "repaet", did you mean "repeat"?"#
+        );
+        assert_eq!(
+            error("ok aftr 2s"),
+            r#"1:4: unknown word "aftr", did you mean "after"?"#
+        );
+        assert_eq!(
+            error("healthy"),
+            r#"1:1: unknown outcome "healthy" (expected a status like 200, ok, fail, open, refused, timeout, exit N, serving, not-serving, unknown or error)"#
+        );
+        assert_eq!(
+            error("ok and then fail"),
+            r#"1:4: unexpected "and", expected "after", "for", "until", "then", "," or "repeat""#
+        );
+    }
+
+    #[test]
+    fn counts_must_be_positive() {
+        assert_eq!(error("0x200"), "1:1: count must be at least 1");
+        assert_eq!(error("ok then 0 × fail"), "1:9: count must be at least 1");
+        assert_eq!(error("99999999999999999999x200"), "1:1: count too large");
+        assert_eq!(
+            error("x200"),
+            r#"1:1: expected a count before "x", like 5x200"#
+        );
+        assert_eq!(
+            error("ok x"),
+            r#"1:4: unexpected "x" after the outcome (a count comes first, like 5x200)"#
+        );
+    }
+
+    #[test]
+    fn statuses_and_exit_codes_must_be_in_range() {
+        assert_eq!(
+            error("600"),
+            "1:1: invalid HTTP status 600 (must be 100 to 599)"
+        );
+        assert_eq!(
+            error("99"),
+            "1:1: invalid HTTP status 99 (must be 100 to 599)"
+        );
+        assert_eq!(
+            error("99999999999999999999999"),
+            "1:1: invalid HTTP status 99999999999999999999999 (must be 100 to 599)"
+        );
+        assert_eq!(
+            error("2OO"),
+            r#"1:1: invalid HTTP status "2OO" (must be 100 to 599)"#
+        );
+        assert_eq!(
+            error("5 200"),
+            r#"1:1: expected "x" after the count 5, like 5x200"#
+        );
+        assert_eq!(
+            error("exit 256"),
+            "1:6: exit code must be 0 to 255, found 256"
+        );
+        assert_eq!(
+            error("exit -1"),
+            "1:6: exit code must be 0 to 255, found -1"
+        );
+        assert_eq!(
+            error("exit"),
+            r#"1:5: expected an exit code after "exit", found the end of the text"#
+        );
+        assert_eq!(
+            error("exit then 0"),
+            r#"1:6: expected an exit code after "exit", found "then""#
+        );
+    }
+
+    #[test]
+    fn bad_durations_point_at_the_duration() {
+        assert_eq!(
+            error("ok for 2d"),
+            r#"1:8: invalid duration "2d": unknown unit "d" (use ms, s, m or h)"#
+        );
+        assert_eq!(
+            error("ok after 1.0001s"),
+            r#"1:10: invalid duration "1.0001s": finer than a millisecond"#
+        );
+        assert_eq!(
+            error("ok until 99999999999999999h"),
+            r#"1:10: duration too large: "99999999999999999h""#
+        );
+        assert_eq!(
+            error("ok for"),
+            r#"1:7: expected a duration after "for", found the end of the text"#
+        );
+        assert_eq!(
+            error("ok for, fail"),
+            r#"1:7: expected a duration after "for", found ",""#
+        );
+    }
+
+    #[test]
+    fn modifiers_come_once_and_in_order() {
+        assert_eq!(
+            error("ok for 10s after 2s"),
+            r#"1:12: "after" must come before "for""#
+        );
+        assert_eq!(
+            error("ok until 10s after 2s"),
+            r#"1:14: "after" must come before "until""#
+        );
+        assert_eq!(
+            error("ok after 1s after 2s"),
+            r#"1:13: a step takes one "after""#
+        );
+        assert_eq!(
+            error("ok for 1s until 2s"),
+            r#"1:11: a step takes one "for" or "until""#
+        );
+    }
+
+    #[test]
+    fn empty_and_unfinished_scripts_are_errors() {
+        assert_eq!(error(""), "1:1: empty script");
+        assert_eq!(error("  \n "), "1:1: empty script");
+        assert_eq!(
+            error("pod:"),
+            "1:5: expected an outcome (like 200, ok, refused or exit 1), found the end of the text"
+        );
+        assert_eq!(
+            error("ok then"),
+            "1:8: expected an outcome (like 200, ok, refused or exit 1), found the end of the text"
+        );
+        assert_eq!(
+            error("ok,,fail"),
+            r#"1:4: expected an outcome (like 200, ok, refused or exit 1), found ",""#
+        );
+        assert_eq!(
+            error("then ok"),
+            r#"1:1: expected an outcome (like 200, ok, refused or exit 1), found "then""#
+        );
+        assert_eq!(
+            error("5x"),
+            "1:3: expected an outcome (like 200, ok, refused or exit 1), found the end of the text"
+        );
+    }
+
+    #[test]
+    fn trailing_garbage_is_an_error() {
+        assert_eq!(
+            error("ok repeat fail"),
+            r#"1:11: unexpected "fail" after "repeat", which ends the script"#
+        );
+        assert_eq!(
+            error("200 500"),
+            r#"1:5: expected "then" or "," before the next step, found "500""#
+        );
+        assert_eq!(
+            error("ok fail"),
+            r#"1:4: expected "then" or "," before the next step, found "fail""#
+        );
+        assert_eq!(
+            error("ok then pod: fail"),
+            r#"1:9: "pod:" must start the script"#
+        );
+        assert_eq!(
+            error("ok: fail"),
+            r#"1:3: unexpected ":", expected "after", "for", "until", "then", "," or "repeat""#
+        );
+        assert_eq!(
+            error("pod ok"),
+            r#"1:1: expected ":" after "pod", as in "pod: ok""#
+        );
+    }
+
+    #[test]
+    fn repeat_must_let_time_pass() {
+        let message = "script can loop forever without time passing: \"repeat\" needs a step \
+                       without \"for\" or \"until\", or \"for\" durations adding up to more than zero";
+        assert_eq!(error("ok for 0s repeat"), format!("1:11: {message}"));
+        assert_eq!(
+            error("ok for 0s then fail for 0ms repeat"),
+            format!("1:29: {message}")
+        );
+        assert_eq!(error("ok until 30s repeat"), format!("1:14: {message}"));
+        assert_eq!(
+            error("ok until 30s then fail until 10s repeat"),
+            format!("1:34: {message}")
+        );
+        assert_eq!(error("3x500 for 0s repeat"), format!("1:14: {message}"));
+        // Each of these lets requests or time go by in every round.
+        for text in [
+            "ok repeat",
+            "2x200, 500 repeat",
+            "ok for 0s then fail repeat",
+            "ok until 30s then fail for 1ms repeat",
+            "3x500 until 10s then 2x ok repeat",
+            "ok for 0s",
+            "ok until 30s",
+        ] {
+            assert!(parse(text).is_ok(), "{text}");
+        }
+    }
+
+    #[test]
+    fn positions_count_lines_and_characters() {
+        let e = parse("5×200 then\n   refsued").unwrap_err();
+        assert_eq!((e.offset(), e.line(), e.column()), (15, 2, 4));
+        assert_eq!(e.span(), 15..22);
+        let e = parse("5×200 refsued").unwrap_err();
+        // `×` is two bytes but one column.
+        assert_eq!((e.offset(), e.line(), e.column()), (7, 1, 7));
+    }
+
+    #[test]
+    fn render_draws_a_caret_under_the_word() {
+        let source = "5x200 then\n  exit 300 repeat";
+        let e = parse(source).unwrap_err();
+        assert_eq!(
+            e.render(source, "apps.kubia.probes.liveness"),
+            "apps.kubia.probes.liveness:2:8\n\
+             2 |   exit 300 repeat\n  \
+               |        ^~~ exit code must be 0 to 255, found 300"
+        );
+        let source = "ok then";
+        let e = parse(source).unwrap_err();
+        assert_eq!(
+            e.render(source, "x.yaml"),
+            "x.yaml:1:8\n\
+             1 | ok then\n  \
+               |        ^ expected an outcome (like 200, ok, refused or exit 1), found the end of the text"
+        );
+        // A source that does not match never panics.
+        let _ = e.render("", "x");
+        let _ = e.render("×××", "x");
+    }
+
+    #[test]
+    fn exit_fields_are_read() {
+        assert_eq!(
+            parse_exit("1 after 2s"),
+            Ok(SelfExit {
+                code: 1,
+                after: secs(2)
+            })
+        );
+        assert_eq!(
+            parse_exit("0 after 1m30s"),
+            Ok(SelfExit {
+                code: 0,
+                after: secs(90)
+            })
+        );
+        let e = |text| parse_exit(text).unwrap_err().to_string();
+        assert_eq!(
+            e(""),
+            r#"1:1: empty exit, expected a code and a time like "1 after 2s""#
+        );
+        assert_eq!(
+            e("after 2s"),
+            r#"1:1: expected an exit code like "1 after 2s", found "after""#
+        );
+        assert_eq!(
+            e("300 after 2s"),
+            "1:1: exit code must be 0 to 255, found 300"
+        );
+        assert_eq!(
+            e("1"),
+            r#"1:2: expected "after" and a time, like "1 after 2s", found the end of the text"#
+        );
+        assert_eq!(
+            e("1 after 2x"),
+            r#"1:10: unexpected "x" after the exit time"#
+        );
+        assert_eq!(
+            e("1 after 2s please"),
+            r#"1:12: unexpected "please" after the exit time"#
+        );
+    }
+
+    #[test]
+    fn sigterm_fields_are_read() {
+        assert_eq!(parse_sigterm("ignore"), Ok(Sigterm::Ignore));
+        assert_eq!(
+            parse_sigterm("exit after 3s"),
+            Ok(Sigterm::Exit {
+                code: None,
+                after: secs(3)
+            })
+        );
+        assert_eq!(
+            parse_sigterm("exit 0 after 3s"),
+            Ok(Sigterm::Exit {
+                code: Some(0),
+                after: secs(3)
+            })
+        );
+        assert_eq!(
+            parse_sigterm(" exit after 0s "),
+            Ok(Sigterm::Exit {
+                code: None,
+                after: SimDuration::ZERO
+            })
+        );
+        let e = |text| parse_sigterm(text).unwrap_err().to_string();
+        assert_eq!(
+            e(""),
+            r#"1:1: empty sigterm, expected "ignore", "exit after 3s" or "exit 0 after 3s""#
+        );
+        assert_eq!(
+            e("ingore"),
+            r#"1:1: unknown sigterm reaction "ingore", did you mean "ignore"?"#
+        );
+        assert_eq!(
+            e("die"),
+            r#"1:1: expected "ignore", "exit after 3s" or "exit 0 after 3s", found "die""#
+        );
+        assert_eq!(e("ignore it"), r#"1:8: unexpected "it" after "ignore""#);
+        assert_eq!(
+            e("exit"),
+            r#"1:5: expected "after" and a time, like "exit after 3s", found the end of the text"#
+        );
+        assert_eq!(
+            e("exit 256 after 1s"),
+            "1:6: exit code must be 0 to 255, found 256"
+        );
+        assert_eq!(
+            e("exit after 3d"),
+            r#"1:12: invalid duration "3d": unknown unit "d" (use ms, s, m or h)"#
+        );
+    }
+
+    #[test]
+    fn suggestions_need_a_close_word() {
+        assert_eq!(suggest("refsued", &OUTCOME_WORDS), Some("refused"));
+        assert_eq!(suggest("oak", &OUTCOME_WORDS), Some("ok"));
+        assert_eq!(suggest("xyz", &OUTCOME_WORDS), None);
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
+}

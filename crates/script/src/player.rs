@@ -1,0 +1,520 @@
+//! Plays a [`Script`] as a [`Behaviour`]: a cursor over the steps.
+
+use probesim_core::{Attempt, Behaviour, Response, SimDuration, SimTime};
+
+use crate::script::{Limit, Script, Step};
+
+/// Answers probe attempts the way a [`Script`] says (contract §3).
+///
+/// The clock is the container instance's uptime, and a new instance (a new
+/// [`Attempt::instance`]) starts the script afresh; a `pod:` script reads pod time instead
+/// (from the timeline origin) and keeps one cursor for the pod's whole life. Answers are
+/// decided in attempt order, so attempts must come with non-decreasing clocks, as the
+/// simulation delivers them.
+///
+/// The player keeps a step index, the number of requests the step has answered and the clock
+/// reading at which the step began; answering allocates nothing.
+///
+/// # Examples
+/// ```
+/// use probesim_core::{Answer, Attempt, Behaviour, ProbeKind, SimDuration, SimTime};
+/// use probesim_script::ScriptPlayer;
+///
+/// let mut player = ScriptPlayer::new("2x200 then 500".parse()?);
+/// let mut attempt = Attempt {
+///     container: 0,
+///     probe: ProbeKind::Liveness,
+///     instance: 0,
+///     uptime: SimDuration::ZERO,
+///     now: SimTime::ZERO,
+/// };
+/// let mut answers = Vec::new();
+/// for _ in 0..3 {
+///     answers.push(player.respond(&attempt).answer);
+/// }
+/// // A restarted container starts the script over.
+/// attempt.instance = 1;
+/// answers.push(player.respond(&attempt).answer);
+/// assert_eq!(answers, [Answer::Status(200), Answer::Status(200), Answer::Status(500), Answer::Status(200)]);
+/// # Ok::<(), probesim_script::ParseError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct ScriptPlayer {
+    script: Script,
+    /// The instance the cursor belongs to; `None` before the first attempt.
+    instance: Option<u32>,
+    cursor: Cursor,
+    /// For a `repeat` script whose steps all end at a time: the length of one round, once
+    /// the clock is past every `until`.
+    round: Option<Round>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Round {
+    /// The `for` durations added up (never zero: the parser refuses such scripts).
+    len: SimDuration,
+    /// The latest `until`; rounds that begin at or after it all last `len`.
+    last_until: SimDuration,
+}
+
+/// Where the script stands.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cursor {
+    /// Index of the current step.
+    step: usize,
+    /// Clock reading at which the current step began.
+    begin: SimDuration,
+    /// Requests the current step has answered.
+    answered: u64,
+}
+
+impl Cursor {
+    /// Moves to the next step (the first after the last), which begins at `at`.
+    fn advance(&mut self, at: SimDuration, steps: usize) {
+        self.step = (self.step + 1) % steps;
+        self.begin = at;
+        self.answered = 0;
+    }
+}
+
+impl ScriptPlayer {
+    /// A player at the start of `script`.
+    #[must_use]
+    pub fn new(script: Script) -> ScriptPlayer {
+        let steps = script.steps();
+        let round = (script.is_repeating() && steps.iter().all(Step::is_timed))
+            .then(|| {
+                steps.iter().fold(
+                    Round {
+                        len: SimDuration::ZERO,
+                        last_until: SimDuration::ZERO,
+                    },
+                    |round, step| match step.limit() {
+                        Some(Limit::For(d)) => Round {
+                            len: round.len.saturating_add(d),
+                            ..round
+                        },
+                        Some(Limit::Until(t)) => Round {
+                            last_until: round.last_until.max(t),
+                            ..round
+                        },
+                        None => round,
+                    },
+                )
+            })
+            .filter(|round| !round.len.is_zero());
+        ScriptPlayer {
+            script,
+            instance: None,
+            cursor: Cursor::default(),
+            round,
+        }
+    }
+
+    /// The script being played.
+    #[must_use]
+    pub fn script(&self) -> &Script {
+        &self.script
+    }
+
+    /// The step that answers a request at `clock`, moving the cursor past the steps that have
+    /// ended and counting the request.
+    fn answer_at(&mut self, clock: SimDuration) -> Step {
+        let steps = self.script.steps();
+        let last = steps.len() - 1;
+        let repeat = self.script.is_repeating();
+        let cursor = &mut self.cursor;
+        // Each pass either answers or moves one step on. Finishing the current round takes at
+        // most `len` passes, a round that ends past the last `until` at most `len` more, and
+        // after skipping whole rounds some step of the next `len` covers `clock`; without
+        // `round`, a step without a time limit answers within one round. The bound only keeps
+        // a broken invariant from hanging the simulation.
+        for _ in 0..4 * steps.len() + 4 {
+            if let Some(round) = self.round {
+                if cursor.step == 0 && cursor.answered == 0 && round.last_until <= cursor.begin {
+                    // Rounds that went by without a request: skip them whole.
+                    let behind = clock.saturating_sub(cursor.begin).as_millis();
+                    let rounds = behind / round.len.as_millis();
+                    cursor.begin = cursor
+                        .begin
+                        .saturating_add(round.len.saturating_mul(rounds));
+                }
+            }
+            let step = steps[cursor.step];
+            if !repeat && cursor.step == last {
+                // The last step holds forever.
+                return step;
+            }
+            if let Some(end) = step.end(cursor.begin) {
+                if clock >= end {
+                    cursor.advance(end, steps.len());
+                    continue;
+                }
+            }
+            cursor.answered += 1;
+            let done = match step.count() {
+                Some(n) => cursor.answered >= n.get(),
+                // A step without count or time answers one request.
+                None => !step.is_timed(),
+            };
+            if done {
+                cursor.advance(clock.max(cursor.begin), steps.len());
+            }
+            return step;
+        }
+        steps[cursor.step]
+    }
+}
+
+impl From<Script> for ScriptPlayer {
+    fn from(script: Script) -> ScriptPlayer {
+        ScriptPlayer::new(script)
+    }
+}
+
+impl Behaviour for ScriptPlayer {
+    fn respond(&mut self, attempt: &Attempt) -> Response {
+        let clock = if self.script.is_pod_scoped() {
+            attempt.now.saturating_since(SimTime::ZERO)
+        } else {
+            if self.instance != Some(attempt.instance) {
+                self.instance = Some(attempt.instance);
+                self.cursor = Cursor::default();
+            }
+            attempt.uptime
+        };
+        let step = self.answer_at(clock);
+        Response {
+            answer: step.answer(),
+            latency: step.latency(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use probesim_core::{Answer, ProbeKind};
+
+    use super::*;
+    use crate::parse::parse;
+
+    fn player(text: &str) -> ScriptPlayer {
+        match parse(text) {
+            Ok(script) => ScriptPlayer::new(script),
+            Err(e) => panic!("{text}: {e}"),
+        }
+    }
+
+    fn attempt(instance: u32, uptime_ms: u64, now_ms: u64) -> Attempt {
+        Attempt {
+            container: 0,
+            probe: ProbeKind::Liveness,
+            instance,
+            uptime: SimDuration::from_millis(uptime_ms),
+            now: SimTime::from_millis(now_ms),
+        }
+    }
+
+    /// The answers of one instance to requests at these uptimes, in milliseconds.
+    fn answers_at(text: &str, uptimes_ms: &[u64]) -> Vec<String> {
+        let mut player = player(text);
+        uptimes_ms
+            .iter()
+            .map(|&ms| player.respond(&attempt(0, ms, ms)).answer.to_string())
+            .collect()
+    }
+
+    /// The answers of one instance to requests every ten seconds, from uptime 0.
+    fn every_10s(text: &str, n: u64) -> Vec<String> {
+        let uptimes: Vec<u64> = (0..n).map(|i| i * 10_000).collect();
+        answers_at(text, &uptimes)
+    }
+
+    #[test]
+    fn a_count_answers_that_many_requests_then_the_last_step_holds() {
+        assert_eq!(
+            every_10s("5x200 then 500", 8),
+            ["200", "200", "200", "200", "200", "500", "500", "500"]
+        );
+        // Requests at the same instant are counted one by one.
+        assert_eq!(
+            answers_at("2x200 then 500", &[0, 0, 0]),
+            ["200", "200", "500"]
+        );
+    }
+
+    #[test]
+    fn a_for_step_answers_until_its_window_ends() {
+        assert_eq!(
+            answers_at(
+                "refused for 20s then open",
+                &[0, 10_000, 19_999, 20_000, 30_000]
+            ),
+            ["refused", "refused", "refused", "open", "open"]
+        );
+    }
+
+    #[test]
+    fn an_until_step_answers_while_the_clock_is_below_its_time() {
+        assert_eq!(
+            answers_at("ok until 30s then fail", &[0, 29_999, 30_000, 100_000]),
+            ["ok", "ok", "fail", "fail"]
+        );
+    }
+
+    #[test]
+    fn a_bare_step_that_is_not_last_answers_one_request() {
+        assert_eq!(
+            every_10s("ok then fail then 503", 4),
+            ["ok", "fail", "503", "503"]
+        );
+    }
+
+    #[test]
+    fn repeat_starts_the_script_over() {
+        assert_eq!(
+            every_10s("2x200, 500 repeat", 7),
+            ["200", "200", "500", "200", "200", "500", "200"]
+        );
+        assert_eq!(every_10s("ok repeat", 3), ["ok", "ok", "ok"]);
+    }
+
+    #[test]
+    fn windows_that_no_request_fell_in_are_passed_over() {
+        assert_eq!(
+            answers_at("ok for 10s then fail for 10s then ok", &[25_000]),
+            ["ok"]
+        );
+        assert_eq!(
+            answers_at(
+                "ok for 10s then fail for 10s then refused",
+                &[5_000, 15_000, 25_000]
+            ),
+            ["ok", "fail", "refused"]
+        );
+        // The skipped step began when the one before it ended: `fail` covers [10s, 20s).
+        assert_eq!(
+            answers_at("ok for 10s then fail for 10s then refused", &[0, 19_999]),
+            ["ok", "fail"]
+        );
+    }
+
+    #[test]
+    fn an_until_that_has_passed_is_passed_over_without_going_back_in_time() {
+        let text = "ok until 30s then fail until 20s then refused for 10s then open";
+        assert_eq!(
+            answers_at(text, &[0, 35_000, 39_999, 40_000]),
+            ["ok", "refused", "refused", "open"]
+        );
+    }
+
+    #[test]
+    fn repeat_rounds_are_anchored_where_the_last_round_ended() {
+        let text = "ok for 10s then fail for 5s repeat";
+        assert_eq!(
+            answers_at(text, &[0, 9_999, 10_000, 14_999, 15_000, 24_999, 25_000]),
+            ["ok", "ok", "fail", "fail", "ok", "ok", "fail"]
+        );
+        // 1000 s is 66 rounds and 10 s, 1005 s exactly 67 rounds.
+        assert_eq!(answers_at(text, &[1_000_000, 1_005_000]), ["fail", "ok"]);
+        // A count step ends at its last answer; the round goes on from there.
+        let text = "2x200 then 500 for 10s repeat";
+        assert_eq!(
+            answers_at(text, &[0, 5_000, 10_000, 15_000, 20_000, 25_000]),
+            ["200", "200", "500", "200", "200", "500"]
+        );
+    }
+
+    #[test]
+    fn untils_in_a_repeat_hold_only_in_the_first_round() {
+        let text = "ok until 1h then fail for 1s then refused for 1s repeat";
+        let h = 3_600_000;
+        assert_eq!(
+            answers_at(text, &[0, h, h + 1_000, h + 2_000, h + 3_000, h + 4_000]),
+            ["ok", "fail", "refused", "fail", "refused", "fail"]
+        );
+    }
+
+    #[test]
+    fn a_long_gap_between_requests_skips_whole_rounds() {
+        let text = "ok for 1ms then fail for 1ms repeat";
+        assert_eq!(
+            answers_at(text, &[1_000_000_000_000, 1_000_000_000_001]),
+            ["ok", "fail"]
+        );
+        assert_eq!(
+            answers_at(text, &[u64::MAX - 3, u64::MAX - 2]),
+            ["ok", "fail"]
+        );
+    }
+
+    #[test]
+    fn a_step_with_count_and_time_ends_at_whichever_comes_first() {
+        let text = "3x500 for 10s then ok";
+        assert_eq!(
+            answers_at(text, &[0, 1_000, 2_000, 3_000]),
+            ["500", "500", "500", "ok"]
+        );
+        assert_eq!(answers_at(text, &[0, 5_000, 10_000]), ["500", "500", "ok"]);
+    }
+
+    #[test]
+    fn the_last_step_holds_forever_whatever_its_limits() {
+        assert_eq!(
+            answers_at("ok then fail for 10s", &[0, 1_000, 100_000]),
+            ["ok", "fail", "fail"]
+        );
+        assert_eq!(every_10s("3x200", 5), ["200", "200", "200", "200", "200"]);
+    }
+
+    #[test]
+    fn a_new_instance_starts_the_script_afresh() {
+        let mut p = player("2x200 then 500");
+        let mut answers = Vec::new();
+        for (instance, uptime) in [(0, 0), (0, 10), (0, 20), (1, 0), (1, 10), (1, 20)] {
+            answers.push(p.respond(&attempt(instance, uptime, 0)).answer.to_string());
+        }
+        assert_eq!(answers, ["200", "200", "500", "200", "200", "500"]);
+        // Uptime is the clock: a restart at pod time 100 s begins again at uptime 0.
+        let mut p = player("refused for 20s then open");
+        let a = p.respond(&attempt(0, 30_000, 30_000)).answer;
+        let b = p.respond(&attempt(1, 5_000, 105_000)).answer;
+        assert_eq!((a, b), (Answer::Open, Answer::Refused));
+    }
+
+    #[test]
+    fn a_pod_script_keeps_one_counter_and_reads_pod_time() {
+        let mut p = player("pod: 2x200 then 500");
+        let answers: Vec<_> = [(0, 0), (0, 10), (1, 0)]
+            .iter()
+            .map(|&(instance, uptime)| p.respond(&attempt(instance, uptime, 0)).answer)
+            .collect();
+        assert_eq!(
+            answers,
+            [
+                Answer::Status(200),
+                Answer::Status(200),
+                Answer::Status(500)
+            ]
+        );
+        let mut p = player("pod: refused for 20s then open");
+        let a = p.respond(&attempt(0, 5_000, 15_000)).answer;
+        let b = p.respond(&attempt(1, 1_000, 25_000)).answer;
+        assert_eq!((a, b), (Answer::Refused, Answer::Open));
+    }
+
+    #[test]
+    fn after_is_the_answers_latency() {
+        let mut p = player("200 after 2s then 500 after 500ms then 503");
+        let latencies: Vec<u64> = (0..3)
+            .map(|_| p.respond(&attempt(0, 0, 0)).latency.as_millis())
+            .collect();
+        assert_eq!(latencies, [2_000, 500, 0]);
+    }
+
+    #[test]
+    fn outcomes_map_to_answers() {
+        let text = "200 then ok then fail then open then refused then timeout then exit 3 \
+                    then serving then not-serving then unknown then error";
+        let mut p = player(text);
+        let answers: Vec<Answer> = (0..11)
+            .map(|_| p.respond(&attempt(0, 0, 0)).answer)
+            .collect();
+        assert_eq!(
+            answers,
+            [
+                Answer::Status(200),
+                Answer::Ok,
+                Answer::Fail,
+                Answer::Open,
+                Answer::Refused,
+                Answer::Timeout,
+                Answer::Exit(3),
+                Answer::Serving,
+                Answer::NotServing,
+                Answer::Unknown,
+                Answer::Error,
+            ]
+        );
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use ::proptest::prelude::*;
+    use probesim_core::{Answer, ProbeKind};
+
+    use super::*;
+    use crate::proptest::script;
+
+    fn at(instance: u32, uptime_ms: u64) -> Attempt {
+        Attempt {
+            container: 0,
+            probe: ProbeKind::Liveness,
+            instance,
+            uptime: SimDuration::from_millis(uptime_ms),
+            now: SimTime::from_millis(uptime_ms),
+        }
+    }
+
+    /// The answers of a script without time limits, request by request, written out.
+    fn expand(script: &Script, requests: usize) -> Vec<Answer> {
+        let steps = script.steps();
+        let mut out = Vec::new();
+        'rounds: loop {
+            for (i, step) in steps.iter().enumerate() {
+                let is_final = !script.is_repeating() && i == steps.len() - 1;
+                let n = if is_final {
+                    u64::MAX
+                } else {
+                    step.count().map_or(1, core::num::NonZeroU64::get)
+                };
+                for _ in 0..n {
+                    if out.len() == requests {
+                        break 'rounds;
+                    }
+                    out.push(step.answer());
+                }
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn any_script_answers_any_request_sequence(
+            script in script(),
+            gaps in prop::collection::vec(prop_oneof![
+                3 => 0_u64..=20_000,
+                1 => any::<u64>().prop_map(|g| g >> 20),
+            ], 1..40),
+        ) {
+            let mut player = ScriptPlayer::new(script);
+            let mut uptime = 0_u64;
+            for gap in gaps {
+                uptime = uptime.saturating_add(gap);
+                let _ = player.respond(&at(0, uptime));
+            }
+        }
+
+        #[test]
+        fn untimed_scripts_answer_in_written_order(
+            script in script().prop_filter("no time limits, small counts", |s| {
+                s.steps().iter().all(|step| {
+                    !step.is_timed() && step.count().is_none_or(|n| n.get() <= 10)
+                })
+            }),
+            uptimes in prop::collection::vec(0_u64..1_000_000, 1..60),
+        ) {
+            let mut uptimes = uptimes;
+            uptimes.sort_unstable();
+            let expected = expand(&script, uptimes.len());
+            let mut player = ScriptPlayer::new(script);
+            let answers: Vec<Answer> =
+                uptimes.iter().map(|&u| player.respond(&at(0, u)).answer).collect();
+            prop_assert_eq!(answers, expected);
+        }
+    }
+}
