@@ -440,6 +440,7 @@ pub struct Simulation {
     /// Each worker's next deadline, recomputed only for workers marked dirty.
     worker_keys: Vec<Key>,
     dirty: Vec<usize>,
+    is_dirty: Vec<bool>,
     /// The earliest kubelet-wide item, recomputed only when one may have changed.
     global_due: (Key, Slot),
     globals_dirty: bool,
@@ -513,6 +514,7 @@ impl Simulation {
             cache: vec![None; workers.len()],
             worker_keys: vec![Key::NEVER; workers.len()],
             dirty: Vec::with_capacity(workers.len()),
+            is_dirty: vec![false; workers.len()],
             global_due: (Key::NEVER, Slot::Idle),
             globals_dirty: true,
             workers,
@@ -627,6 +629,7 @@ impl Simulation {
     /// The earliest due item: its key and which slot it is.
     fn next_due(&mut self) -> (Key, Slot) {
         while let Some(w) = self.dirty.pop() {
+            self.is_dirty[w] = false;
             self.worker_keys[w] = self.workers[w].key();
         }
         if self.globals_dirty {
@@ -1386,7 +1389,8 @@ impl Simulation {
 
     /// Notes that worker `w`'s timers may have changed.
     fn mark(&mut self, w: usize) {
-        if !self.dirty.contains(&w) {
+        if !self.is_dirty[w] {
+            self.is_dirty[w] = true;
             self.dirty.push(w);
         }
     }
