@@ -48,7 +48,7 @@ pub struct RunArgs {
     pub for_: Option<String>,
 
     /// Seed of the simulation's random generator, overriding the scenario's `seed`.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub seed: Option<u64>,
 
     /// Kubernetes version whose semantics to use (1.19 … 1.37), overriding `kubernetes`.

@@ -2,7 +2,8 @@
 
 use std::io::{self, Write};
 
-use probesim_core::SimTime;
+use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
+use probesim_core::{Profile, SimDuration, SimTime};
 use probesim_scenario::report::Format;
 use probesim_scenario::run::{render, RunFailure};
 use probesim_scenario::scenario::{Overrides, Scenario};
@@ -19,6 +20,34 @@ pub fn run(args: &RunArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
+    // Options are checked before the file is read: their errors name the option.
+    let duration = match args.for_.as_deref().map(probesim_script::parse_duration) {
+        None => None,
+        Some(Ok(d)) => match SimTime::ZERO.checked_add(d).filter(|t| *t < SimTime::MAX) {
+            Some(t) => Some(t),
+            None => {
+                // The same limit as the scenario's `duration`.
+                let limit =
+                    probesim_script::format_duration(SimDuration::from_millis(u64::MAX - 1));
+                print_error(&format!(
+                    "--for: duration too large for the simulation clock: at most {limit} (about 584 million years)"
+                ));
+                return ExitStatus::Error;
+            }
+        },
+        Some(Err(e)) => {
+            print_error(&format!("--for: {e}"));
+            return ExitStatus::Error;
+        }
+    };
+    if let Some(version) = &args.kubernetes {
+        if Profile::parse(version).is_none() {
+            print_error(&format!(
+                "--kubernetes: unsupported Kubernetes version {version:?}: probesim models 1.{OLDEST_MINOR} to 1.{NEWEST_MINOR}"
+            ));
+            return ExitStatus::Error;
+        }
+    }
     let display = if args.scenario == "-" {
         "<stdin>"
     } else {
@@ -35,14 +64,6 @@ pub fn run(args: &RunArgs) -> ExitStatus {
         Ok(s) => s,
         Err(e) => {
             print_error(&e.render(&text));
-            return ExitStatus::Error;
-        }
-    };
-    let duration = match args.for_.as_deref().map(probesim_script::parse_duration) {
-        None => None,
-        Some(Ok(d)) => Some(SimTime::ZERO.saturating_add(d)),
-        Some(Err(e)) => {
-            print_error(&format!("--for: {e}"));
             return ExitStatus::Error;
         }
     };

@@ -19,6 +19,9 @@ pub struct Diagnostic {
     pub mark: Option<Mark>,
     /// What is wrong.
     pub message: String,
+    /// How many characters to underline at `mark`, when the problem is a known part of a
+    /// scalar (a word inside a script); `None` underlines the token that starts at `mark`.
+    pub width: Option<usize>,
 }
 
 impl Diagnostic {
@@ -29,7 +32,15 @@ impl Diagnostic {
             path,
             mark,
             message: message.into(),
+            width: None,
         }
+    }
+
+    /// The same problem, underlining `width` characters (at least one) at its mark.
+    #[must_use]
+    pub fn with_width(mut self, width: usize) -> Diagnostic {
+        self.width = Some(width.max(1));
+        self
     }
 }
 
@@ -93,14 +104,14 @@ impl ScenarioError {
                     out.push_str(&self.file);
                     out.push('\n');
                 }
-                Some(mark) => render_snippet(&mut out, &self.file, source, mark),
+                Some(mark) => render_snippet(&mut out, &self.file, source, mark, d.width),
             }
         }
         out
     }
 }
 
-fn render_snippet(out: &mut String, file: &str, source: &str, mark: Mark) {
+fn render_snippet(out: &mut String, file: &str, source: &str, mark: Mark, width: Option<usize>) {
     let number = mark.line.to_string();
     let pad = " ".repeat(number.len());
     out.push_str(&format!("{pad}--> {file}:{mark}\n"));
@@ -114,16 +125,22 @@ fn render_snippet(out: &mut String, file: &str, source: &str, mark: Mark) {
         .take(mark.col.saturating_sub(1))
         .map(|c| if c == '\t' { '\t' } else { ' ' })
         .collect();
-    let width = token_width(line, mark.col.saturating_sub(1)).max(1);
+    let width = width
+        .unwrap_or_else(|| token_width(line, mark.col.saturating_sub(1)))
+        .max(1);
     out.push_str(&format!("{pad} | {before}{}\n", "^".repeat(width)));
 }
 
 /// The width in characters of the token starting at character `start` of `line`: a quoted
-/// string up to its closing quote, otherwise up to `: `, ` #`, a flow indicator or the end.
+/// string up to its closing quote, otherwise up to `: `, ` #`, a flow indicator or the end. The
+/// start of a collection (`[`, `{`, `- `) and whitespace are one character wide: what follows
+/// them is not the token.
 fn token_width(line: &str, start: usize) -> usize {
     let rest: Vec<char> = line.chars().skip(start).collect();
     match rest.first() {
         None => 1,
+        Some(c) if matches!(c, '[' | '{') || c.is_whitespace() => 1,
+        Some('-') if rest.get(1).is_none_or(|c| c.is_whitespace()) => 1,
         Some(&q) if q == '"' || q == '\'' => {
             let mut i = 1;
             while i < rest.len() {
@@ -231,5 +248,10 @@ mod tests {
         assert_eq!(token_width("[1, 22]", 4), 2);
         assert_eq!(token_width("", 0), 1);
         assert_eq!(token_width("a: 'it''s'", 3), 7);
+        assert_eq!(token_width("a: {b: 1}", 3), 1);
+        assert_eq!(token_width("a: [[1]]", 3), 1);
+        assert_eq!(token_width("- name: x", 0), 1);
+        assert_eq!(token_width("a: -1", 3), 2);
+        assert_eq!(token_width("\tkey: v", 0), 1);
     }
 }

@@ -384,12 +384,15 @@ impl<'e, S> ExpectSink<'e, S> {
                 continue;
             };
             let seen = self.counts[i];
+            // A window without `between` covers the whole run, however long it is.
+            let whole_run = *to == SimTime::MAX;
+            let shown_to = if whole_run { end } else { *to };
             let window = format_args!(
                 "{filter} between {} and {}",
                 Span(from.as_millis()),
-                Span(to.as_millis())
+                Span(shown_to.as_millis())
             );
-            let message = if *to > end {
+            let message = if *to > end && !whole_run {
                 format!(
                     "{window}: the run ended at {}, before the window closed (count so far {seen})",
                     Span(end.as_millis())
@@ -661,6 +664,40 @@ mod tests {
         }
         let (inner, failures) = sink.finish(secs(end));
         (inner, failures.iter().map(ToString::to_string).collect())
+    }
+
+    #[test]
+    fn a_window_without_between_covers_the_whole_run() {
+        let (handler, cs) = (http(), crash_looping(1, 110));
+        let events = every_kind(&handler, &cs);
+        let filter = EventFilter {
+            kind: "kill".into(),
+            ..EventFilter::default()
+        };
+        let whole = Expect {
+            index: 0,
+            line: None,
+            expectation: Expectation::Count {
+                filter: filter.clone(),
+                between: (SimTime::ZERO, SimTime::MAX),
+                count: CountRange::exactly(1),
+            },
+        };
+        let (_, failures) = run(std::slice::from_ref(&whole), &events, 200);
+        assert_eq!(failures, Vec::<String>::new());
+        let none = Expect {
+            expectation: Expectation::Count {
+                filter,
+                between: (SimTime::ZERO, SimTime::MAX),
+                count: CountRange::exactly(0),
+            },
+            ..whole
+        };
+        let (_, failures) = run(&[none], &events, 200);
+        assert_eq!(
+            failures,
+            ["expect[0]: timeline {kind: kill} between 0s and 3m20s: count expected 0, saw 1"]
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! fields start with their scenario key (`kubelet.resync`, `apps.kubia.exit`, `expect[2].at`).
 
 use core::fmt;
+use core::ops::Range;
 
 use probesim_core::{
     AppSpec, Behaviours, ContainerSpec, EventKind, Gate, GateError, Handler, HandlerFamily,
@@ -670,15 +671,24 @@ impl<'s> Loader<'s> {
 
     fn scenario(&mut self, root: &Node, display_path: &str) -> Option<Scenario> {
         if root.is_null() {
+            // A file of comments and blank lines has no position to point at.
+            let mark = has_content(self.source).then_some(root.mark);
             self.report(
                 &FieldPath::root(),
-                Some(root.mark),
+                mark,
                 "empty scenario: expected a mapping with at least `pod` and `duration`",
             );
             return None;
         }
         let f = decode::fields(&mut self.d, root, &FieldPath::root(), SCENARIO_FIELDS, &[])?;
         let name = self.opt_string(&f, "name", &FieldPath::new("name"));
+        if let (Some(""), Some(n)) = (name.as_deref(), f.get("name")) {
+            self.report(
+                &FieldPath::new("name"),
+                Some(n.mark),
+                "must not be empty (leave `name` out to use the file name)",
+            );
+        }
         let description = self.opt_string(&f, "description", &FieldPath::new("description"));
         let mut profile = match f.get("kubernetes") {
             None => Profile::newest(),
@@ -731,6 +741,10 @@ impl<'s> Loader<'s> {
                     Some(f.mark),
                     "missing field: the Pod manifest to simulate (apiVersion: v1, kind: Pod)",
                 );
+                None
+            }
+            Some(n) if !matches!(n.value(), Value::Map(_)) => {
+                decode::type_error(&mut self.d, n, &pod_path, "a Pod manifest (a mapping)");
                 None
             }
             Some(n) => match manifest::read(n, &FieldPath::root()) {
@@ -853,7 +867,13 @@ impl<'s> Loader<'s> {
         match SimTime::ZERO.checked_add(d).filter(|t| *t < SimTime::MAX) {
             Some(t) => Some(t),
             None => {
-                self.report(path, Some(node.mark), "duration too large");
+                let limit =
+                    probesim_script::format_duration(SimDuration::from_millis(u64::MAX - 1));
+                self.report(
+                    path,
+                    Some(node.mark),
+                    format!("duration too large for the simulation clock: at most {limit} (about 584 million years)"),
+                );
                 None
             }
         }
@@ -904,17 +924,32 @@ impl<'s> Loader<'s> {
         k
     }
 
-    /// Where the script's error is: inside the scalar when it is written on one line and the
-    /// source shows it verbatim, else at the scalar's start.
-    fn script_mark(&self, node: &Node, text: &str, offset: usize) -> Mark {
+    /// Where the script's error is, and how many characters to underline: inside the scalar
+    /// when the source shows the script's text verbatim there (a plain or quoted scalar on one
+    /// line, or a line of a literal block), else at the scalar's start.
+    fn script_mark(&self, node: &Node, text: &str, span: Range<usize>) -> (Mark, Option<usize>) {
         let base = node.mark;
-        let shift = match node.style() {
-            Some(Style::Plain) => 0,
-            Some(Style::Quoted) => 1,
-            Some(Style::Block) | None => return base,
+        let fallback = (base, None);
+        let Some(prefix) = text.get(..span.start) else {
+            return fallback;
         };
-        let Some(line) = self.source.lines().nth(base.line.saturating_sub(1)) else {
-            return base;
+        // The line of the text the error is on, and the text before it on that line.
+        let line_index = prefix.matches('\n').count();
+        let before = &prefix[prefix.rfind('\n').map_or(0, |i| i + 1)..];
+        let shift = match node.style() {
+            Some(Style::Plain) if line_index == 0 => 0,
+            Some(Style::Quoted) if line_index == 0 => 1,
+            // A literal block's lines are the source lines without their common indentation,
+            // which starts where the block's content starts.
+            Some(Style::Block) => 0,
+            _ => return fallback,
+        };
+        let Some(line) = self
+            .source
+            .lines()
+            .nth(base.line.saturating_sub(1) + line_index)
+        else {
+            return fallback;
         };
         let start: usize = line
             .char_indices()
@@ -924,22 +959,39 @@ impl<'s> Loader<'s> {
         let rest = if shift == 1 {
             match rest.strip_prefix(['"', '\'']) {
                 Some(r) => r,
-                None => return base,
+                None => return fallback,
             }
         } else {
             rest
         };
-        match text.get(..offset) {
-            Some(prefix) if !prefix.contains('\n') && rest.starts_with(prefix) => {
-                Mark::new(base.line, base.col + shift + prefix.chars().count())
-            }
-            _ => base,
+        let text_line = text.split('\n').nth(line_index).unwrap_or_default();
+        let verbatim = if node.style() == Some(Style::Block) {
+            !text_line.is_empty() && rest.starts_with(text_line)
+        } else {
+            rest.starts_with(before)
+        };
+        if !verbatim {
+            return fallback;
         }
+        let mark = Mark::new(
+            base.line + line_index,
+            base.col + shift + before.chars().count(),
+        );
+        // Underline the offending words if the source shows them as the text has them.
+        let word = text
+            .get(span)
+            .map(|w| w.split('\n').next().unwrap_or_default())
+            .filter(|w| rest[before.len()..].starts_with(w));
+        (mark, word.map(|w| w.chars().count().max(1)))
     }
 
     fn script_error(&mut self, path: &FieldPath, node: &Node, text: &str, e: &ParseError) {
-        let mark = self.script_mark(node, text, e.offset());
-        self.report(path, Some(mark), e.message());
+        let (mark, width) = self.script_mark(node, text, e.span());
+        let mut d = Diagnostic::new(path.clone(), Some(mark), e.message());
+        if let Some(w) = width {
+            d = d.with_width(w);
+        }
+        self.d.push(d);
     }
 
     /// The text of a scalar holding a script (numbers allowed: `200` is a script).
@@ -1521,6 +1573,17 @@ impl<'s> Loader<'s> {
     fn between(&mut self, node: &Node, path: &FieldPath) -> Option<(SimTime, SimTime)> {
         let items = match node.as_seq() {
             Some(items) if items.len() == 2 => items,
+            Some(items) => {
+                self.report(
+                    path,
+                    Some(node.mark),
+                    format!(
+                        "expected a window [from, to] of two durations, found {} items",
+                        items.len()
+                    ),
+                );
+                return None;
+            }
             _ => {
                 decode::type_error(
                     &mut self.d,
@@ -1624,8 +1687,19 @@ fn find_container(m: &PodManifest, name: &str) -> Option<ContainerRef> {
         .map(ContainerRef::Init)
 }
 
-/// The stem of the display path, or the pod's name when reading standard input.
+/// Whether the text has anything besides blank lines, comments and document markers.
+fn has_content(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .any(|l| !(l.is_empty() || l.starts_with('#') || l == "---" || l == "..."))
+}
+
+/// The stem of the display path, or the pod's name when reading standard input (display path
+/// `-` or `<stdin>`, as the command line names it).
 fn default_name(display_path: &str, pod_name: &str) -> String {
+    if display_path == "<stdin>" {
+        return pod_name.to_owned();
+    }
     let stem = std::path::Path::new(display_path)
         .file_stem()
         .and_then(|s| s.to_str())
@@ -1691,8 +1765,10 @@ pod:
         assert_eq!(s.kubelet, KubeletConfig::default());
         assert!(s.bindings.is_empty() && s.expect.is_empty());
         assert_eq!(s.pod.containers[0].app, AppSpec::default());
-        let s = Scenario::from_str(&with_pod(""), "-").unwrap();
-        assert_eq!(s.name, "kubia", "standard input takes the pod's name");
+        for stdin in ["-", "<stdin>"] {
+            let s = Scenario::from_str(&with_pod(""), stdin).unwrap();
+            assert_eq!(s.name, "kubia", "standard input takes the pod's name");
+        }
     }
 
     #[test]
@@ -1790,9 +1866,25 @@ pod:
             errors("duration: 1m\n"),
             ["1:1: pod: missing field: the Pod manifest to simulate (apiVersion: v1, kind: Pod)"]
         );
+        // An empty file (or one of comments only) has no position to point at; an explicit
+        // null document has one.
+        for text in ["", "# nothing yet\n\n---\n"] {
+            assert_eq!(
+                load(text).unwrap_err().to_string(),
+                "scenarios/liveness/kubia.yaml: empty scenario: expected a mapping with at least `pod` and `duration`"
+            );
+        }
         assert_eq!(
-            errors(""),
-            ["1:1: empty scenario: expected a mapping with at least `pod` and `duration`"]
+            errors("# a comment\n~\n"),
+            ["2:1: empty scenario: expected a mapping with at least `pod` and `duration`"]
+        );
+        assert_eq!(
+            errors(&with_pod("name: \"\"\n")),
+            ["15:7: name: must not be empty (leave `name` out to use the file name)"]
+        );
+        assert_eq!(
+            errors("duration: 1m\npod: kubia.yaml\n"),
+            ["2:6: pod: expected a Pod manifest (a mapping), found the string \"kubia.yaml\""]
         );
     }
 
@@ -2147,6 +2239,40 @@ pod:
         assert!(e.to_string().contains("document too large"), "{e}");
         let deep = format!("pod: {}{}", "{a: ".repeat(1000), "}".repeat(1000));
         assert!(Scenario::from_str(&deep, "deep.yaml").is_err());
+    }
+
+    #[test]
+    fn script_errors_underline_the_offending_words() {
+        let caret = |rest: &str| {
+            let text = with_pod(rest);
+            let rendered = load(&text).unwrap_err().render(&text);
+            rendered.lines().nth(4).unwrap_or_default().to_owned()
+        };
+        // In a quoted script: the word, not the rest of the scalar and its closing quote.
+        assert_eq!(
+            caret("apps:\n  kubia:\n    probes:\n      liveness: \"5x200 thne 500\"\n"),
+            "   |                        ^^^^"
+        );
+        assert_eq!(
+            caret("apps:\n  kubia:\n    probes:\n      liveness: ok for 2d then fail\n"),
+            "   |                        ^^"
+        );
+        // In a literal block: on the line and column where the word is written.
+        let text = with_pod(
+            "apps:\n  kubia:\n    probes:\n      liveness: |\n        5x200\n        then 500 forever\n",
+        );
+        let e = load(&text).unwrap_err();
+        assert_eq!(e.items[0].mark, Some(Mark::new(20, 18)));
+        assert_eq!(e.items[0].width, Some(7));
+        // A folded block does not show the text verbatim: the scalar's start.
+        let text = with_pod(
+            "apps:\n  kubia:\n    probes:\n      liveness: >\n        5x200\n        then 500 forever\n",
+        );
+        let e = load(&text).unwrap_err();
+        assert_eq!(
+            (e.items[0].mark, e.items[0].width),
+            (Some(Mark::new(19, 9)), None)
+        );
     }
 
     #[test]

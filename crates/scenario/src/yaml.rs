@@ -610,6 +610,37 @@ fn check_collection_tag(tag: Option<&Tag>, expected: &str, mark: Mark) -> Result
     }
 }
 
+/// A parser error, made easier to act on: an error at the end of the input points just after
+/// the last line (the parser points past it), a tab in the indentation is pointed at (the
+/// parser reports the content after it), and an unterminated quoted string says so.
+fn syntax_error(text: &str, mark: Mark, info: &str) -> YamlError {
+    let mut mark = mark;
+    // At the end of the input the parser points past the last line: show the last line.
+    let lines = text.lines().count();
+    if mark.line > lines && lines > 0 {
+        let last = text.lines().last().unwrap_or_default();
+        mark = Mark::new(lines, last.chars().count() + 1);
+    }
+    if info.contains("tab") {
+        if let Some(line) = text.lines().nth(mark.line.saturating_sub(1)) {
+            let indent: Vec<char> = line.chars().take(mark.col.saturating_sub(1)).collect();
+            if indent.iter().all(|c| c.is_whitespace()) {
+                if let Some(i) = indent.iter().position(|c| *c == '\t') {
+                    mark.col = i + 1;
+                }
+            }
+        }
+    }
+    let message = if info.contains("quoted scalar")
+        && (info.contains("indentation") || info.contains("end of stream"))
+    {
+        format!("{info} (is its closing quote missing?)")
+    } else {
+        info.to_owned()
+    };
+    YamlError::at(mark, message)
+}
+
 /// Parses a stream that must hold at most one document. An empty stream is a null node at 1:1.
 ///
 /// # Errors
@@ -620,9 +651,12 @@ pub fn parse(text: &str) -> Result<Node, YamlError> {
     let mut builder = Builder::new();
     let mut documents = 0usize;
     while let Some(item) = parser.next_event() {
-        let (event, span) = item.map_err(|e| YamlError {
-            mark: Some(Mark::new(e.marker().line(), e.marker().col() + 1)),
-            message: e.info().to_owned(),
+        let (event, span) = item.map_err(|e| {
+            syntax_error(
+                text,
+                Mark::new(e.marker().line(), e.marker().col() + 1),
+                e.info(),
+            )
         })?;
         let mark = Mark::from_span(&span);
         match event {
@@ -818,6 +852,25 @@ mod tests {
         assert!(err.mark.is_some());
         let err = parse("a: *nope\n").unwrap_err();
         assert!(err.mark.is_some());
+    }
+
+    #[test]
+    fn syntax_errors_are_made_actionable() {
+        let err = parse("a:\n\tb: 1\n").unwrap_err();
+        assert_eq!(err.mark, Some(Mark::new(2, 1)), "{err}");
+        let err = parse("a: \"open\nb: 1\n").unwrap_err();
+        assert!(
+            err.message.ends_with("(is its closing quote missing?)"),
+            "{err}"
+        );
+        assert_eq!(err.mark, Some(Mark::new(1, 4)));
+        let err = parse("{\n  \"a\": 1\n").unwrap_err();
+        assert_eq!(err.mark, Some(Mark::new(2, 9)), "{err}");
+        let err = parse("a: 'open\n").unwrap_err();
+        assert!(
+            err.message.ends_with("(is its closing quote missing?)"),
+            "{err}"
+        );
     }
 
     #[test]
