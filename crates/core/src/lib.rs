@@ -50,6 +50,8 @@
 pub mod behaviour;
 pub mod event;
 pub mod profile;
+#[cfg(any(test, feature = "proptest"))]
+pub mod proptest;
 pub mod sim;
 pub mod sink;
 pub mod spec;
