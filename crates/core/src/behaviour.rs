@@ -97,7 +97,8 @@ impl Answer {
 /// One probe attempt, as the application sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Attempt {
-    /// Index of the container in `spec.containers`.
+    /// Index of the container: init containers first, then `spec.containers`
+    /// (see [`PodSpec::container`](crate::spec::PodSpec::container)).
     pub container: usize,
     /// The probe type making the attempt.
     pub probe: ProbeKind,

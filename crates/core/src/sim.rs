@@ -18,8 +18,8 @@ use rand_core::{Rng, SeedableRng};
 use crate::behaviour::{AlwaysOk, Answer, Attempt, Behaviour, Response};
 use crate::event::{
     ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillMessage,
-    KillReason, KubeEvent, Message, ObjectRef, Outcome, OutputKind, Phase, PodName, ProbeOutput,
-    ProbeResult, SyncTrigger, Terminated, WaitingReason,
+    KillReason, KubeEvent, Message, Outcome, OutputKind, Phase, PodName, ProbeOutput, ProbeResult,
+    SyncTrigger, Terminated, WaitingReason,
 };
 use crate::profile::{BackOffRequeue, ExecTimeout, Gate, Profile, ReadinessTrigger};
 use crate::sink::{Flow, Sink};
@@ -81,7 +81,7 @@ impl Behaviours {
     pub fn new(pod: &PodSpec) -> Behaviours {
         Behaviours {
             entries: Vec::new(),
-            bindings: vec![[None; 3]; pod.containers.len()],
+            bindings: vec![[None; 3]; pod.container_count()],
         }
     }
 
@@ -135,8 +135,31 @@ pub struct PodStatus {
     pub phase: Phase,
     /// `status.conditions`.
     pub conditions: Conditions,
+    /// `status.initContainerStatuses`, in spec order.
+    pub init_containers: Vec<ContainerStatus>,
     /// `status.containerStatuses`, in spec order.
     pub containers: Vec<ContainerStatus>,
+}
+
+impl PodStatus {
+    /// The status of the container at an engine index (init containers first).
+    ///
+    /// # Panics
+    /// If the index is out of range.
+    #[must_use]
+    pub fn container(&self, index: usize) -> &ContainerStatus {
+        match index.checked_sub(self.init_containers.len()) {
+            Some(i) => &self.containers[i],
+            None => &self.init_containers[index],
+        }
+    }
+
+    fn container_mut(&mut self, index: usize) -> &mut ContainerStatus {
+        match index.checked_sub(self.init_containers.len()) {
+            Some(i) => &mut self.containers[i],
+            None => &mut self.init_containers[index],
+        }
+    }
 }
 
 /// How a run ended.
@@ -380,8 +403,11 @@ struct Job {
     stage: Option<Stage>,
     snapshot: Vec<Instances>,
     kills: Vec<Kill>,
-    /// R15: the kills are a whole-pod kill, all at once.
+    /// R15: the kills are a whole-pod kill: the first `parallel` at once, the rest (sidecars)
+    /// one after the other.
     pod_kill: bool,
+    parallel: usize,
+    kill_began: SimTime,
     starts: Vec<usize>,
     pull_end: Option<SimTime>,
     changed: bool,
@@ -474,9 +500,13 @@ impl Simulation {
         seed: u64,
         behaviours: Behaviours,
     ) -> Simulation {
-        let n = pod.containers.len();
+        let n = pod.container_count();
         let mut workers = Vec::new();
-        for (c, spec) in pod.containers.iter().enumerate() {
+        // P6: regular containers in spec order, then the restartable init containers.
+        let ni = pod.init_containers.len();
+        let order = (ni..n).chain((0..ni).filter(|&i| pod.init_containers[i].restartable));
+        for c in order {
+            let spec = pod.container(c);
             for kind in ProbeKind::ALL {
                 if let Some(p) = spec.probe(kind) {
                     workers.push(Worker {
@@ -508,7 +538,8 @@ impl Simulation {
                 containers_ready: false,
                 pod_scheduled: true,
             },
-            containers: vec![ContainerStatus::default(); n],
+            init_containers: vec![ContainerStatus::default(); ni],
+            containers: vec![ContainerStatus::default(); n - ni],
         };
         Simulation {
             cache: vec![None; workers.len()],
@@ -701,14 +732,14 @@ impl Simulation {
                 self.job.pull_end = None;
                 if let Some(Stage::Pull(i)) = self.job.stage {
                     let c = self.job.starts[i];
-                    let spec = &self.pod.containers[c];
+                    let spec = self.pod.container(c);
                     let took = spec.app.pull;
                     out.emit(
                         now,
                         EventKind::Event(KubeEvent {
                             event_type: EventType::Normal,
                             reason: "Pulled",
-                            object: ObjectRef::Container(&spec.name),
+                            object: self.pod.object_ref(c),
                             message: Message::Pulled {
                                 image: &spec.image,
                                 took,
@@ -783,7 +814,7 @@ impl Simulation {
         out.emit(
             now,
             EventKind::Exit {
-                container: &self.pod.containers[c].name,
+                container: &self.pod.container(c).name,
                 exit_code: code,
                 reason: ExitReason::for_code(code),
             },
@@ -795,13 +826,12 @@ impl Simulation {
                 self.advance_job(out);
             }
             Some(Stage::WaitPodKill) => {
-                let waiting = self
-                    .job
-                    .kills
+                let group = &self.job.kills[..self.job.parallel];
+                let waiting = group
                     .iter()
                     .any(|k| self.runtime[k.container].exit_at.is_some());
                 if !waiting {
-                    self.job.stage = Some(Stage::Start(0));
+                    self.job.stage = Some(Stage::Kill(self.job.parallel));
                     self.advance_job(out);
                 }
             }
@@ -819,7 +849,7 @@ impl Simulation {
         if !alive {
             return false;
         }
-        let (at, code) = match self.pod.containers[c].app.sigterm {
+        let (at, code) = match self.pod.container(c).app.sigterm {
             Sigterm::Ignore => (now.saturating_add(grace), 137),
             Sigterm::Exit { code, after } if after < grace => {
                 (now.saturating_add(after), code.unwrap_or(143))
@@ -873,41 +903,64 @@ impl Simulation {
         self.advance_job(out);
     }
 
-    /// R13–R17: what this sync kills and starts, from the snapshot it started with.
+    /// R13–R18, R60, R61: what this sync kills and starts, from the snapshot it started with.
+    /// Starts are listed init containers first, in spec order, then regular containers.
     fn compute_pod_actions(&mut self) {
-        let job = &mut self.job;
-        job.snapshot.clear();
-        job.snapshot.extend_from_slice(&self.snapshot);
-        job.kills.clear();
-        job.starts.clear();
+        let ni = self.pod.init_containers.len();
+        let n = self.pod.container_count();
+        self.job.snapshot.clear();
+        self.job.snapshot.extend_from_slice(&self.snapshot);
+        self.job.kills.clear();
+        self.job.starts.clear();
+        self.job.pod_kill = false;
+        self.job.parallel = 0;
+        if !self.sandbox_ready {
+            // The first sync creates the sandbox: the first init container, or every regular
+            // container, starts.
+            if ni > 0 {
+                self.job.starts.push(0);
+            } else {
+                self.job.starts.extend(ni..n);
+            }
+            return;
+        }
+        if ni > 0 {
+            let initialized = self.compute_init_actions();
+            if self.job.pod_kill {
+                self.kill_pod();
+                return;
+            }
+            if !initialized {
+                return;
+            }
+        }
         let restart = self.pod.restart_policy != RestartPolicy::Never;
         let mut keep = 0usize;
-        for (c, snap) in job.snapshot.iter().enumerate() {
-            match snap.newest {
+        let mut regular_starts = 0usize;
+        for c in ni..n {
+            match self.job.snapshot[c].newest {
                 Some(inst) if inst.exited.is_none() => {
-                    let failed = |kind: ProbeKind| {
-                        self.workers.iter().enumerate().any(|(w, worker)| {
-                            worker.container == c
-                                && worker.kind == kind
-                                && self.cache[w] == Some((inst.id, ProbeResult::Failure))
-                        })
-                    };
-                    let verdict = if failed(ProbeKind::Liveness) {
+                    let verdict = if self.cached(c, ProbeKind::Liveness, inst.id)
+                        == Some(ProbeResult::Failure)
+                    {
                         Some((KillReason::LivenessProbe, KillMessage::Liveness { restart }))
-                    } else if failed(ProbeKind::Startup) {
+                    } else if self.cached(c, ProbeKind::Startup, inst.id)
+                        == Some(ProbeResult::Failure)
+                    {
                         Some((KillReason::StartupProbe, KillMessage::Startup { restart }))
                     } else {
                         None
                     };
                     match verdict {
                         Some((reason, message)) => {
-                            job.kills.push(Kill {
+                            self.job.kills.push(Kill {
                                 container: c,
                                 reason,
                                 message,
                             });
                             if restart {
-                                job.starts.push(c);
+                                self.job.starts.push(c);
+                                regular_starts += 1;
                             }
                         }
                         None => keep += 1,
@@ -915,30 +968,147 @@ impl Simulation {
                 }
                 Some(Instance { exited, .. }) => {
                     let code = exited.map_or(0, |(_, code)| code);
-                    if should_restart(self.pod.restart_policy, code) {
-                        job.starts.push(c);
+                    if self.restarts(c, code) {
+                        self.job.starts.push(c);
+                        regular_starts += 1;
                     }
                 }
-                None => job.starts.push(c),
-            }
-        }
-        if keep == 0 && job.starts.is_empty() {
-            // R15: nothing to keep and nothing to start: the whole pod is killed, with an empty
-            // message, and every running container goes.
-            job.kills.clear();
-            for (c, snap) in job.snapshot.iter().enumerate() {
-                if snap.newest.is_some_and(|i| i.exited.is_none()) {
-                    job.kills.push(Kill {
-                        container: c,
-                        reason: KillReason::Unknown,
-                        message: KillMessage::Stopping,
-                    });
+                None => {
+                    self.job.starts.push(c);
+                    regular_starts += 1;
                 }
             }
-            job.pod_kill = true;
-        } else {
-            job.pod_kill = false;
         }
+        if keep == 0 && regular_starts == 0 {
+            // R15, R61: nothing to keep and nothing to start: the whole pod is killed, with an
+            // empty message; sidecars cannot keep it alive.
+            self.kill_pod();
+        }
+    }
+
+    /// `computeInitContainerActions` (R18, R59–R61): returns whether the pod is initialized.
+    fn compute_init_actions(&mut self) -> bool {
+        let ni = self.pod.init_containers.len();
+        let n = self.pod.container_count();
+        let mut initialized = (ni..n).any(|c| {
+            self.job.snapshot[c]
+                .newest
+                .is_some_and(|i| i.exited.is_none())
+        });
+        let mut previously_initialized = initialized;
+        let restart_on_failure = self.pod.restart_policy != RestartPolicy::Never;
+        let mut starts: Vec<usize> = Vec::new();
+        for i in (0..ni).rev() {
+            let restartable = self.pod.init_containers[i].restartable;
+            let Some(inst) = self.job.snapshot[i].newest else {
+                if previously_initialized && restartable {
+                    starts.push(i);
+                }
+                continue;
+            };
+            if previously_initialized && !restartable {
+                continue;
+            }
+            match inst.exited {
+                None if restartable => 'running: {
+                    let spec = &self.pod.init_containers[i];
+                    if spec.probe(ProbeKind::Startup).is_some() {
+                        match self.cached(i, ProbeKind::Startup, inst.id) {
+                            Some(ProbeResult::Success) => {}
+                            Some(ProbeResult::Failure) => {
+                                self.job.kills.push(Kill {
+                                    container: i,
+                                    reason: KillReason::StartupProbe,
+                                    message: KillMessage::InitStartup,
+                                });
+                                starts.push(i);
+                                break 'running;
+                            }
+                            Some(ProbeResult::Unknown) | None => break 'running,
+                        }
+                    }
+                    if i + 1 == ni {
+                        initialized = true;
+                    } else if !previously_initialized {
+                        starts.push(i + 1);
+                    }
+                    if self.pod.init_containers[i]
+                        .probe(ProbeKind::Liveness)
+                        .is_some()
+                        && self.cached(i, ProbeKind::Liveness, inst.id)
+                            == Some(ProbeResult::Failure)
+                    {
+                        self.job.kills.push(Kill {
+                            container: i,
+                            reason: KillReason::LivenessProbe,
+                            message: KillMessage::InitLiveness,
+                        });
+                        starts.push(i);
+                    }
+                }
+                // A regular init container that is running: wait for it.
+                None => {}
+                Some(_) if restartable => starts.push(i),
+                Some((_, code)) if code != 0 => {
+                    if !restart_on_failure {
+                        self.job.pod_kill = true;
+                        return false;
+                    }
+                    starts.push(i);
+                }
+                Some(_) => {
+                    if i + 1 == ni {
+                        initialized = true;
+                    } else {
+                        starts.push(i + 1);
+                    }
+                }
+            }
+            previously_initialized = true;
+        }
+        if !previously_initialized {
+            starts.push(0);
+        }
+        starts.reverse();
+        self.job.starts.extend(starts);
+        initialized
+    }
+
+    /// R15, R61: kill every running container: regular ones together, then sidecars one by
+    /// one in reverse order. Nothing is started.
+    fn kill_pod(&mut self) {
+        let ni = self.pod.init_containers.len();
+        let n = self.pod.container_count();
+        self.job.kills.clear();
+        self.job.starts.clear();
+        self.job.pod_kill = true;
+        let running = |c: &usize| {
+            self.job.snapshot[*c]
+                .newest
+                .is_some_and(|i| i.exited.is_none())
+        };
+        let regular: Vec<usize> = (ni..n).filter(running).collect();
+        let sidecars: Vec<usize> = (0..ni).rev().filter(running).collect();
+        self.job.parallel = regular.len();
+        for c in regular.into_iter().chain(sidecars) {
+            self.job.kills.push(Kill {
+                container: c,
+                reason: KillReason::Unknown,
+                message: KillMessage::Stopping,
+            });
+        }
+    }
+
+    /// The cached result of container `c`'s probe `kind` for instance `id`, if any.
+    fn cached(&self, c: usize, kind: ProbeKind, id: u32) -> Option<ProbeResult> {
+        let w = self.worker_of(c, kind)?;
+        self.cache[w].filter(|(cid, _)| *cid == id).map(|(_, r)| r)
+    }
+
+    /// R17, R60: whether an exited container is restarted.
+    fn restarts(&self, c: usize, exit_code: i32) -> bool {
+        (self.pod.is_init(c) && self.pod.container(c).restartable)
+            || should_restart(self.pod.restart_policy, exit_code)
     }
 
     /// Runs the current sync until it blocks or ends.
@@ -950,10 +1120,12 @@ impl Simulation {
                 return;
             };
             match stage {
-                Stage::Kill(0) if self.job.pod_kill => {
-                    // R15: every container is stopped in parallel; wait for all of them.
+                Stage::Kill(0) if self.job.pod_kill && self.job.parallel > 0 => {
+                    // R15: the regular containers are stopped together; sidecars follow one by
+                    // one, last first, once they are all gone (R61).
+                    self.job.kill_began = self.now;
                     let mut waiting = false;
-                    for i in 0..self.job.kills.len() {
+                    for i in 0..self.job.parallel {
                         let kill = self.job.kills[i];
                         waiting |= self.kill(kill, out);
                     }
@@ -961,7 +1133,7 @@ impl Simulation {
                         self.job.stage = Some(Stage::WaitPodKill);
                         return;
                     }
-                    self.job.stage = Some(Stage::Start(0));
+                    self.job.stage = Some(Stage::Kill(self.job.parallel));
                 }
                 Stage::Kill(i) if i < self.job.kills.len() => {
                     let kill = self.job.kills[i];
@@ -989,7 +1161,7 @@ impl Simulation {
     fn kill<S: Sink>(&mut self, kill: Kill, out: &mut Out<'_, S>) -> bool {
         let now = self.now;
         let c = kill.container;
-        let spec = &self.pod.containers[c];
+        let spec = self.pod.container(c);
         let probe_grace = match kill.reason {
             KillReason::LivenessProbe => spec.probe(ProbeKind::Liveness),
             KillReason::StartupProbe => spec.probe(ProbeKind::Startup),
@@ -998,7 +1170,12 @@ impl Simulation {
         .and_then(|p| p.termination_grace_period_seconds())
         .filter(|_| self.profile.probe_grace_period());
         let seconds = probe_grace.unwrap_or(self.pod.termination_grace_period_seconds);
-        let grace = SimDuration::from_secs(u64::try_from(seconds).unwrap_or(0)).max(MIN_GRACE);
+        let mut grace = SimDuration::from_secs(u64::try_from(seconds).unwrap_or(0));
+        if self.job.pod_kill && self.pod.is_init(c) {
+            // R24, R61: a sidecar waited for its turn; that time comes off its grace period.
+            grace = grace.saturating_sub(now.saturating_since(self.job.kill_began));
+        }
+        let grace = grace.max(MIN_GRACE);
         out.emit(
             now,
             EventKind::Kill {
@@ -1012,7 +1189,7 @@ impl Simulation {
             EventKind::Event(KubeEvent {
                 event_type: EventType::Normal,
                 reason: "Killing",
-                object: ObjectRef::Container(&spec.name),
+                object: self.pod.object_ref(c),
                 message: Message::Killing {
                     container: &spec.name,
                     kind: kill.message,
@@ -1027,7 +1204,7 @@ impl Simulation {
     fn start<S: Sink>(&mut self, c: usize, i: usize, out: &mut Out<'_, S>) -> bool {
         let now = self.now;
         if let Some(backoff) = self.do_backoff(c) {
-            let spec = &self.pod.containers[c];
+            let spec = self.pod.container(c);
             self.reason_cache[c] = Some(backoff.0);
             out.emit(
                 now,
@@ -1041,7 +1218,7 @@ impl Simulation {
                 EventKind::Event(KubeEvent {
                     event_type: EventType::Warning,
                     reason: "BackOff",
-                    object: ObjectRef::Container(&spec.name),
+                    object: self.pod.object_ref(c),
                     message: Message::BackOff {
                         container: &spec.name,
                         pod: self.pod_name(),
@@ -1054,7 +1231,7 @@ impl Simulation {
                 Some(self.job.backoff_expiry.map_or(expiry, |e| e.min(expiry)));
             return false;
         }
-        let spec = &self.pod.containers[c];
+        let spec = self.pod.container(c);
         let pull = match spec.pull_policy {
             PullPolicy::Always => true,
             PullPolicy::IfNotPresent => !self.runtime[c].image_present,
@@ -1067,7 +1244,7 @@ impl Simulation {
                     EventKind::Event(KubeEvent {
                         event_type: EventType::Normal,
                         reason: "Pulling",
-                        object: ObjectRef::Container(&spec.name),
+                        object: self.pod.object_ref(c),
                         message: Message::Pulling { image: &spec.image },
                     }),
                 );
@@ -1081,7 +1258,7 @@ impl Simulation {
                 EventKind::Event(KubeEvent {
                     event_type: EventType::Normal,
                     reason: "Pulled",
-                    object: ObjectRef::Container(&spec.name),
+                    object: self.pod.object_ref(c),
                     message: Message::AlreadyPresent { image: &spec.image },
                 }),
             );
@@ -1095,9 +1272,9 @@ impl Simulation {
     fn create_and_start<S: Sink>(&mut self, c: usize, out: &mut Out<'_, S>) {
         self.globals_dirty = true;
         let now = self.now;
-        let spec = &self.pod.containers[c];
+        let spec = self.pod.container(c);
         let wording = self.profile.lifecycle_wording;
-        let object = ObjectRef::Container(&spec.name);
+        let object = self.pod.object_ref(c);
         out.emit(
             now,
             EventKind::Event(KubeEvent {
@@ -1231,14 +1408,19 @@ impl Simulation {
         let inherit_started = self.profile.inherits_started();
         let first = !self.status_written;
         self.status_written = true;
-        for c in 0..self.pod.containers.len() {
+        let has_init = !self.pod.init_containers.is_empty();
+        for c in 0..self.pod.container_count() {
             let snap = self.snapshot[c];
-            let prev = self.status.containers[c];
+            let prev = *self.status.container(c);
             let mut st = ContainerStatus::default();
             let mut view = ViewEntry::default();
+            let regular_init = self.pod.is_init(c) && !self.pod.container(c).restartable;
             match snap.newest {
                 None => {
                     // R38: nothing in the runtime yet.
+                    if has_init {
+                        st.state = ContainerState::Waiting(Some(WaitingReason::PodInitializing));
+                    }
                     st.restart_count = prev.restart_count;
                     st.last_state = prev.last_state;
                 }
@@ -1255,9 +1437,8 @@ impl Simulation {
                             view.running = true;
                         }
                         Some(term) => {
-                            let backoff = self.reason_cache[c].filter(|_| {
-                                should_restart(self.pod.restart_policy, term.exit_code)
-                            });
+                            let backoff =
+                                self.reason_cache[c].filter(|_| self.restarts(c, term.exit_code));
                             if let Some(backoff) = backoff {
                                 st.state = ContainerState::Waiting(Some(
                                     WaitingReason::CrashLoopBackOff { backoff },
@@ -1285,8 +1466,11 @@ impl Simulation {
                 };
             }
             view.started = st.started;
-            // P45.3: ready, only once started.
-            if st.started {
+            if regular_init {
+                // P46: a regular init container is ready once it exited with 0.
+                st.ready = view.terminated == Some(0);
+            } else if st.started {
+                // P45.3, P46: ready, only once started.
                 let readiness = self.worker_of(c, ProbeKind::Readiness);
                 let entry = readiness
                     .and_then(|w| self.cache[w])
@@ -1314,7 +1498,10 @@ impl Simulation {
         let phase = if self.status.phase.is_terminal() {
             self.status.phase
         } else {
-            compute_phase(self.pod.restart_policy, &self.status.containers)
+            let ni = self.pod.init_containers.len();
+            let initialized =
+                (ni..self.pod.container_count()).any(|c| self.snapshot[c].newest.is_some());
+            compute_phase(&self.pod, &self.status, initialized)
         };
         let ready_to_start = self
             .profile
@@ -1335,9 +1522,9 @@ impl Simulation {
         out: &mut Out<'_, S>,
     ) {
         let now = self.now;
-        let prev = self.status.containers[c];
-        self.status.containers[c] = st;
-        let name = &self.pod.containers[c].name;
+        let prev = *self.status.container(c);
+        *self.status.container_mut(c) = st;
+        let name = &self.pod.container(c).name;
         if prev.state != st.state
             || prev.restart_count != st.restart_count
             || prev.last_state != st.last_state
@@ -1346,7 +1533,7 @@ impl Simulation {
                 now,
                 EventKind::Status {
                     container: name,
-                    status: &self.status.containers[c],
+                    status: self.status.container(c),
                 },
             );
         }
@@ -1370,10 +1557,34 @@ impl Simulation {
         }
     }
 
+    /// R42: `Initialized`, `ContainersReady` and `Ready`.
     fn update_ready_conditions<S: Sink>(&mut self, out: &mut Out<'_, S>) {
-        let all_ready =
-            !self.status.containers.is_empty() && self.status.containers.iter().all(|s| s.ready);
-        let ready = all_ready && self.status.phase != Phase::Succeeded;
+        let sidecars_count = self.profile.gate(Gate::SidecarContainers);
+        let status = &self.status;
+        let init_done = self
+            .pod
+            .init_containers
+            .iter()
+            .zip(&status.init_containers)
+            .all(
+                |(spec, s)| {
+                    if spec.restartable {
+                        s.started
+                    } else {
+                        s.ready
+                    }
+                },
+            );
+        let sidecars_ready = !sidecars_count
+            || self
+                .pod
+                .init_containers
+                .iter()
+                .zip(&status.init_containers)
+                .all(|(spec, s)| !spec.restartable || s.ready);
+        let all_ready = !status.containers.is_empty() && status.containers.iter().all(|s| s.ready);
+        let ready = all_ready && sidecars_ready && status.phase != Phase::Succeeded;
+        self.status.conditions.initialized = init_done;
         self.status.conditions.containers_ready = ready;
         if self.status.conditions.ready != ready {
             self.status.conditions.ready = ready;
@@ -1560,7 +1771,7 @@ impl Simulation {
         out.emit(
             self.now,
             EventKind::Result {
-                container: &self.pod.containers[worker.container].name,
+                container: &self.pod.container(worker.container).name,
                 probe: worker.kind,
                 result,
             },
@@ -1582,14 +1793,14 @@ impl Simulation {
             ProbeKind::Liveness => result == ProbeResult::Failure,
             ProbeKind::Readiness => {
                 if self.view[c].id == Some(id)
-                    && self.status.containers[c].ready != (result == ProbeResult::Success)
+                    && self.status.container(c).ready != (result == ProbeResult::Success)
                 {
                     let ready = result == ProbeResult::Success;
-                    self.status.containers[c].ready = ready;
+                    self.status.container_mut(c).ready = ready;
                     out.emit(
                         now,
                         EventKind::Ready {
-                            container: &self.pod.containers[c].name,
+                            container: &self.pod.container(c).name,
                             ready,
                         },
                     );
@@ -1599,13 +1810,13 @@ impl Simulation {
             }
             ProbeKind::Startup => {
                 let started = result == ProbeResult::Success;
-                if self.view[c].id == Some(id) && self.status.containers[c].started != started {
-                    self.status.containers[c].started = started;
+                if self.view[c].id == Some(id) && self.status.container(c).started != started {
+                    self.status.container_mut(c).started = started;
                     self.view[c].started = started;
                     out.emit(
                         now,
                         EventKind::Started {
-                            container: &self.pod.containers[c].name,
+                            container: &self.pod.container(c).name,
                             started,
                         },
                     );
@@ -1659,10 +1870,12 @@ impl Simulation {
         if !view.running {
             self.set_result(w, id, ProbeResult::Failure, out);
             if let Some(code) = view.terminated {
+                let sidecar = self.pod.is_init(c) && self.pod.container(c).restartable;
                 let keep = if self.profile.gate(Gate::ContainerRestartRules) {
-                    should_restart(self.pod.restart_policy, code)
+                    self.restarts(c, code)
                 } else {
-                    self.pod.restart_policy != RestartPolicy::Never
+                    (sidecar && self.profile.sidecar_workers_survive_exit)
+                        || self.pod.restart_policy != RestartPolicy::Never
                 };
                 if !keep {
                     return Step::Stop;
@@ -1671,7 +1884,7 @@ impl Simulation {
             return Step::Continue;
         }
         // P29: whole seconds since the normalised start, truncated.
-        let Some(probe) = self.pod.containers[c].probe(worker.kind) else {
+        let Some(probe) = self.pod.container(c).probe(worker.kind) else {
             return Step::Stop;
         };
         let elapsed = now.saturating_since(view.started_at).whole_secs();
@@ -1739,7 +1952,7 @@ impl Simulation {
         let now = self.now;
         let worker = self.workers[w];
         let c = worker.container;
-        let spec = &self.pod.containers[c];
+        let spec = self.pod.container(c);
         let Some(probe) = spec.probe(worker.kind) else {
             return Step::Stop;
         };
@@ -1789,7 +2002,7 @@ impl Simulation {
                 EventKind::Event(KubeEvent {
                     event_type: EventType::Warning,
                     reason,
-                    object: ObjectRef::Container(&spec.name),
+                    object: self.pod.object_ref(c),
                     message,
                 }),
             );
@@ -1843,7 +2056,7 @@ impl Simulation {
         let now = self.now;
         let worker = self.workers[w];
         let c = worker.container;
-        let Some(probe) = self.pod.containers[c].probe(worker.kind) else {
+        let Some(probe) = self.pod.container(c).probe(worker.kind) else {
             return (Outcome::Error, OutputKind::ScriptedError, SimDuration::ZERO);
         };
         let timeout = probe.timeout();
@@ -1934,10 +2147,40 @@ fn should_restart(policy: RestartPolicy, exit_code: i32) -> bool {
     }
 }
 
-/// R43 `getPhase` for regular containers.
-fn compute_phase(policy: RestartPolicy, containers: &[ContainerStatus]) -> Phase {
+/// R43 `getPhase`, sidecar-aware: `initialized` says whether a regular container has been
+/// created.
+fn compute_phase(pod: &PodSpec, status: &PodStatus, initialized: bool) -> Phase {
+    let (mut pending_init, mut failed_init, mut pending_sidecars) = (0, 0, 0);
     let (mut running, mut stopped, mut waiting, mut succeeded) = (0, 0, 0, 0);
-    for s in containers {
+    for (spec, s) in pod.init_containers.iter().zip(&status.init_containers) {
+        match (spec.restartable, s.state) {
+            (false, ContainerState::Running { .. }) => pending_init += 1,
+            (false, ContainerState::Terminated(t)) => {
+                if t.exit_code != 0 {
+                    failed_init += 1;
+                }
+            }
+            (false, ContainerState::Waiting(_)) => match s.last_state {
+                Some(last) if last.exit_code != 0 => failed_init += 1,
+                Some(_) => {}
+                None => pending_init += 1,
+            },
+            (true, ContainerState::Running { .. }) => {
+                if !s.started {
+                    pending_sidecars += 1;
+                }
+                running += 1;
+            }
+            (true, ContainerState::Terminated(_)) => {}
+            (true, ContainerState::Waiting(_)) => {
+                if s.last_state.is_none() {
+                    pending_sidecars += 1;
+                    waiting += 1;
+                }
+            }
+        }
+    }
+    for s in &status.containers {
         match s.state {
             ContainerState::Running { .. } => running += 1,
             ContainerState::Terminated(t) => {
@@ -1955,7 +2198,10 @@ fn compute_phase(policy: RestartPolicy, containers: &[ContainerStatus]) -> Phase
             }
         }
     }
-    if waiting > 0 {
+    let policy = pod.restart_policy;
+    if failed_init > 0 && policy == RestartPolicy::Never {
+        Phase::Failed
+    } else if pending_init > 0 || (pending_sidecars > 0 && !initialized) || waiting > 0 {
         Phase::Pending
     } else if running > 0 {
         Phase::Running

@@ -473,6 +473,8 @@ pub struct PodSpec {
     pub restart_policy: RestartPolicy,
     /// `spec.terminationGracePeriodSeconds` (default 30).
     pub termination_grace_period_seconds: i64,
+    /// `spec.initContainers`, in order; those with `restartable` set are sidecars.
+    pub init_containers: Vec<ContainerSpec>,
     /// `spec.containers`, in order.
     pub containers: Vec<ContainerSpec>,
 }
@@ -492,8 +494,68 @@ impl PodSpec {
             pod_ip: "10.0.0.5".to_owned(),
             restart_policy: RestartPolicy::Always,
             termination_grace_period_seconds: 30,
+            init_containers: Vec::new(),
             containers: Vec::new(),
         }
+    }
+
+    /// Adds an init container (builder style); `restartable` makes it a sidecar.
+    #[must_use]
+    pub fn with_init_container(mut self, c: ContainerSpec) -> PodSpec {
+        self.init_containers.push(c);
+        self
+    }
+
+    /// All containers: init containers first, then regular containers. The position in this
+    /// order is the container index used by the engine ([`Attempt::container`],
+    /// [`Behaviours::bind`]).
+    ///
+    /// [`Attempt::container`]: crate::behaviour::Attempt::container
+    /// [`Behaviours::bind`]: crate::sim::Behaviours::bind
+    pub fn all_containers(&self) -> impl Iterator<Item = &ContainerSpec> {
+        self.init_containers.iter().chain(&self.containers)
+    }
+
+    /// How many containers there are, init containers included.
+    #[must_use]
+    pub fn container_count(&self) -> usize {
+        self.init_containers.len() + self.containers.len()
+    }
+
+    /// The container at an engine index (init containers first).
+    ///
+    /// # Panics
+    /// If `index` is not below [`PodSpec::container_count`].
+    #[must_use]
+    pub fn container(&self, index: usize) -> &ContainerSpec {
+        match index.checked_sub(self.init_containers.len()) {
+            Some(i) => &self.containers[i],
+            None => &self.init_containers[index],
+        }
+    }
+
+    /// Whether the engine index names an init container.
+    #[must_use]
+    pub fn is_init(&self, index: usize) -> bool {
+        index < self.init_containers.len()
+    }
+
+    /// The object an event about the container at `index` refers to
+    /// (`spec.initContainers{x}` or `spec.containers{x}`).
+    #[must_use]
+    pub fn object_ref(&self, index: usize) -> crate::event::ObjectRef<'_> {
+        let name = &self.container(index).name;
+        if self.is_init(index) {
+            crate::event::ObjectRef::InitContainer(name)
+        } else {
+            crate::event::ObjectRef::Container(name)
+        }
+    }
+
+    /// The engine index of the container named `name`.
+    #[must_use]
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.all_containers().position(|c| c.name == name)
     }
 
     /// Adds a container (builder style).

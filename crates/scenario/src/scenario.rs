@@ -153,14 +153,12 @@ pub struct Scenario {
     pub duration: Option<SimTime>,
     /// The kubelet's timing knobs (`kubelet`).
     pub kubelet: KubeletConfig,
-    /// The pod after defaults and validation, with each container's app behaviour.
+    /// The pod after defaults and validation, with each container's app behaviour (init
+    /// containers included; sidecars have `restartable` set).
     pub pod: PodSpec,
-    /// `spec.initContainers`, validated (sidecars have `restartable`), with their app
-    /// behaviour. Not yet simulated.
-    pub init_containers: Vec<ContainerSpec>,
-    /// Scripts for the probes of regular containers.
+    /// Scripts for the probes of regular containers (indices into `pod.containers`).
     pub bindings: Vec<ScriptBinding>,
-    /// Scripts for the probes of sidecar init containers (not yet simulated).
+    /// Scripts for the probes of sidecar init containers (indices into `pod.init_containers`).
     pub init_bindings: Vec<ScriptBinding>,
     /// `expect`.
     pub expect: Vec<Expect>,
@@ -286,10 +284,17 @@ impl Scenario {
     #[must_use]
     pub fn simulation(&self) -> Simulation {
         let mut behaviours = Behaviours::new(&self.pod);
-        for b in &self.bindings {
+        // The engine numbers init containers first, then regular containers.
+        let regular = self.pod.init_containers.len();
+        let all = self
+            .init_bindings
+            .iter()
+            .map(|b| (b, 0))
+            .chain(self.bindings.iter().map(|b| (b, regular)));
+        for (b, offset) in all {
             let index = behaviours.add(Box::new(ScriptPlayer::new(b.script.clone())));
             for kind in &b.probes {
-                behaviours.bind(b.container, *kind, index);
+                behaviours.bind(offset + b.container, *kind, index);
             }
         }
         Simulation::new(
@@ -780,9 +785,10 @@ impl<'s> Loader<'s> {
             None => Vec::new(),
         };
         let ValidatedPod {
-            pod,
+            mut pod,
             init_containers,
         } = validated?;
+        pod.init_containers = init_containers;
         let name = name.unwrap_or_else(|| default_name(display_path, &pod.name));
         Some(Scenario {
             name,
@@ -794,7 +800,6 @@ impl<'s> Loader<'s> {
             duration,
             kubelet,
             pod,
-            init_containers,
             bindings,
             init_bindings,
             expect,

@@ -239,13 +239,26 @@ fn final_fields<W: Write + ?Sized>(
         "\"Initialized\": {}, \"Ready\": {}, \"ContainersReady\": {}, \"PodScheduled\": {}}}",
         c.initialized, c.ready, c.containers_ready, c.pod_scheduled
     )?;
+    if !status.init_containers.is_empty() {
+        key(w, "initContainers")?;
+        statuses(w, &pod.init_containers, &status.init_containers)?;
+    }
     key(w, "containers")?;
+    statuses(w, &pod.containers, &status.containers)
+}
+
+/// A JSON array of container statuses, named after their specs.
+fn statuses<W: Write + ?Sized>(
+    w: &mut W,
+    specs: &[probesim_core::ContainerSpec],
+    statuses: &[probesim_core::ContainerStatus],
+) -> io::Result<()> {
     w.write_all(b"[")?;
-    for (i, cs) in status.containers.iter().enumerate() {
+    for (i, cs) in statuses.iter().enumerate() {
         if i > 0 {
             w.write_all(b", ")?;
         }
-        let name = pod.containers.get(i).map_or("", |c| c.name.as_str());
+        let name = specs.get(i).map_or("", |c| c.name.as_str());
         w.write_all(b"{\"name\": ")?;
         string(w, name)?;
         container_fields(w, cs)?;
@@ -262,6 +275,7 @@ fn final_fields<W: Write + ?Sized>(
 ///  "containers": [{"name": "kubia", "state": "waiting", "reason": "CrashLoopBackOff", "ready": false, "started": false,
 ///                  "restartCount": 9, "lastState": {"exitCode": 137, "reason": "Error", "finishedAt": 1560}}]}
 /// ```
+/// `initContainers` (same shape as `containers`) appears only when the pod has init containers.
 /// `t` is the end of the run; `ready` is the pod's `Ready` condition; `PodReadyToStartContainers`
 /// appears only in profiles that report it; a container's `reason` only when its state has one,
 /// `exitCode` only when it is terminated, `lastState` only when set. Container names come from

@@ -338,6 +338,7 @@ pub(crate) mod fixtures {
                 containers_ready: ready,
                 pod_scheduled: true,
             },
+            init_containers: Vec::new(),
             containers,
         }
     }

@@ -71,8 +71,7 @@ impl<W: Write> TextSink<W> {
         // "<whole>.<ms>s"
         let time_width = (horizon_digits + 5).max("TIME".len());
         let name_width = pod
-            .containers
-            .iter()
+            .all_containers()
             .map(|c| c.name.chars().count())
             .chain(["CONTAINER".len(), POD_LABEL.len()])
             .max()
@@ -119,13 +118,13 @@ impl<W: Write> TextSink<W> {
         )
         .map_err(io::Error::other)?;
         let width = pod
-            .containers
-            .iter()
+            .all_containers()
             .map(|c| c.name.chars().count())
             .max()
             .unwrap_or(0);
-        for (i, cs) in status.containers.iter().enumerate() {
-            let name = pod.containers.get(i).map_or("", |c| c.name.as_str());
+        let all = status.init_containers.iter().chain(&status.containers);
+        for (i, cs) in all.enumerate() {
+            let name = pod.all_containers().nth(i).map_or("", |c| c.name.as_str());
             write!(buf, "  {name:<width$}  ").map_err(io::Error::other)?;
             describe_state(buf, cs).map_err(io::Error::other)?;
             write!(
@@ -336,10 +335,10 @@ impl fmt::Display for KubectlRow {
     }
 }
 
-/// Computes the `kubectl get pod` row at `now` for Kubernetes `1.<minor>` (regular containers
-/// only):
-/// - READY counts containers that are ready and running (R47);
-/// - STATUS starts from the phase, then walks the containers from last to first, each setting
+/// Computes the `kubectl get pod` row at `now` for Kubernetes `1.<minor>`:
+/// - READY counts containers that are ready and running, sidecars included (R47);
+/// - STATUS starts from the phase; while an init container is not done it is `Init:<reason>`
+///   or `Init:<i>/<n>` (R48 step 2); otherwise it walks the containers from last to first, each setting
 ///   its waiting reason, else its terminated reason (or `Signal:N` / `ExitCode:N`); `Completed`
 ///   with a ready, running container becomes `Running`, or `NotReady` when the pod is not Ready
 ///   (R48 steps 3–4);
@@ -348,25 +347,72 @@ impl fmt::Display for KubectlRow {
 /// - AGE is [`human_duration`] of `now`, the origin standing in for the creation time (R50).
 #[must_use]
 pub fn kubectl_row(now: SimTime, pod: &PodSpec, status: &PodStatus, minor: u8) -> KubectlRow {
-    let mut reason: &str = status.phase.as_str();
+    let mut reason: String = status.phase.as_str().to_owned();
     let (mut ready, mut restarts, mut has_running) = (0usize, 0u64, false);
+    let mut total = status.containers.len();
     let mut last_finished: Option<SimTime> = None;
-    for c in status.containers.iter().rev() {
-        restarts += u64::from(c.restart_count);
+    let mut note_last = |c: &probesim_core::ContainerStatus| {
         if let Some(last) = c.last_state {
             last_finished =
                 Some(last_finished.map_or(last.finished_at, |l| l.max(last.finished_at)));
         }
-        match c.state {
-            ContainerState::Waiting(Some(w)) => reason = w.as_str(),
-            ContainerState::Terminated(t) => reason = t.reason.as_str(),
-            ContainerState::Running { .. } if c.ready => {
-                has_running = true;
+    };
+    // R48 step 2: the first init container that is not done decides; R47, R49: sidecars count
+    // towards READY and RESTARTS (≥1.29).
+    let n_init = status.init_containers.len();
+    let mut initializing = false;
+    let (mut init_restarts, mut sidecar_restarts) = (0u64, 0u64);
+    for (i, (spec, c)) in pod
+        .init_containers
+        .iter()
+        .zip(&status.init_containers)
+        .enumerate()
+    {
+        if spec.restartable {
+            total += 1;
+            sidecar_restarts += u64::from(c.restart_count);
+            note_last(c);
+            if c.started && c.ready && matches!(c.state, ContainerState::Running { .. }) {
                 ready += 1;
             }
-            ContainerState::Waiting(None) | ContainerState::Running { .. } => {}
+            if c.started && matches!(c.state, ContainerState::Running { .. }) {
+                continue;
+            }
+        } else {
+            init_restarts += u64::from(c.restart_count);
+        }
+        if initializing {
+            continue;
+        }
+        match c.state {
+            ContainerState::Terminated(t) if t.exit_code == 0 => continue,
+            ContainerState::Terminated(t) => reason = format!("Init:{}", t.reason.as_str()),
+            ContainerState::Waiting(Some(w)) if w.as_str() != "PodInitializing" => {
+                reason = format!("Init:{}", w.as_str());
+            }
+            _ => reason = format!("Init:{i}/{n_init}"),
+        }
+        initializing = true;
+    }
+    if initializing {
+        restarts = init_restarts + sidecar_restarts;
+    } else {
+        restarts += sidecar_restarts;
+        for c in status.containers.iter().rev() {
+            restarts += u64::from(c.restart_count);
+            note_last(c);
+            match c.state {
+                ContainerState::Waiting(Some(w)) => reason = w.as_str().to_owned(),
+                ContainerState::Terminated(t) => reason = t.reason.as_str().to_owned(),
+                ContainerState::Running { .. } if c.ready => {
+                    has_running = true;
+                    ready += 1;
+                }
+                ContainerState::Waiting(None) | ContainerState::Running { .. } => {}
+            }
         }
     }
+    let mut reason = reason.as_str();
     // Terminated reasons are never empty here (R26), so `Signal:N` / `ExitCode:N` do not arise.
     if reason == "Completed" && has_running {
         reason = if status.conditions.ready {
@@ -382,7 +428,7 @@ pub fn kubectl_row(now: SimTime, pod: &PodSpec, status: &PodStatus, minor: u8) -
     }
     KubectlRow {
         name: pod.name.clone(),
-        ready: format!("{ready}/{}", status.containers.len()),
+        ready: format!("{ready}/{total}"),
         status: reason.to_owned(),
         restarts: restarts_cell,
         age: human_duration(now.saturating_since(SimTime::ZERO)),
