@@ -382,7 +382,15 @@ impl fmt::Display for EventKind<'_> {
             EventKind::Phase { phase } => write!(f, "phase {}", phase.as_str()),
             EventKind::Sync { trigger } => write!(f, "pod sync ({})", trigger.as_str()),
             EventKind::Event(e) => {
-                write!(f, "{} {}: {}", e.event_type.as_str(), e.reason, e.message)
+                write!(f, "{} {}: {}", e.event_type.as_str(), e.reason, e.message)?;
+                match e.recorded {
+                    Some(r) if r.count > 1 && !r.sent => {
+                        write!(f, " (x{} since {}s, not sent)", r.count, r.first)
+                    }
+                    Some(r) if r.count > 1 => write!(f, " (x{} since {}s)", r.count, r.first),
+                    Some(r) if !r.sent => f.write_str(" (not sent)"),
+                    _ => Ok(()),
+                }
             }
         }
     }
@@ -441,6 +449,22 @@ pub struct KubeEvent<'a> {
     pub object: ObjectRef<'a>,
     /// The message, rendered on demand.
     pub message: Message<'a>,
+    /// What the event recorder made of it, when a [`Recorder`](crate::recorder::Recorder) is in
+    /// the sink chain (`None` straight from the engine).
+    pub recorded: Option<Recorded>,
+}
+
+/// The event recorder's verdict on one Kubernetes Event (R54).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Recorded {
+    /// `count` of the event object as it would be sent (1 for a first occurrence).
+    pub count: u32,
+    /// `firstTimestamp`: the first occurrence this count started from.
+    pub first: SimTime,
+    /// Whether the spam filter let it through to the API server.
+    pub sent: bool,
+    /// Whether it was sent as a `(combined from similar events)` event.
+    pub combined: bool,
 }
 
 /// Wording of the `Created`/`Started` messages by version (R56).
@@ -574,6 +598,8 @@ pub enum Message<'a> {
         /// Wording.
         wording: LifecycleWording,
     },
+    /// `(combined from similar events): <message>` (R54, R55).
+    Combined(&'a Message<'a>),
     /// `BackOff` message (R33).
     BackOff {
         /// Container name.
@@ -650,6 +676,7 @@ impl fmt::Display for Message<'_> {
                 }
                 LifecycleWording::Plain => f.write_str("Container started"),
             },
+            Message::Combined(inner) => write!(f, "(combined from similar events): {inner}"),
             Message::BackOff {
                 container,
                 pod,

@@ -52,6 +52,7 @@ pub mod event;
 pub mod profile;
 #[cfg(any(test, feature = "proptest"))]
 pub mod proptest;
+pub mod recorder;
 pub mod sim;
 pub mod sink;
 pub mod spec;
@@ -60,10 +61,11 @@ pub mod time;
 pub use behaviour::{AlwaysOk, Answer, Attempt, Behaviour, HandlerFamily, Response};
 pub use event::{
     ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillReason,
-    KubeEvent, Message, ObjectRef, Outcome, Phase, ProbeOutput, ProbeResult, SyncTrigger,
+    KubeEvent, Message, ObjectRef, Outcome, Phase, ProbeOutput, ProbeResult, Recorded, SyncTrigger,
     Terminated, WaitingReason,
 };
 pub use profile::{Gate, GateError, Profile};
+pub use recorder::Recorder;
 pub use sim::{Behaviours, Conditions, KubeletConfig, PodStatus, RunEnd, RunError, Simulation};
 pub use sink::{CountSink, Flow, Record, Sink, VecSink};
 pub use spec::{

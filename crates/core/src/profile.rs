@@ -254,6 +254,9 @@ pub struct Profile {
     pub stop_liveness_on_termination: bool,
     /// R42: the `PodReadyToStartContainers` condition is reported.
     pub ready_to_start_condition: bool,
+    /// R54: the event spam filter's key includes the event type, so Normal and Warning events
+    /// have separate buckets (≥1.32).
+    pub event_spam_key_has_type: bool,
     /// P27: a terminated restartable init container keeps its probe workers even in a
     /// `restartPolicy: Never` pod (1.35, backported to the 1.34 patch releases).
     pub sidecar_workers_survive_exit: bool,
@@ -314,6 +317,7 @@ impl Profile {
             stop_liveness_on_termination: minor >= 23,
             ready_to_start_condition: minor >= 29,
             sidecar_workers_survive_exit: minor >= 34,
+            event_spam_key_has_type: minor >= 32,
         })
     }
 

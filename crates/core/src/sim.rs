@@ -508,6 +508,10 @@ impl Simulation {
         for c in order {
             let spec = pod.container(c);
             for kind in ProbeKind::ALL {
+                if kind == ProbeKind::Startup && !profile.gate(Gate::StartupProbe) {
+                    // P6 (1.19): no startup workers while the StartupProbe gate is off.
+                    continue;
+                }
                 if let Some(p) = spec.probe(kind) {
                     workers.push(Worker {
                         container: c,
@@ -745,6 +749,7 @@ impl Simulation {
                                 took,
                                 wording: self.profile.pulled_wording,
                             },
+                            recorded: None,
                         }),
                     );
                     self.runtime[c].image_present = true;
@@ -1194,6 +1199,7 @@ impl Simulation {
                     container: &spec.name,
                     kind: kill.message,
                 },
+                recorded: None,
             }),
         );
         self.job.changed = true;
@@ -1224,6 +1230,7 @@ impl Simulation {
                         pod: self.pod_name(),
                         wording: self.profile.backoff_wording,
                     },
+                    recorded: None,
                 }),
             );
             let expiry = backoff.1;
@@ -1246,6 +1253,7 @@ impl Simulation {
                         reason: "Pulling",
                         object: self.pod.object_ref(c),
                         message: Message::Pulling { image: &spec.image },
+                        recorded: None,
                     }),
                 );
                 self.job.pull_end = Some(now.saturating_add(spec.app.pull));
@@ -1260,6 +1268,7 @@ impl Simulation {
                     reason: "Pulled",
                     object: self.pod.object_ref(c),
                     message: Message::AlreadyPresent { image: &spec.image },
+                    recorded: None,
                 }),
             );
         }
@@ -1285,6 +1294,7 @@ impl Simulation {
                     container: &spec.name,
                     wording,
                 },
+                recorded: None,
             }),
         );
         out.emit(
@@ -1297,6 +1307,7 @@ impl Simulation {
                     container: &spec.name,
                     wording,
                 },
+                recorded: None,
             }),
         );
         // R16, R36: the restart count comes from the stale snapshot the sync began with.
@@ -2004,6 +2015,7 @@ impl Simulation {
                     reason,
                     object: self.pod.object_ref(c),
                     message,
+                    recorded: None,
                 }),
             );
         }

@@ -3,7 +3,7 @@
 use core::fmt;
 use std::io;
 
-use probesim_core::{ProbeKind, RunError, SimTime, Sink};
+use probesim_core::{ProbeKind, Recorder, RunError, SimTime, Sink};
 
 use crate::expect::{ExpectSink, Failure};
 use crate::report::{Format, ReportSink, RunInfo, TextSink};
@@ -112,14 +112,18 @@ pub fn render<W: io::Write>(
         seed: scenario.seed,
         duration: end.saturating_since(SimTime::ZERO),
     };
-    let mut sink = if verbose && format == Format::Timeline {
+    let sink = if verbose && format == Format::Timeline {
         TextSink::new(w, &info, sim.pod(), true).map(ReportSink::Timeline)
     } else {
         ReportSink::new(format, w, &info, sim.pod())
     }
     .map_err(RunFailure::Io)?;
-    sim.run_until(end, &mut sink)?;
-    sink.finish(end, sim.pod(), sim.status())
+    // The kubelet's event recorder decides what reaches the API server (R54).
+    let mut recorder = Recorder::new(sink, sim.profile().event_spam_key_has_type);
+    sim.run_until(end, &mut recorder)?;
+    recorder
+        .into_inner()
+        .finish(end, sim.pod(), sim.status())
         .map_err(RunFailure::Io)
 }
 

@@ -950,3 +950,22 @@ fn sidecar_probes_get_workers_after_the_regular_containers() {
     assert!(r.sim.status().init_containers[0].ready);
     assert!(r.sim.status().conditions.ready);
 }
+
+#[test]
+fn startup_probes_are_ignored_in_1_19_with_the_startup_probe_gate_off() {
+    // P6 (1.19): without the gate no startup worker exists, so the container counts as started.
+    let c = container("app").with_probe(ProbeKind::Startup, probe(http(), |_| {}));
+    let mut profile = Profile::for_minor(19).expect("1.19");
+    profile
+        .set_gate("StartupProbe", false)
+        .expect("settable in 1.19");
+    let r = run_with(
+        PodSpec::new("p").with_container(c),
+        profile,
+        KubeletConfig::default(),
+        vec![],
+        30,
+    );
+    assert!(r.times("probe").is_empty());
+    assert_eq!(r.texts("started"), ["1 started=true"]);
+}

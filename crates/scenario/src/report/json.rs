@@ -191,6 +191,11 @@ pub fn write_event<W: Write + ?Sized>(
             field_str(w, "reason", e.reason)?;
             field_display(w, "object", e.object, buf)?;
             field_display(w, "message", e.message, buf)?;
+            if let Some(r) = e.recorded {
+                field_raw(w, "count", r.count)?;
+                field_raw(w, "firstTimestamp", r.first)?;
+                field_raw(w, "reachedApiServer", r.sent)?;
+            }
         }
     }
     w.write_all(b"}")

@@ -427,6 +427,7 @@ pub(crate) mod fixtures {
                         container: "kubia",
                         kind: KillMessage::Liveness { restart: true },
                     },
+                    recorded: None,
                 }),
             ),
             at(

@@ -231,7 +231,18 @@ fn describe(buf: &mut String, kind: &EventKind<'_>) -> fmt::Result {
         EventKind::Phase { phase } => write!(buf, "phase {}", phase.as_str()),
         EventKind::Sync { trigger } => write!(buf, "pod sync ({})", trigger.as_str()),
         EventKind::Event(e) => {
-            write!(buf, "{} {}: {}", e.event_type.as_str(), e.reason, e.message)
+            write!(buf, "{} {}: {}", e.event_type.as_str(), e.reason, e.message)?;
+            // What the event recorder made of it (R54): the count it carries, and whether the
+            // spam filter kept it from the API server.
+            match e.recorded {
+                Some(r) if r.count > 1 => {
+                    write!(buf, "  [x{} since {}s", r.count, r.first)?;
+                    buf.push_str(if r.sent { "]" } else { ", not sent]" });
+                }
+                Some(r) if !r.sent => buf.push_str("  [not sent]"),
+                _ => {}
+            }
+            Ok(())
         }
     }
 }
