@@ -76,6 +76,8 @@ pub enum KillReason {
     StartupProbe,
     /// The whole pod is killed (R15): the kubelet passes no specific reason.
     Unknown,
+    /// The pod is being deleted.
+    Deletion,
 }
 
 impl KillReason {
@@ -86,6 +88,7 @@ impl KillReason {
             KillReason::LivenessProbe => "LivenessProbe",
             KillReason::StartupProbe => "StartupProbe",
             KillReason::Unknown => "Unknown",
+            KillReason::Deletion => "Deletion",
         }
     }
 }
@@ -167,6 +170,12 @@ pub enum SyncTrigger {
     BackOff,
     /// An update that arrived while the pod worker was busy (R3).
     Pending,
+    /// The pod is being deleted: the pod worker terminates it.
+    Terminating,
+    /// The pod's containers are all stopped after a deletion: the final status.
+    Terminated,
+    /// The kubelet restarted and syncs the pod again.
+    KubeletRestart,
 }
 
 impl SyncTrigger {
@@ -180,6 +189,9 @@ impl SyncTrigger {
             SyncTrigger::Resync => "resync",
             SyncTrigger::BackOff => "backoff",
             SyncTrigger::Pending => "pending",
+            SyncTrigger::Terminating => "terminating",
+            SyncTrigger::Terminated => "terminated",
+            SyncTrigger::KubeletRestart => "kubelet-restart",
         }
     }
 }
@@ -277,15 +289,24 @@ pub enum EventKind<'a> {
         /// What started it.
         trigger: SyncTrigger,
     },
+    /// The pod was deleted through the API (`deleteAt`): it now has a deletion timestamp.
+    Delete {
+        /// The deletion grace period.
+        grace: SimDuration,
+    },
+    /// The pod object is gone from the API server (the kubelet confirmed its termination).
+    Deleted,
+    /// The kubelet process restarted (`kubelet.restartAt`): its in-memory state is gone.
+    KubeletRestart,
     /// A Kubernetes Event recorded by the kubelet.
     Event(KubeEvent<'a>),
 }
 
 impl EventKind<'_> {
     /// Every JSON `kind`, in the order of [`EventKind::index`].
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 16] = [
         "probe", "result", "kill", "exit", "start", "backoff", "ready", "started", "status",
-        "podReady", "phase", "sync", "event",
+        "podReady", "phase", "sync", "event", "delete", "deleted", "kubeletRestart",
     ];
 
     /// Position of this kind in [`EventKind::NAMES`].
@@ -305,6 +326,9 @@ impl EventKind<'_> {
             EventKind::Phase { .. } => 10,
             EventKind::Sync { .. } => 11,
             EventKind::Event(_) => 12,
+            EventKind::Delete { .. } => 13,
+            EventKind::Deleted => 14,
+            EventKind::KubeletRestart => 15,
         }
     }
 
@@ -331,7 +355,12 @@ impl EventKind<'_> {
                 ObjectRef::Container(c) | ObjectRef::InitContainer(c) => Some(c),
                 ObjectRef::Pod => None,
             },
-            EventKind::PodReady { .. } | EventKind::Phase { .. } | EventKind::Sync { .. } => None,
+            EventKind::PodReady { .. }
+            | EventKind::Phase { .. }
+            | EventKind::Sync { .. }
+            | EventKind::Delete { .. }
+            | EventKind::Deleted
+            | EventKind::KubeletRestart => None,
         }
     }
 }
@@ -381,6 +410,9 @@ impl fmt::Display for EventKind<'_> {
             EventKind::PodReady { ready } => write!(f, "pod Ready={ready}"),
             EventKind::Phase { phase } => write!(f, "phase {}", phase.as_str()),
             EventKind::Sync { trigger } => write!(f, "pod sync ({})", trigger.as_str()),
+            EventKind::Delete { grace } => write!(f, "pod deleted, grace {grace}s"),
+            EventKind::Deleted => f.write_str("pod object removed"),
+            EventKind::KubeletRestart => f.write_str("kubelet restarted"),
             EventKind::Event(e) => {
                 write!(f, "{} {}: {}", e.event_type.as_str(), e.reason, e.message)?;
                 match e.recorded {

@@ -473,6 +473,15 @@ pub struct Simulation {
     /// Results caches (P42): per worker, `(container id, result)`.
     cache: Vec<Option<(u32, ProbeResult)>>,
 
+    /// A scheduled deletion: when, and its grace period (the pod's when `None`).
+    delete_at: Option<(SimTime, Option<SimDuration>)>,
+    /// The pod has a deletion timestamp with this grace period.
+    deleting: Option<SimDuration>,
+    /// A scheduled kubelet restart.
+    restart_at: Option<SimTime>,
+    /// When the kubelet (and its prober manager) last started, if during the run (P5).
+    kubelet_started: Option<SimTime>,
+
     job: Job,
     pending: Option<SyncTrigger>,
     gate_after: Option<SimTime>,
@@ -576,11 +585,32 @@ impl Simulation {
                 starts: Vec::with_capacity(n),
                 ..Job::default()
             },
+            delete_at: None,
+            deleting: None,
+            restart_at: None,
+            kubelet_started: None,
             pending: None,
             gate_after: None,
             sync_due: None,
             requeue: None,
         }
+    }
+
+    /// Deletes the pod through the API at `at`, with `grace` as its deletion grace period (the
+    /// pod's `terminationGracePeriodSeconds` when `None`). The kubelet then stops the liveness and
+    /// startup probes (P12, ≥1.23), runs preStop hooks and stops every container (R22–R25), and
+    /// the pod object disappears once all containers are gone.
+    pub fn delete_at(&mut self, at: SimTime, grace: Option<SimDuration>) {
+        self.delete_at = Some((at, grace));
+        self.globals_dirty = true;
+    }
+
+    /// Restarts the kubelet process at `at`: probe workers, result caches, back-off entries and
+    /// the pod worker's state are lost; containers keep running; the new kubelet syncs the pod
+    /// at once (P5, P14, P25, P45).
+    pub fn restart_kubelet_at(&mut self, at: SimTime) {
+        self.restart_at = Some(at);
+        self.globals_dirty = true;
     }
 
     /// The current virtual time.
@@ -709,6 +739,8 @@ impl Simulation {
                 Slot::Exit(c),
             );
         }
+        consider(key_of(self.delete_at.map(|(t, _)| t), Class::Sync), Slot::Delete);
+        consider(key_of(self.restart_at, Class::Runtime), Slot::KubeletRestart);
         consider(key_of(self.relist_at, Class::Relist), Slot::Relist);
         if !self.created {
             consider(Key::new(SimTime::ZERO, Class::Sync), Slot::Create);
@@ -767,6 +799,15 @@ impl Simulation {
                 if let Some((_, trigger)) = self.requeue.take() {
                     self.request_sync(trigger, out);
                 }
+            }
+            Slot::Delete => {
+                if let Some((_, grace)) = self.delete_at.take() {
+                    self.delete(grace, out);
+                }
+            }
+            Slot::KubeletRestart => {
+                self.restart_at = None;
+                self.kubelet_restart(out);
             }
             Slot::Worker(w) => self.worker_due(w, out),
         }
@@ -846,9 +887,10 @@ impl Simulation {
 
     /// Sends SIGTERM to container `c`'s process with a grace period (R25, contract §2.3.7) and
     /// returns whether the process is still alive afterwards (the stop blocks until it exits).
-    fn signal(&mut self, c: usize, grace: SimDuration) -> bool {
+    fn signal(&mut self, c: usize, hook: SimDuration, grace: SimDuration) -> bool {
         self.globals_dirty = true;
-        let now = self.now;
+        // The signal goes out when the preStop hook is done (R24).
+        let now = self.now.saturating_add(hook);
         let rt = &mut self.runtime[c];
         let alive = rt.instances.newest.is_some_and(|i| i.exited.is_none());
         if !alive {
@@ -887,6 +929,10 @@ impl Simulation {
     fn run_sync<S: Sink>(&mut self, trigger: SyncTrigger, out: &mut Out<'_, S>) {
         self.globals_dirty = true;
         let now = self.now;
+        if self.deleting.is_some() {
+            self.run_termination_sync(out);
+            return;
+        }
         out.emit(now, EventKind::Sync { trigger });
         // The status is generated from the PLEG's cached snapshot before anything else (R11).
         self.generate_status(out);
@@ -906,6 +952,96 @@ impl Simulation {
             self.sandbox_ready = true;
         }
         self.advance_job(out);
+    }
+
+    /// A sync of a pod with a deletion timestamp: `SyncTerminatingPod` while containers run
+    /// (P12, R22–R25), then `SyncTerminatedPod` once they are all gone.
+    fn run_termination_sync<S: Sink>(&mut self, out: &mut Out<'_, S>) {
+        let now = self.now;
+        let running = self.snapshot.iter().any(|s| s.newest.is_some_and(|i| i.exited.is_none()));
+        if !running {
+            out.emit(now, EventKind::Sync { trigger: SyncTrigger::Terminated });
+            self.generate_status(out);
+            for w in 0..self.workers.len() {
+                self.stop_worker(w);
+            }
+            self.terminal = true;
+            self.requeue = None;
+            self.pending = None;
+            out.emit(now, EventKind::Deleted);
+            return;
+        }
+        out.emit(now, EventKind::Sync { trigger: SyncTrigger::Terminating });
+        self.generate_status(out);
+        if self.profile.stop_liveness_on_termination {
+            // P12: StopLivenessAndStartup, for regular containers; readiness keeps running.
+            for w in 0..self.workers.len() {
+                let worker = self.workers[w];
+                if !self.pod.is_init(worker.container) && worker.kind != ProbeKind::Readiness {
+                    self.stop_worker(w);
+                }
+            }
+        }
+        self.job.snapshot.clear();
+        self.job.snapshot.extend_from_slice(&self.snapshot);
+        self.kill_all(KillReason::Deletion);
+        self.job.active = true;
+        self.job.changed = false;
+        self.job.backoff_expiry = None;
+        self.job.stage = Some(Stage::Kill(0));
+        self.advance_job(out);
+    }
+
+    /// P13: a non-blocking stop; an idle worker exits at once, a busy one after its probe.
+    fn stop_worker(&mut self, w: usize) {
+        if !self.workers[w].alive {
+            return;
+        }
+        self.mark(w);
+        self.workers[w].stop_requested = true;
+        if self.workers[w].in_flight.is_none() {
+            self.workers[w].wake_at = Some(self.now);
+            self.workers[w].running = true;
+        }
+    }
+
+    /// The API deletion of the pod (`deleteAt`).
+    fn delete<S: Sink>(&mut self, grace: Option<SimDuration>, out: &mut Out<'_, S>) {
+        if self.terminal || self.deleting.is_some() {
+            return;
+        }
+        let pod_grace = u64::try_from(self.pod.termination_grace_period_seconds).unwrap_or(0);
+        let grace = grace.unwrap_or(SimDuration::from_secs(pod_grace));
+        self.deleting = Some(grace);
+        out.emit(self.now, EventKind::Delete { grace });
+        self.request_sync(SyncTrigger::Terminating, out);
+    }
+
+    /// The kubelet process restarts: everything it kept in memory is gone (P5, R27).
+    fn kubelet_restart<S: Sink>(&mut self, out: &mut Out<'_, S>) {
+        if self.terminal || !self.created {
+            return;
+        }
+        let now = self.now;
+        out.emit(now, EventKind::KubeletRestart);
+        for w in 0..self.workers.len() {
+            self.exit_worker(w);
+        }
+        self.job.active = false;
+        self.job.stage = None;
+        self.job.pull_end = None;
+        self.pending = None;
+        self.gate_after = None;
+        self.sync_due = None;
+        self.requeue = None;
+        self.reason_cache.fill(None);
+        self.backoff.fill(None);
+        self.kubelet_started = Some(now);
+        // The new kubelet's first relist sees the runtime as it is now.
+        for c in 0..self.runtime.len() {
+            self.snapshot[c] = self.runtime[c].instances;
+        }
+        self.request_sync(SyncTrigger::KubeletRestart, out);
     }
 
     /// R13–R18, R60, R61: what this sync kills and starts, from the snapshot it started with.
@@ -1082,6 +1218,11 @@ impl Simulation {
     /// R15, R61: kill every running container: regular ones together, then sidecars one by
     /// one in reverse order. Nothing is started.
     fn kill_pod(&mut self) {
+        self.kill_all(KillReason::Unknown);
+    }
+
+    /// Kills every running container: regular ones together, then sidecars last first (R61).
+    fn kill_all(&mut self, reason: KillReason) {
         let ni = self.pod.init_containers.len();
         let n = self.pod.container_count();
         self.job.kills.clear();
@@ -1098,10 +1239,15 @@ impl Simulation {
         for c in regular.into_iter().chain(sidecars) {
             self.job.kills.push(Kill {
                 container: c,
-                reason: KillReason::Unknown,
+                reason,
                 message: KillMessage::Stopping,
             });
         }
+    }
+
+    /// [`Simulation::cached`] for an optional instance.
+    fn cached_opt(&self, c: usize, kind: ProbeKind, id: Option<u32>) -> Option<ProbeResult> {
+        id.and_then(|id| self.cached(c, kind, id))
     }
 
     /// The cached result of container `c`'s probe `kind` for instance `id`, if any.
@@ -1167,19 +1313,33 @@ impl Simulation {
         let now = self.now;
         let c = kill.container;
         let spec = self.pod.container(c);
+        // R22: the deletion's grace period, else the probe's own, else the pod's.
         let probe_grace = match kill.reason {
             KillReason::LivenessProbe => spec.probe(ProbeKind::Liveness),
             KillReason::StartupProbe => spec.probe(ProbeKind::Startup),
-            KillReason::Unknown => None,
+            KillReason::Unknown | KillReason::Deletion => None,
         }
         .and_then(|p| p.termination_grace_period_seconds())
         .filter(|_| self.profile.probe_grace_period());
         let seconds = probe_grace.unwrap_or(self.pod.termination_grace_period_seconds);
-        let mut grace = SimDuration::from_secs(u64::try_from(seconds).unwrap_or(0));
+        let mut grace = match self.deleting {
+            Some(g) => g,
+            None => SimDuration::from_secs(u64::try_from(seconds).unwrap_or(0)),
+        };
         if self.job.pod_kill && self.pod.is_init(c) {
             // R24, R61: a sidecar waited for its turn; that time comes off its grace period.
             grace = grace.saturating_sub(now.saturating_since(self.job.kill_began));
         }
+        // R24: a preStop hook runs first, for at most the grace period, and its whole seconds
+        // come off what is left for the signal, which keeps at least 2 s.
+        let hook = spec
+            .app
+            .pre_stop
+            .filter(|_| !grace.is_zero())
+            .map_or(SimDuration::ZERO, |d| d.min(grace));
+        let remaining = grace
+            .saturating_sub(SimDuration::from_secs(hook.whole_secs()))
+            .max(MIN_GRACE);
         let grace = grace.max(MIN_GRACE);
         out.emit(
             now,
@@ -1203,7 +1363,7 @@ impl Simulation {
             }),
         );
         self.job.changed = true;
-        self.signal(c, grace)
+        self.signal(c, hook, remaining)
     }
 
     /// One start (R16, R30, R57): returns whether the sync must wait for a pull.
@@ -1385,6 +1545,15 @@ impl Simulation {
         };
         let delay = self.jittered(delay);
         self.requeue = Some((now.saturating_add(delay), trigger));
+        if self.deleting.is_some() {
+            // RemovePod: every worker stops once the containers are gone.
+            for w in 0..self.workers.len() {
+                self.stop_worker(w);
+            }
+            if !self.job.changed {
+                self.pending = Some(SyncTrigger::Terminated);
+            }
+        }
         if self.job.changed {
             // R4: the next sync waits for a relist strictly after this one ended.
             self.gate_after = Some(now);
@@ -1502,6 +1671,15 @@ impl Simulation {
                     },
                 };
             }
+            if st.started && !st.ready && self.predates_kubelet_restart(&view) {
+                // P45 (setReadyStateOnKubeletRestart): keep a ready container ready when the
+                // readiness cache is still empty, unless the pod was not Ready before.
+                let entry = self.cached_opt(c, ProbeKind::Readiness, view.id);
+                let has_probe = self.pod.container(c).probe(ProbeKind::Readiness).is_some();
+                if entry.is_none() && (!has_probe || self.status.conditions.ready) {
+                    st.ready = true;
+                }
+            }
             self.view[c] = view;
             self.write_container_status(c, st, out);
         }
@@ -1512,7 +1690,10 @@ impl Simulation {
             let ni = self.pod.init_containers.len();
             let initialized =
                 (ni..self.pod.container_count()).any(|c| self.snapshot[c].newest.is_some());
-            compute_phase(&self.pod, &self.status, initialized)
+            // A deleted pod whose containers are all gone is terminal (podIsTerminal, ≥1.27).
+            let terminal = self.deleting.is_some()
+                && !self.snapshot.iter().any(|s| s.newest.is_some_and(|i| i.exited.is_none()));
+            compute_phase(&self.pod, &self.status, initialized, terminal)
         };
         let ready_to_start = self
             .profile
@@ -1609,6 +1790,16 @@ impl Simulation {
             .position(|w| w.container == c && w.kind == kind)
     }
 
+    /// P25, P45 (1.35+ with `ChangeContainerStatusOnKubeletRestart` off): the container was
+    /// running more than 10 s before the kubelet (re)started.
+    fn predates_kubelet_restart(&self, view: &ViewEntry) -> bool {
+        self.profile.inherits_started()
+            && view.running
+            && self
+                .kubelet_started
+                .is_some_and(|k| view.started_at.saturating_add(SimDuration::from_secs(10)) < k)
+    }
+
     /// Notes that worker `w`'s timers may have changed.
     fn mark(&mut self, w: usize) {
         if !self.is_dirty[w] {
@@ -1643,10 +1834,13 @@ impl Simulation {
             }
             let period = self.workers[w].period;
             // P14: the start-up sleep.
-            let kubelet_age = self
-                .kubelet
-                .started_ago
-                .saturating_add(now.saturating_since(SimTime::ZERO));
+            let kubelet_age = match self.kubelet_started {
+                Some(k) => now.saturating_since(k),
+                None => self
+                    .kubelet
+                    .started_ago
+                    .saturating_add(now.saturating_since(SimTime::ZERO)),
+            };
             let sleep = if self.profile.jitter_always || period > kubelet_age {
                 SimDuration::from_millis(uniform_below(&mut self.rng, period.as_millis()))
             } else {
@@ -1871,7 +2065,11 @@ impl Simulation {
             self.cache[w] = None;
             self.workers[w].container_id = Some(id);
             self.workers[w].on_hold = false;
-            self.set_result(w, id, worker.initial_value(), out);
+            // 1.35+, ChangeContainerStatusOnKubeletRestart off: a container that predates the
+            // kubelet's restart by more than 10 s gets no initial value.
+            if !self.predates_kubelet_restart(&view) {
+                self.set_result(w, id, worker.initial_value(), out);
+            }
         }
         // P26.
         if self.workers[w].on_hold {
@@ -2147,6 +2345,8 @@ enum Slot {
     PullEnd,
     SyncDue,
     Requeue,
+    Delete,
+    KubeletRestart,
     Worker(usize),
 }
 
@@ -2161,7 +2361,7 @@ fn should_restart(policy: RestartPolicy, exit_code: i32) -> bool {
 
 /// R43 `getPhase`, sidecar-aware: `initialized` says whether a regular container has been
 /// created.
-fn compute_phase(pod: &PodSpec, status: &PodStatus, initialized: bool) -> Phase {
+fn compute_phase(pod: &PodSpec, status: &PodStatus, initialized: bool, terminal: bool) -> Phase {
     let (mut pending_init, mut failed_init, mut pending_sidecars) = (0, 0, 0);
     let (mut running, mut stopped, mut waiting, mut succeeded) = (0, 0, 0, 0);
     for (spec, s) in pod.init_containers.iter().zip(&status.init_containers) {
@@ -2217,6 +2417,12 @@ fn compute_phase(pod: &PodSpec, status: &PodStatus, initialized: bool) -> Phase 
         Phase::Pending
     } else if running > 0 {
         Phase::Running
+    } else if stopped > 0 && terminal {
+        if stopped == succeeded {
+            Phase::Succeeded
+        } else {
+            Phase::Failed
+        }
     } else if stopped > 0 {
         match policy {
             RestartPolicy::Always => Phase::Running,

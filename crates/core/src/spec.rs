@@ -411,6 +411,9 @@ pub struct AppSpec {
     pub exit: Option<SelfExit>,
     /// Reaction to SIGTERM.
     pub sigterm: Sigterm,
+    /// `lifecycle.preStop`: how long the hook runs when the container is stopped (R24);
+    /// `None` when the container has no preStop hook.
+    pub pre_stop: Option<SimDuration>,
 }
 
 /// One container, regular or init.

@@ -180,7 +180,10 @@ impl EventFilter {
             | EventKind::Status { .. }
             | EventKind::PodReady { .. }
             | EventKind::Phase { .. }
-            | EventKind::Sync { .. } => {}
+            | EventKind::Sync { .. }
+            | EventKind::Delete { .. }
+            | EventKind::Deleted
+            | EventKind::KubeletRestart => {}
         }
         let fields_match = same(self.probe.as_deref(), probe)
             && same(self.outcome.as_deref(), outcome)
@@ -505,6 +508,9 @@ impl<'e, S> ExpectSink<'e, S> {
             | EventKind::Start { .. }
             | EventKind::BackOff { .. }
             | EventKind::Sync { .. }
+            | EventKind::Delete { .. }
+            | EventKind::Deleted
+            | EventKind::KubeletRestart
             | EventKind::Event(_) => {}
         }
         for (i, e) in self.expects.iter().enumerate() {

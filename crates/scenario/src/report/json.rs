@@ -186,6 +186,8 @@ pub fn write_event<W: Write + ?Sized>(
         EventKind::PodReady { ready } => field_raw(w, "ready", ready)?,
         EventKind::Phase { phase } => field_str(w, "phase", phase.as_str())?,
         EventKind::Sync { trigger } => field_str(w, "trigger", trigger.as_str())?,
+        EventKind::Delete { grace } => field_raw(w, "grace", grace)?,
+        EventKind::Deleted | EventKind::KubeletRestart => {}
         EventKind::Event(e) => {
             field_str(w, "type", e.event_type.as_str())?;
             field_str(w, "reason", e.reason)?;

@@ -230,6 +230,9 @@ fn describe(buf: &mut String, kind: &EventKind<'_>) -> fmt::Result {
         EventKind::PodReady { ready } => write!(buf, "pod Ready: {ready}"),
         EventKind::Phase { phase } => write!(buf, "phase {}", phase.as_str()),
         EventKind::Sync { trigger } => write!(buf, "pod sync ({})", trigger.as_str()),
+        EventKind::Delete { grace } => write!(buf, "pod deleted (grace period {})", grace.go()),
+        EventKind::Deleted => buf.write_str("pod object removed from the API server"),
+        EventKind::KubeletRestart => buf.write_str("the kubelet restarted"),
         EventKind::Event(e) => {
             write!(buf, "{} {}: {}", e.event_type.as_str(), e.reason, e.message)?;
             // What the event recorder made of it (R54): the count it carries, and whether the
