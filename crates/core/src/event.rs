@@ -305,8 +305,22 @@ pub enum EventKind<'a> {
 impl EventKind<'_> {
     /// Every JSON `kind`, in the order of [`EventKind::index`].
     pub const NAMES: [&'static str; 16] = [
-        "probe", "result", "kill", "exit", "start", "backoff", "ready", "started", "status",
-        "podReady", "phase", "sync", "event", "delete", "deleted", "kubeletRestart",
+        "probe",
+        "result",
+        "kill",
+        "exit",
+        "start",
+        "backoff",
+        "ready",
+        "started",
+        "status",
+        "podReady",
+        "phase",
+        "sync",
+        "event",
+        "delete",
+        "deleted",
+        "kubeletRestart",
     ];
 
     /// Position of this kind in [`EventKind::NAMES`].
@@ -753,6 +767,8 @@ pub enum OutputKind {
     HttpRefused,
     /// No answer within the timeout (HTTP client timeout).
     HttpTimeout,
+    /// The process died while answering: the connection closed before a response.
+    HttpReset,
     /// TCP dial refused.
     TcpRefused,
     /// TCP dial timed out.
@@ -802,11 +818,13 @@ impl fmt::Display for ProbeOutput<'_> {
                 }
                 Ok(())
             }
-            (OutputKind::HttpRefused | OutputKind::HttpTimeout, Handler::HttpGet { scheme, host: h, port, path }) => {
+            (OutputKind::HttpRefused | OutputKind::HttpTimeout | OutputKind::HttpReset, Handler::HttpGet { scheme, host: h, port, path }) => {
                 let hp = host(h, self.pod_ip);
                 let n = port.number().unwrap_or(0);
                 write!(f, "Get \"{}://{}:{n}{path}\": ", scheme.url(), bracket(hp))?;
-                if self.kind == OutputKind::HttpRefused {
+                if self.kind == OutputKind::HttpReset {
+                    f.write_str("EOF")
+                } else if self.kind == OutputKind::HttpRefused {
                     write!(f, "dial tcp {}:{n}: connect: connection refused", bracket(hp))
                 } else {
                     f.write_str("context deadline exceeded (Client.Timeout exceeded while awaiting headers)")

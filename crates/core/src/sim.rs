@@ -139,6 +139,11 @@ pub struct PodStatus {
     pub init_containers: Vec<ContainerStatus>,
     /// `status.containerStatuses`, in spec order.
     pub containers: Vec<ContainerStatus>,
+    /// `metadata.deletionTimestamp`: when the pod was deleted, if it was (kubectl shows
+    /// `Terminating` until the phase is terminal).
+    pub deletion_timestamp: Option<SimTime>,
+    /// The pod object is gone from the API server; this status is the last one it had.
+    pub removed: bool,
 }
 
 impl PodStatus {
@@ -308,6 +313,8 @@ struct ViewEntry {
 struct InFlight {
     began: SimTime,
     attempt: u8,
+    /// The container instance the attempt reached.
+    instance: u32,
     ends: SimTime,
     outcome: Outcome,
     output: OutputKind,
@@ -332,6 +339,8 @@ struct Worker {
     last_result: ProbeResult,
     result_run: u32,
     on_hold: bool,
+    /// When AddPod created this worker.
+    created_at: SimTime,
 }
 
 impl Worker {
@@ -485,6 +494,8 @@ pub struct Simulation {
     job: Job,
     pending: Option<SyncTrigger>,
     gate_after: Option<SimTime>,
+    /// When the last sync ended.
+    last_sync_end: Option<SimTime>,
     sync_due: Option<(SimTime, SyncTrigger)>,
     requeue: Option<(SimTime, SyncTrigger)>,
 }
@@ -538,6 +549,7 @@ impl Simulation {
                         last_result: ProbeResult::Success,
                         result_run: 0,
                         on_hold: false,
+                        created_at: SimTime::ZERO,
                     });
                 }
             }
@@ -553,6 +565,8 @@ impl Simulation {
             },
             init_containers: vec![ContainerStatus::default(); ni],
             containers: vec![ContainerStatus::default(); n - ni],
+            deletion_timestamp: None,
+            removed: false,
         };
         Simulation {
             cache: vec![None; workers.len()],
@@ -591,6 +605,7 @@ impl Simulation {
             kubelet_started: None,
             pending: None,
             gate_after: None,
+            last_sync_end: None,
             sync_due: None,
             requeue: None,
         }
@@ -739,8 +754,14 @@ impl Simulation {
                 Slot::Exit(c),
             );
         }
-        consider(key_of(self.delete_at.map(|(t, _)| t), Class::Sync), Slot::Delete);
-        consider(key_of(self.restart_at, Class::Runtime), Slot::KubeletRestart);
+        consider(
+            key_of(self.delete_at.map(|(t, _)| t), Class::Sync),
+            Slot::Delete,
+        );
+        consider(
+            key_of(self.restart_at, Class::Runtime),
+            Slot::KubeletRestart,
+        );
         consider(key_of(self.relist_at, Class::Relist), Slot::Relist);
         if !self.created {
             consider(Key::new(SimTime::ZERO, Class::Sync), Slot::Create);
@@ -866,6 +887,7 @@ impl Simulation {
             },
         );
         self.schedule_relist(now);
+        self.cut_attempts(c);
         match self.job.stage {
             Some(Stage::WaitKill(i)) if self.job.kills[i].container == c => {
                 self.job.stage = Some(Stage::Kill(i + 1));
@@ -882,6 +904,40 @@ impl Simulation {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A probe in flight against a process that just died ends now: the connection is reset
+    /// (network handlers fail) or the exec session is gone (an error, P40).
+    fn cut_attempts(&mut self, c: usize) {
+        let now = self.now;
+        let Some(dead) = self.runtime[c].instances.newest.map(|i| i.id) else {
+            return;
+        };
+        for w in 0..self.workers.len() {
+            let worker = self.workers[w];
+            let Some(f) = worker.in_flight else { continue };
+            if worker.container != c || f.instance != dead || f.ends <= now {
+                continue;
+            }
+            let handler = self
+                .pod
+                .container(c)
+                .probe(worker.kind)
+                .map(|p| p.handler());
+            let (outcome, output) = match handler {
+                Some(Handler::HttpGet { .. }) => (Outcome::Failure, OutputKind::HttpReset),
+                Some(Handler::TcpSocket { .. }) => (Outcome::Failure, OutputKind::TcpRefused),
+                Some(Handler::Grpc { .. }) => (Outcome::Failure, OutputKind::GrpcRefused),
+                Some(Handler::Exec { .. }) | None => (Outcome::Error, OutputKind::ExecGone),
+            };
+            self.mark(w);
+            self.workers[w].in_flight = Some(InFlight {
+                ends: now,
+                outcome,
+                output,
+                ..f
+            });
         }
     }
 
@@ -958,9 +1014,17 @@ impl Simulation {
     /// (P12, R22–R25), then `SyncTerminatedPod` once they are all gone.
     fn run_termination_sync<S: Sink>(&mut self, out: &mut Out<'_, S>) {
         let now = self.now;
-        let running = self.snapshot.iter().any(|s| s.newest.is_some_and(|i| i.exited.is_none()));
+        let running = self
+            .snapshot
+            .iter()
+            .any(|s| s.newest.is_some_and(|i| i.exited.is_none()));
         if !running {
-            out.emit(now, EventKind::Sync { trigger: SyncTrigger::Terminated });
+            out.emit(
+                now,
+                EventKind::Sync {
+                    trigger: SyncTrigger::Terminated,
+                },
+            );
             self.generate_status(out);
             for w in 0..self.workers.len() {
                 self.stop_worker(w);
@@ -968,10 +1032,16 @@ impl Simulation {
             self.terminal = true;
             self.requeue = None;
             self.pending = None;
+            self.status.removed = true;
             out.emit(now, EventKind::Deleted);
             return;
         }
-        out.emit(now, EventKind::Sync { trigger: SyncTrigger::Terminating });
+        out.emit(
+            now,
+            EventKind::Sync {
+                trigger: SyncTrigger::Terminating,
+            },
+        );
         self.generate_status(out);
         if self.profile.stop_liveness_on_termination {
             // P12: StopLivenessAndStartup, for regular containers; readiness keeps running.
@@ -1013,6 +1083,7 @@ impl Simulation {
         let pod_grace = u64::try_from(self.pod.termination_grace_period_seconds).unwrap_or(0);
         let grace = grace.unwrap_or(SimDuration::from_secs(pod_grace));
         self.deleting = Some(grace);
+        self.status.deletion_timestamp = Some(self.now);
         out.emit(self.now, EventKind::Delete { grace });
         self.request_sync(SyncTrigger::Terminating, out);
     }
@@ -1532,6 +1603,7 @@ impl Simulation {
         self.globals_dirty = true;
         let now = self.now;
         self.job.active = false;
+        self.last_sync_end = Some(now);
         // R6–R8: requeue.
         let (delay, trigger) = match self.job.backoff_expiry {
             Some(expiry) => match self.profile.backoff_requeue {
@@ -1692,7 +1764,10 @@ impl Simulation {
                 (ni..self.pod.container_count()).any(|c| self.snapshot[c].newest.is_some());
             // A deleted pod whose containers are all gone is terminal (podIsTerminal, ≥1.27).
             let terminal = self.deleting.is_some()
-                && !self.snapshot.iter().any(|s| s.newest.is_some_and(|i| i.exited.is_none()));
+                && !self
+                    .snapshot
+                    .iter()
+                    .any(|s| s.newest.is_some_and(|i| i.exited.is_none()));
             compute_phase(&self.pod, &self.status, initialized, terminal)
         };
         let ready_to_start = self
@@ -1861,6 +1936,7 @@ impl Simulation {
                 last_result: ProbeResult::Success,
                 result_run: 0,
                 on_hold: false,
+                created_at: now,
                 ..*worker
             };
             self.cache[w] = None;
@@ -1981,7 +2057,11 @@ impl Simulation {
                 result,
             },
         );
-        self.handle_update(worker.container, worker.kind, id, result, out);
+        // R4: an update from a worker that the sync which just ended created (AddPod re-creates
+        // workers that stop at once, e.g. for a container that exited for good) waits for the
+        // next relist like every sync after the first; elsewhere updates sync at once (§2.3.3).
+        let churn = worker.created_at == self.now && self.last_sync_end == Some(self.now);
+        self.handle_update(worker.container, worker.kind, id, result, churn, out);
     }
 
     /// The kubelet's handling of a result update (P44, R1, R2), at once (contract §2.3.3).
@@ -1991,6 +2071,7 @@ impl Simulation {
         kind: ProbeKind,
         id: u32,
         result: ProbeResult,
+        gated: bool,
         out: &mut Out<'_, S>,
     ) {
         let now = self.now;
@@ -2030,7 +2111,12 @@ impl Simulation {
             }
         };
         if sync {
-            if self.kubelet.probe_sync_delay.is_zero() {
+            if gated && !self.job.active && self.gate_after.is_none() {
+                self.globals_dirty = true;
+                self.gate_after = Some(now);
+                self.schedule_relist(now);
+                self.pending.get_or_insert(SyncTrigger::Probe);
+            } else if self.kubelet.probe_sync_delay.is_zero() {
                 self.request_sync(SyncTrigger::Probe, out);
             } else {
                 let at = now.saturating_add(self.kubelet.probe_sync_delay);
@@ -2125,10 +2211,16 @@ impl Simulation {
         if duration.is_zero() {
             return self.attempt_done(w, began, attempt, outcome, output, out);
         }
+        // Only an attempt that reached a process takes time (§2.3.6).
+        let instance = self.runtime[self.workers[w].container]
+            .instances
+            .newest
+            .map_or(0, |i| i.id);
         self.mark(w);
         self.workers[w].in_flight = Some(InFlight {
             began,
             attempt,
+            instance,
             ends: now.saturating_add(duration),
             outcome,
             output,

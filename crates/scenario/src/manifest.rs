@@ -101,6 +101,18 @@ pub struct ContainerManifest {
     pub restart_policy: Option<At<String>>,
     /// Where `restartPolicyRules` is, if set.
     pub restart_policy_rules: Option<Mark>,
+    /// `lifecycle.preStop`, if set.
+    pub pre_stop: Option<PreStopManifest>,
+}
+
+/// A container's `lifecycle.preStop` hook (R24): probesim needs to know that it exists and,
+/// for a `sleep` hook, how long it sleeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PreStopManifest {
+    /// Where the hook starts.
+    pub mark: Mark,
+    /// `sleep.seconds` of a sleep hook.
+    pub sleep_seconds: Option<At<i64>>,
 }
 
 impl ContainerManifest {
@@ -325,7 +337,13 @@ const CONTAINER_FIELDS: &[&str] = &[
     "startupProbe",
     "restartPolicy",
     "restartPolicyRules",
+    "lifecycle",
 ];
+const LIFECYCLE_FIELDS: &[&str] = &["preStop"];
+const LIFECYCLE_IGNORED: &[&str] = &["postStart", "stopSignal"];
+const PRE_STOP_FIELDS: &[&str] = &["sleep"];
+const PRE_STOP_IGNORED: &[&str] = &["exec", "httpGet", "tcpSocket"];
+const SLEEP_FIELDS: &[&str] = &["seconds"];
 const CONTAINER_IGNORED: &[&str] = &[
     "command",
     "args",
@@ -335,7 +353,6 @@ const CONTAINER_IGNORED: &[&str] = &[
     "resizePolicy",
     "volumeMounts",
     "volumeDevices",
-    "lifecycle",
     "terminationMessagePath",
     "terminationMessagePolicy",
     "securityContext",
@@ -542,6 +559,22 @@ fn read_containers(d: &mut Diags, node: Option<&Node>, path: &FieldPath) -> Vec<
         .collect()
 }
 
+fn read_pre_stop(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<PreStopManifest> {
+    let f = decode::fields(d, node, path, LIFECYCLE_FIELDS, LIFECYCLE_IGNORED)?;
+    let hook = f.get("preStop")?;
+    let hp = path.child("preStop");
+    let h = decode::fields(d, hook, &hp, PRE_STOP_FIELDS, PRE_STOP_IGNORED)?;
+    let sleep_seconds = h.get("sleep").and_then(|n| {
+        let sp = hp.child("sleep");
+        let s = decode::fields(d, n, &sp, SLEEP_FIELDS, &[])?;
+        opt_int64(d, s.get("seconds"), &sp.child("seconds"))
+    });
+    Some(PreStopManifest {
+        mark: h.mark,
+        sleep_seconds,
+    })
+}
+
 fn read_container(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<ContainerManifest> {
     let f = decode::fields(d, node, path, CONTAINER_FIELDS, CONTAINER_IGNORED)?;
     let mut ports = Vec::new();
@@ -592,6 +625,9 @@ fn read_container(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<Contai
             probes[kind.index()] = read_probe(d, n, &path.child(kind.field()));
         }
     }
+    let pre_stop = f
+        .get("lifecycle")
+        .and_then(|n| read_pre_stop(d, n, &path.child("lifecycle")));
     Some(ContainerManifest {
         mark: f.mark,
         name: opt_string(d, f.get("name"), &path.child("name")),
@@ -602,6 +638,7 @@ fn read_container(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<Contai
         probes,
         restart_policy: opt_string(d, f.get("restartPolicy"), &path.child("restartPolicy")),
         restart_policy_rules: f.get("restartPolicyRules").map(|n| n.mark),
+        pre_stop,
     })
 }
 

@@ -35,6 +35,7 @@ const SCENARIO_FIELDS: &[&str] = &[
     "kubelet",
     "pod",
     "apps",
+    "deleteAt",
     "expect",
 ];
 const KUBELET_FIELDS: &[&str] = &[
@@ -45,8 +46,9 @@ const KUBELET_FIELDS: &[&str] = &[
     "backoffRequeue",
     "jitter",
     "maxContainerRestartPeriod",
+    "restartAt",
 ];
-const APP_FIELDS: &[&str] = &["pull", "exit", "sigterm", "probes", "endpoints"];
+const APP_FIELDS: &[&str] = &["pull", "exit", "sigterm", "preStop", "probes", "endpoints"];
 const PROBE_TYPES: &[&str] = &["liveness", "readiness", "startup"];
 const EXPECT_FIELDS: &[&str] = &[
     "at",
@@ -162,6 +164,11 @@ pub struct Scenario {
     pub init_bindings: Vec<ScriptBinding>,
     /// `expect`.
     pub expect: Vec<Expect>,
+    /// `kubelet.restartAt`: when the kubelet process restarts.
+    pub kubelet_restart_at: Option<SimTime>,
+    /// `deleteAt`: when the pod is deleted, and the deletion's grace period (the pod's when
+    /// `None`).
+    pub delete_at: Option<(SimTime, Option<SimDuration>)>,
 }
 
 impl Scenario {
@@ -297,13 +304,20 @@ impl Scenario {
                 behaviours.bind(offset + b.container, *kind, index);
             }
         }
-        Simulation::new(
+        let mut sim = Simulation::new(
             self.pod.clone(),
             self.profile.clone(),
             self.kubelet,
             self.seed,
             behaviours,
-        )
+        );
+        if let Some((at, grace)) = self.delete_at {
+            sim.delete_at(at, grace);
+        }
+        if let Some(at) = self.kubelet_restart_at {
+            sim.restart_kubelet_at(at);
+        }
+        sim
     }
 }
 
@@ -737,6 +751,11 @@ impl<'s> Loader<'s> {
             .get("duration")
             .and_then(|n| self.instant(n, &FieldPath::new("duration")));
         let kubelet = self.kubelet(f.get("kubelet"));
+        let kubelet_restart_at = f
+            .get("kubelet")
+            .and_then(|k| k.get("restartAt"))
+            .and_then(|n| self.instant(n, &FieldPath::new("kubelet").child("restartAt")));
+        let delete_at = f.get("deleteAt").and_then(|n| self.deletion(n));
 
         let pod_path = FieldPath::new("pod");
         let pod = match f.get("pod") {
@@ -799,11 +818,36 @@ impl<'s> Loader<'s> {
             seed: seed.unwrap_or(0),
             duration,
             kubelet,
+            kubelet_restart_at,
+            delete_at,
             pod,
             bindings,
             init_bindings,
             expect,
         })
+    }
+
+    /// `deleteAt: 5m` or `deleteAt: {at: 5m, gracePeriod: 10s}`.
+    fn deletion(&mut self, node: &Node) -> Option<(SimTime, Option<SimDuration>)> {
+        let path = FieldPath::new("deleteAt");
+        if !matches!(node.value(), Value::Map(_)) {
+            return self.instant(node, &path).map(|t| (t, None));
+        }
+        let f = decode::fields(&mut self.d, node, &path, &["at", "gracePeriod"], &[])?;
+        let Some(at_node) = f.get("at") else {
+            self.report(
+                &path,
+                Some(node.mark),
+                "missing field \"at\": when the pod is deleted",
+            );
+            return None;
+        };
+        let at = self.instant(at_node, &path.child("at"))?;
+        let grace = match f.get("gracePeriod") {
+            Some(n) => Some(self.duration(n, &path.child("gracePeriod"))?),
+            None => None,
+        };
+        Some((at, grace))
     }
 
     fn opt_string(&mut self, f: &Fields<'_>, field: &str, path: &FieldPath) -> Option<String> {
@@ -1067,6 +1111,9 @@ impl<'s> Loader<'s> {
                 continue;
             };
             let app = self.app_spec(&f, &p);
+            let pre_stop = f
+                .get("preStop")
+                .and_then(|n| self.duration(n, &p.child("preStop")).map(|d| (n, d)));
             let probe_scripts = self.probe_scripts(f.get("probes"), &p.child("probes"));
             let endpoints = self.endpoints(f.get("endpoints"), &p.child("endpoints"));
             let (Some(container), Some((m, v))) = (container, pod.as_mut()) else {
@@ -1087,7 +1134,25 @@ impl<'s> Loader<'s> {
                     i,
                 ),
             };
-            spec.app = app;
+            let hook = spec.app.pre_stop;
+            spec.app = AppSpec {
+                pre_stop: hook,
+                ..app
+            };
+            if let Some((n, d)) = pre_stop {
+                if hook.is_some() {
+                    spec.app.pre_stop = Some(d);
+                } else {
+                    self.report(
+                        &p.child("preStop"),
+                        Some(n.mark),
+                        format!(
+                            "container {:?} has no lifecycle.preStop hook; add one to the manifest or remove this field",
+                            spec.name
+                        ),
+                    );
+                }
+            }
             self.bind(&p, index, cm, spec, &pod_ip, probe_scripts, endpoints, out);
         }
     }

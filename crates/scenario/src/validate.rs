@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use probesim_core::{
     ContainerSpec, Handler, PodSpec, Port, ProbeKind, ProbeSpec, ProbeTiming, PullPolicy,
-    RestartPolicy, Scheme,
+    RestartPolicy, Scheme, SimDuration,
 };
 
 use crate::decode::{self, go_quote, Diags};
@@ -801,6 +801,12 @@ fn build_container(
         .restart_policy
         .as_ref()
         .is_some_and(|r| r.value == "Always");
+    // R24: the hook's duration is the sleep of a sleep hook; other hooks take no time unless
+    // the scenario's `apps.<name>.preStop` says otherwise.
+    spec.app.pre_stop = c.pre_stop.as_ref().map(|h| {
+        let secs = h.sleep_seconds.as_ref().map_or(0, |s| s.value);
+        SimDuration::from_secs(u64::try_from(secs).unwrap_or(0))
+    });
     let mut ok = true;
     for kind in ProbeKind::ALL {
         let Some(probe) = c.probe(kind) else {

@@ -246,6 +246,10 @@ fn final_fields<W: Write + ?Sized>(
         "\"Initialized\": {}, \"Ready\": {}, \"ContainersReady\": {}, \"PodScheduled\": {}}}",
         c.initialized, c.ready, c.containers_ready, c.pod_scheduled
     )?;
+    if let Some(t) = status.deletion_timestamp {
+        field_raw(w, "deletionTimestamp", t)?;
+        field_raw(w, "removed", status.removed)?;
+    }
     if !status.init_containers.is_empty() {
         key(w, "initContainers")?;
         statuses(w, &pod.init_containers, &status.init_containers)?;
@@ -282,7 +286,8 @@ fn statuses<W: Write + ?Sized>(
 ///  "containers": [{"name": "kubia", "state": "waiting", "reason": "CrashLoopBackOff", "ready": false, "started": false,
 ///                  "restartCount": 9, "lastState": {"exitCode": 137, "reason": "Error", "finishedAt": 1560}}]}
 /// ```
-/// `initContainers` (same shape as `containers`) appears only when the pod has init containers.
+/// `initContainers` (same shape as `containers`) appears only when the pod has init containers;
+/// `deletionTimestamp` and `removed` (the pod object is gone) only when the pod was deleted.
 /// `t` is the end of the run; `ready` is the pod's `Ready` condition; `PodReadyToStartContainers`
 /// appears only in profiles that report it; a container's `reason` only when its state has one,
 /// `exitCode` only when it is terminated, `lastState` only when set. Container names come from

@@ -340,6 +340,8 @@ pub(crate) mod fixtures {
             },
             init_containers: Vec::new(),
             containers,
+            deletion_timestamp: None,
+            removed: false,
         }
     }
 

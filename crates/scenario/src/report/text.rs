@@ -117,6 +117,14 @@ impl<W: Write> TextSink<W> {
             status.conditions.ready
         )
         .map_err(io::Error::other)?;
+        if let Some(t) = status.deletion_timestamp {
+            let gone = if status.removed {
+                ", and the pod object is gone; its last status:"
+            } else {
+                ";"
+            };
+            writeln!(buf, "  deleted at {t}s{gone}").map_err(io::Error::other)?;
+        }
         let width = pod
             .all_containers()
             .map(|c| c.name.chars().count())
@@ -425,6 +433,10 @@ pub fn kubectl_row(now: SimTime, pod: &PodSpec, status: &PodStatus, minor: u8) -
                 ContainerState::Waiting(None) | ContainerState::Running { .. } => {}
             }
         }
+    }
+    // R48 step 5: a pod being deleted shows Terminating until its phase is terminal.
+    if status.deletion_timestamp.is_some() && !status.phase.is_terminal() {
+        reason = "Terminating".to_owned();
     }
     let mut reason = reason.as_str();
     // Terminated reasons are never empty here (R26), so `Signal:N` / `ExitCode:N` do not arise.
