@@ -145,10 +145,15 @@ pub fn app_spec() -> impl Strategy<Value = AppSpec> {
             }
         }),
     ];
-    (pull, exit, sigterm).prop_map(|(pull, exit, sigterm)| AppSpec {
+    let pre_stop = prop_oneof![
+        3 => Just(None),
+        1 => (0_u64..=10_000).prop_map(|ms| Some(SimDuration::from_millis(ms))),
+    ];
+    (pull, exit, sigterm, pre_stop).prop_map(|(pull, exit, sigterm, pre_stop)| AppSpec {
         pull,
         exit,
         sigterm,
+        pre_stop,
     })
 }
 

@@ -173,9 +173,12 @@ impl Sink for Trace {
                 status: *status,
             },
             EventKind::Phase { phase } => Seen::Phase(phase),
-            EventKind::PodReady { .. } | EventKind::Sync { .. } | EventKind::Event(_) => {
-                Seen::Other
-            }
+            EventKind::PodReady { .. }
+            | EventKind::Sync { .. }
+            | EventKind::Event(_)
+            | EventKind::Delete { .. }
+            | EventKind::Deleted
+            | EventKind::KubeletRestart => Seen::Other,
         };
         self.events.push((event.t, seen));
         Ok(Flow::Continue)
@@ -321,8 +324,6 @@ proptest! {
     /// Every instant settles: the engine never keeps acting at one instant without time
     /// passing (style §2: the step budget is for model bugs, never for valid input).
     #[test]
-    #[ignore = "engine bug: re-created workers and probe-triggered syncs spin at one instant \
-                (see `a_terminated_container_with_two_probes_does_not_make_the_kubelet_spin`)"]
     fn every_run_settles(case in case(), horizon in horizon()) {
         let run = run(&case, horizon);
         prop_assert_eq!(run.settled, Ok(()), "the run spun and was cut short");
@@ -462,7 +463,7 @@ proptest! {
                     let kind = match reason {
                         KillReason::LivenessProbe => ProbeKind::Liveness,
                         KillReason::StartupProbe => ProbeKind::Startup,
-                        KillReason::Unknown => {
+                        KillReason::Unknown | KillReason::Deletion => {
                             prop_assert_eq!(
                                 case.pod.restart_policy, RestartPolicy::Never,
                                 "t={}: whole-pod kill of container {}", t, c
@@ -501,7 +502,7 @@ proptest! {
             let kind = match reason {
                 KillReason::LivenessProbe => ProbeKind::Liveness,
                 KillReason::StartupProbe => ProbeKind::Startup,
-                KillReason::Unknown => continue,
+                KillReason::Unknown | KillReason::Deletion => continue,
             };
             let failure_now = run.events.iter().any(|(at, s)| {
                 at == t
@@ -533,9 +534,6 @@ proptest! {
     /// running, at the end of any instant: updates between two status generations keep it so
     /// too (P45, R39, R40, R41).
     #[test]
-    #[ignore = "engine bug: a probe success that completes after the container's exit was \
-                written still sets ready/started (see \
-                `a_readiness_success_arriving_after_the_exit_does_not_make_a_dead_container_ready`)"]
     fn the_api_shows_ready_or_started_only_while_running(case in case(), horizon in horizon()) {
         let run = run(&case, horizon);
         let n = case.pod.containers.len();
@@ -567,7 +565,9 @@ proptest! {
     }
 
     /// Every kill grants at least 2 s (R21, R24), and the killed instance's process is gone no
-    /// later than the grace period after the kill (R25, §2.3.7).
+    /// later than the grace period after the kill (R25, §2.3.7); a preStop hook may add up to
+    /// 2 s, since its whole seconds come off the grace period and the signal keeps at least 2 s
+    /// (R24).
     #[test]
     fn kills_grant_two_seconds_and_end_the_process_within_the_grace_period(
         case in case(),
@@ -588,7 +588,12 @@ proptest! {
                 Seen::Kill { c, grace, .. } => {
                     prop_assert!(grace >= SimDuration::from_secs(2), "t={}: grace {}s", t, grace);
                     if alive[c] {
-                        let d = t.saturating_add(grace);
+                        let hook_slack = if case.pod.container(c).app.pre_stop.is_some() {
+                            SimDuration::from_secs(2)
+                        } else {
+                            SimDuration::ZERO
+                        };
+                        let d = t.saturating_add(grace).saturating_add(hook_slack);
                         deadline[c] = Some(deadline[c].map_or(d, |old| old.min(d)));
                     }
                 }
@@ -773,8 +778,10 @@ proptest! {
     }
 }
 
-// Minimal reproducers of the engine bugs the properties above found. They are ignored until the
-// engine is fixed; `cargo test -p probesim-core -- --ignored` runs them.
+// Minimal reproducers of the engine bugs the properties above found, kept as regression tests:
+// workers that AddPod re-creates for a container gone for good made the kubelet spin at one
+// instant (now paced by the next relist, R4), and a probe answer arriving after its process
+// died counted as a success (now the connection is reset when the process dies).
 
 fn http_probe(timing: ProbeTiming) -> ProbeSpec {
     let handler = Handler::HttpGet {
@@ -796,7 +803,6 @@ fn http_probe(timing: ProbeTiming) -> ProbeSpec {
 /// or two, nor which kinds they are. Here: `app` (readiness and liveness) exits 0 at 2 s and is
 /// not restarted, `other` keeps running; at the readiness tick at 11 s the spin begins.
 #[test]
-#[ignore = "engine bug: spins at t=11s until the step budget is exhausted"]
 fn a_terminated_container_with_two_probes_does_not_make_the_kubelet_spin() {
     let mut app = ContainerSpec::new("app", "example/app:1.0")
         .with_probe(ProbeKind::Readiness, http_probe(ProbeTiming::default()))
@@ -864,7 +870,6 @@ fn late_success(kind: ProbeKind, exit_after: SimDuration) -> Run {
 /// (and pod `Ready=true`) on the terminated container; the pod is terminal, so no sync ever
 /// corrects it and the final status says terminated, ready.
 #[test]
-#[ignore = "engine bug: final status shows a terminated container as ready"]
 fn a_readiness_success_arriving_after_the_exit_does_not_make_a_dead_container_ready() {
     let run = late_success(ProbeKind::Readiness, SimDuration::from_millis(21_500));
     let status = run.status.containers[0];
@@ -878,7 +883,6 @@ fn a_readiness_success_arriving_after_the_exit_does_not_make_a_dead_container_re
 /// status at 21 s says terminated (phase Failed), and at 21.5 s the success sets
 /// `started=true` on the terminated container for good.
 #[test]
-#[ignore = "engine bug: final status shows a terminated container as started"]
 fn a_startup_success_arriving_after_the_exit_does_not_mark_a_dead_container_started() {
     let run = late_success(ProbeKind::Startup, SimDuration::from_millis(20_500));
     let status = run.status.containers[0];
