@@ -254,8 +254,11 @@ pub fn format_duration(d: SimDuration) -> String {
     out
 }
 
-/// Writes the canonical short form of [`format_duration`].
-pub(crate) fn write_duration(d: SimDuration, f: &mut impl fmt::Write) -> fmt::Result {
+/// Writes the canonical short form of [`format_duration`] without allocating.
+///
+/// # Errors
+/// Only the writer's own errors.
+pub fn write_duration(d: SimDuration, f: &mut impl fmt::Write) -> fmt::Result {
     let ms = d.as_millis();
     if ms == 0 {
         return f.write_str("0s");

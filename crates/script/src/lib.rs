@@ -91,7 +91,9 @@ mod player;
 pub mod proptest;
 mod script;
 
-pub use duration::{format_duration, parse_duration, DurationError, DurationErrorKind};
+pub use duration::{
+    format_duration, parse_duration, write_duration, DurationError, DurationErrorKind,
+};
 pub use parse::{parse, parse_exit, parse_sigterm, ParseError};
 pub use player::ScriptPlayer;
 pub use script::{Limit, Script, Step};

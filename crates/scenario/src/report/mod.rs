@@ -234,38 +234,10 @@ pub fn human_duration(d: SimDuration) -> String {
     format!("{years}y")
 }
 
-/// Writes a span exactly, in the scenario files' duration syntax with zero parts left out:
-/// `0s`, `500ms`, `2.5s`, `1m30s`, `30m`, `1h`, `1h0m5s` is written `1h5s`.
-///
-/// Used in expectation messages, where the reader compares it with what they wrote.
+/// Writes a span in the scenario files' duration syntax (`0s`, `500ms`, `2.5s`, `1m30s`, `30m`,
+/// `1h5s`), the form the reader wrote; used in expectation messages.
 pub(crate) fn fmt_span(ms: u64, f: &mut impl fmt::Write) -> fmt::Result {
-    if ms == 0 {
-        return f.write_str("0s");
-    }
-    if ms < 1000 {
-        return write!(f, "{ms}ms");
-    }
-    let (h, m) = (ms / 3_600_000, (ms / 60_000) % 60);
-    let (s, frac) = ((ms / 1000) % 60, ms % 1000);
-    if h > 0 {
-        write!(f, "{h}h")?;
-    }
-    if m > 0 {
-        write!(f, "{m}m")?;
-    }
-    if s > 0 || frac > 0 {
-        write!(f, "{s}")?;
-        if frac > 0 {
-            let (mut digits, mut width) = (frac, 3);
-            while digits % 10 == 0 {
-                digits /= 10;
-                width -= 1;
-            }
-            write!(f, ".{digits:0width$}")?;
-        }
-        f.write_str("s")?;
-    }
-    Ok(())
+    probesim_script::write_duration(SimDuration::from_millis(ms), f)
 }
 
 /// A [`Display`](fmt::Display) adapter for [`fmt_span`].
