@@ -344,6 +344,28 @@ struct Worker {
 }
 
 impl Worker {
+    /// A worker slot that AddPod has not created (or that exited): no timers, zero values (P9).
+    fn idle(container: usize, kind: ProbeKind, period: SimDuration) -> Worker {
+        Worker {
+            container,
+            kind,
+            period,
+            alive: false,
+            running: false,
+            next_tick: SimTime::ZERO,
+            wake_at: None,
+            pending_tick: false,
+            pending_trigger: false,
+            stop_requested: false,
+            in_flight: None,
+            container_id: None,
+            last_result: ProbeResult::Success,
+            result_run: 0,
+            on_hold: false,
+            created_at: SimTime::ZERO,
+        }
+    }
+
     fn key(&self) -> Key {
         if !self.alive {
             return Key::NEVER;
@@ -533,24 +555,7 @@ impl Simulation {
                     continue;
                 }
                 if let Some(p) = spec.probe(kind) {
-                    workers.push(Worker {
-                        container: c,
-                        kind,
-                        period: p.period(),
-                        alive: false,
-                        running: false,
-                        next_tick: SimTime::ZERO,
-                        wake_at: None,
-                        pending_tick: false,
-                        pending_trigger: false,
-                        stop_requested: false,
-                        in_flight: None,
-                        container_id: None,
-                        last_result: ProbeResult::Success,
-                        result_run: 0,
-                        on_hold: false,
-                        created_at: SimTime::ZERO,
-                    });
+                    workers.push(Worker::idle(c, kind, p.period()));
                 }
             }
         }
@@ -1923,21 +1928,12 @@ impl Simulation {
             };
             self.mark(w);
             let worker = &mut self.workers[w];
+            // P9: a new worker starts from scratch.
             *worker = Worker {
                 alive: true,
-                running: false,
-                next_tick: SimTime::ZERO,
                 wake_at: Some(now.saturating_add(sleep)),
-                pending_tick: false,
-                pending_trigger: false,
-                stop_requested: false,
-                in_flight: None,
-                container_id: None,
-                last_result: ProbeResult::Success,
-                result_run: 0,
-                on_hold: false,
                 created_at: now,
-                ..*worker
+                ..Worker::idle(worker.container, worker.kind, worker.period)
             };
             self.cache[w] = None;
         }
