@@ -821,7 +821,10 @@ impl fmt::Display for ProbeOutput<'_> {
             (OutputKind::HttpRefused | OutputKind::HttpTimeout | OutputKind::HttpReset, Handler::HttpGet { scheme, host: h, port, path }) => {
                 let hp = host(h, self.pod_ip);
                 let n = port.number().unwrap_or(0);
-                write!(f, "Get \"{}://{}:{n}{path}\": ", scheme.url(), bracket(hp))?;
+                // The path is a URL reference: Go writes a relative one with a leading `/`.
+                let before_query = path.split(['?', '#']).next().unwrap_or_default();
+                let slash = if before_query.is_empty() || before_query.starts_with('/') { "" } else { "/" };
+                write!(f, "Get \"{}://{}:{n}{slash}{path}\": ", scheme.url(), bracket(hp))?;
                 if self.kind == OutputKind::HttpReset {
                     f.write_str("EOF")
                 } else if self.kind == OutputKind::HttpRefused {

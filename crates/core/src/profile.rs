@@ -254,6 +254,8 @@ pub struct Profile {
     pub stop_liveness_on_termination: bool,
     /// R42: the `PodReadyToStartContainers` condition is reported.
     pub ready_to_start_condition: bool,
+    /// P46: `UpdatePodStatus` sets `started` for init containers too (≥1.28).
+    pub init_container_started: bool,
     /// R54: the event spam filter's key includes the event type, so Normal and Warning events
     /// have separate buckets (≥1.32).
     pub event_spam_key_has_type: bool,
@@ -318,6 +320,7 @@ impl Profile {
             ready_to_start_condition: minor >= 29,
             sidecar_workers_survive_exit: minor >= 34,
             event_spam_key_has_type: minor >= 32,
+            init_container_started: minor >= 28,
         })
     }
 

@@ -542,6 +542,14 @@ impl Simulation {
         seed: u64,
         behaviours: Behaviours,
     ) -> Simulation {
+        let mut pod = pod;
+        if !profile.gate(Gate::SidecarContainers) {
+            // Without the gate the API server drops an init container's `restartPolicy`: what
+            // would be a sidecar is an ordinary init container (R58).
+            for c in &mut pod.init_containers {
+                c.restartable = false;
+            }
+        }
         let n = pod.container_count();
         let mut workers = Vec::new();
         // P6: regular containers in spec order, then the restartable init containers.
@@ -1724,8 +1732,13 @@ impl Simulation {
             }
             view.started = st.started;
             if regular_init {
-                // P46: a regular init container is ready once it exited with 0.
+                // P46: a regular init container is ready once it exited with 0; before 1.28
+                // its `started` is never set.
                 st.ready = view.terminated == Some(0);
+                if !self.profile.init_container_started {
+                    st.started = false;
+                    view.started = false;
+                }
             } else if st.started {
                 // P45.3, P46: ready, only once started.
                 let readiness = self.worker_of(c, ProbeKind::Readiness);
@@ -2599,5 +2612,7 @@ fn uniform_below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
     u64::try_from((x * u128::from(bound)) >> 64).unwrap_or(0)
 }
 
+#[cfg(test)]
+mod kubelet_tests;
 #[cfg(test)]
 mod tests;
