@@ -1444,3 +1444,39 @@ fn the_reduced_decay_gate_starts_at_one_second_and_caps_at_a_minute() {
         .collect();
     assert_eq!(tail, ["2s", "4s", "8s", "16s", "32s", "1m0s"]);
 }
+
+#[test]
+fn in_1_19_a_startup_failure_waits_for_the_next_sync_to_kill() {
+    // R2 (1.19): startup results do not trigger a sync; the periodic one acts on them.
+    let startup = probe(http(), |t| t.failure_threshold = 3);
+    let c = container("app").with_probe(ProbeKind::Startup, startup);
+    let kubelet = KubeletConfig::default();
+    let refuse = || per_instance(|_, _| Response::now(Answer::Refused));
+    let r = run_with(
+        PodSpec::new("p").with_container(c.clone()),
+        minor(19),
+        kubelet,
+        vec![(0, ProbeKind::Startup, refuse())],
+        90,
+    );
+    let failure = r
+        .records
+        .iter()
+        .find(|x| x.kind == "result" && x.text.ends_with("Failure"))
+        .map(|x| x.t);
+    let kill = r.records.iter().find(|x| x.kind == "kill").map(|x| x.t);
+    // The PLEG sync at 1 requeues at 61: the kill comes then, not at the Failure.
+    assert!(
+        failure.is_some_and(|f| f < SimTime::from_secs(61)),
+        "{failure:?}"
+    );
+    assert_eq!(kill, Some(SimTime::from_secs(61)));
+    let r = run_with(
+        PodSpec::new("p").with_container(c),
+        minor(21),
+        kubelet,
+        vec![(0, ProbeKind::Startup, refuse())],
+        90,
+    );
+    assert_eq!(r.times("kill").first().map(String::as_str), Some("30"));
+}
