@@ -1312,6 +1312,8 @@ impl Simulation {
         self.job.kills.clear();
         self.job.starts.clear();
         self.job.pod_kill = true;
+        // R24, R61: sidecars wait for the regular containers; the wait counts from now.
+        self.job.kill_began = self.now;
         let running = |c: &usize| {
             self.job.snapshot[*c]
                 .newest
@@ -1358,7 +1360,6 @@ impl Simulation {
                 Stage::Kill(0) if self.job.pod_kill && self.job.parallel > 0 => {
                     // R15: the regular containers are stopped together; sidecars follow one by
                     // one, last first, once they are all gone (R61).
-                    self.job.kill_began = self.now;
                     let mut waiting = false;
                     for i in 0..self.job.parallel {
                         let kill = self.job.kills[i];

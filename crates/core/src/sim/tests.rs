@@ -1480,3 +1480,39 @@ fn in_1_19_a_startup_failure_waits_for_the_next_sync_to_kill() {
     );
     assert_eq!(r.times("kill").first().map(String::as_str), Some("30"));
 }
+
+#[test]
+fn a_sidecar_gets_the_whole_grace_period_when_no_regular_container_runs() {
+    // R24, R61: the termination order only waits for regular containers that are running.
+    let proxy = sidecar("proxy").with_probe(ProbeKind::Startup, probe(http(), |_| {}));
+    let mut proxy = proxy;
+    proxy.app.sigterm = Sigterm::Ignore;
+    let pod = PodSpec::new("p")
+        .with_init_container(proxy)
+        .with_container(container("app"));
+    let refuse = per_instance(|_, _| Response::now(Answer::Refused));
+    let behaviours = {
+        let mut b = Behaviours::new(&pod);
+        let i = b.add(refuse);
+        b.bind(0, ProbeKind::Startup, i);
+        b
+    };
+    let mut sim = Simulation::new(
+        pod,
+        Profile::newest(),
+        KubeletConfig::default(),
+        7,
+        behaviours,
+    );
+    sim.delete_at(SimTime::from_secs(25), None);
+    let mut sink = VecSink::default();
+    sim.run_until(SimTime::from_secs(100), &mut sink)
+        .expect("run");
+    let kills: Vec<_> = sink
+        .records
+        .iter()
+        .filter(|x| x.kind == "kill")
+        .map(|x| format!("{} {}", x.t, x.text))
+        .collect();
+    assert_eq!(kills, ["25 kill (Deletion), grace 30s"]);
+}

@@ -481,7 +481,11 @@ impl<W: Write> SummarySink<W> {
     /// # Errors
     /// Writing or flushing failed.
     pub fn finish(mut self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
-        self.w.write_all(b"  ")?;
+        // The final status as `final` (contract §1: "the `final` status … plus `counts`"); its
+        // fields are repeated at the top level, where jq users look first.
+        self.w.write_all(b"  \"final\": ")?;
+        write_final(&mut self.w, end, pod, status)?;
+        self.w.write_all(b",\n  ")?;
         final_fields(&mut self.w, end, pod, status)?;
         self.w.write_all(b",\n  \"counts\": {")?;
         let rows = self
