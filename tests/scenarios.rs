@@ -14,7 +14,8 @@ use probesim_scenario::scenario::Scenario;
 fn replay(path: &Path) -> Result<(), Failed> {
     let name = support::rel(path);
     let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
-    let scenario = Scenario::from_str(&text, &name).map_err(|e| e.render(&text))?;
+    let scenario = Scenario::from_str_with(&text, &name, &mut support::RepoFiles)
+        .map_err(|e| e.render(&text))?;
     let run = |format| -> Result<String, Failed> {
         let bytes =
             render(&scenario, format, false, Vec::new()).map_err(|e| format!("{name}: {e}"))?;

@@ -15,7 +15,7 @@ use clap::{Args, Parser, Subcommand};
 )]
 #[command(
     after_help = "Exit codes: 0 success, 1 an expectation does not hold (check), 2 bad input.\n\
-Examples:\n  probesim run scenarios/kubia-unhealthy.yaml\n  probesim run scenarios/kubia-unhealthy.yaml --format json --for 10m\n  probesim check scenarios/"
+Examples:\n  probesim run scenarios/kubia-unhealthy.yaml\n  probesim run scenarios/kubia-unhealthy.yaml --format json --for 10m\n  probesim run deploy.yaml --app 'web: liveness=refused for 90s then ok'\n  probesim check scenarios/"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -25,14 +25,15 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Simulate one scenario and print its timeline.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Simulate scenarios and check their expectations; one line per scenario.
     Check(CheckArgs),
 }
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The scenario file (YAML or JSON), or `-` for standard input.
+    /// The scenario file (YAML or JSON), or a Kubernetes manifest (Pod, Deployment, Job, …; a
+    /// multi-document file or a List), or `-` for standard input.
     #[arg(value_name = "SCENARIO")]
     pub scenario: String,
 
@@ -43,7 +44,7 @@ pub struct RunArgs {
     pub format: String,
 
     /// Virtual time to simulate, overriding the scenario's `duration` (e.g. 90s, 30m, 2h, or
-    /// plain seconds).
+    /// plain seconds; 10m for a manifest).
     #[arg(long = "for", value_name = "DURATION")]
     pub for_: Option<String>,
 
@@ -58,6 +59,37 @@ pub struct RunArgs {
     /// Show every event in the timeline, including pod syncs.
     #[arg(long, short = 'v')]
     pub verbose: bool,
+
+    /// Manifest only: the workload to simulate, as KIND/NAME, NAMESPACE/KIND/NAME or NAME
+    /// (needed when several workloads have probes).
+    #[arg(long, value_name = "KIND/NAME")]
+    pub select: Option<String>,
+
+    /// Manifest only: how a container answers its probes, 'NAME: KEY=SCRIPT; …' where KEY is
+    /// liveness, readiness, startup or an endpoint like `http :8080/healthz` (repeatable; NAME
+    /// may be left out when the pod has one container).
+    #[arg(long, value_name = "'NAME: KEY=SCRIPT'")]
+    pub app: Vec<String>,
+
+    /// Manifest only: a container's process exits by itself, 'NAME: CODE after DURATION'
+    /// (repeatable).
+    #[arg(long, value_name = "'NAME: CODE after D'")]
+    pub exit: Vec<String>,
+
+    /// Manifest only: what a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit
+    /// [CODE] after DURATION' (repeatable).
+    #[arg(long, value_name = "'NAME: ignore'")]
+    pub sigterm: Vec<String>,
+
+    /// Manifest only: how long each image pull of a container takes, 'NAME: DURATION'
+    /// (repeatable).
+    #[arg(long, value_name = "'NAME: D'")]
+    pub pull: Vec<String>,
+
+    /// Manifest only: print the scenario built from the manifest and the options (a file that
+    /// replays to the same timeline) instead of running it.
+    #[arg(long)]
+    pub emit_scenario: bool,
 }
 
 #[derive(Debug, Args)]

@@ -5,6 +5,21 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use probesim_scenario::scenario::ManifestReader;
+
+/// Reads the manifests scenarios reference, relative to the repository root (their paths are
+/// resolved against the scenario's repository-relative path).
+pub struct RepoFiles;
+
+impl ManifestReader for RepoFiles {
+    fn read(&mut self, path: &str) -> Result<String, String> {
+        fs::read_to_string(root().join(path)).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+            _ => e.to_string(),
+        })
+    }
+}
+
 /// The repository root (where `Cargo.toml` is).
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -2,41 +2,60 @@
 
 use std::path::{Path, PathBuf};
 
+use probesim_scenario::catalog;
 use probesim_scenario::run::check as check_scenario;
 use probesim_scenario::scenario::Scenario;
 
 use crate::args::CheckArgs;
-use crate::cmd::{print_error, read_file};
+use crate::cmd::{print_error, read_file, FileReader};
 use crate::exit::ExitStatus;
 
 pub fn check(args: &CheckArgs) -> ExitStatus {
-    let mut files = Vec::new();
+    // Each file, and whether it was named on the command line (found in a directory, a
+    // Kubernetes manifest is one that scenarios reference: it is passed over).
+    let mut files: Vec<(PathBuf, bool)> = Vec::new();
     let mut bad_input = false;
     for path in &args.paths {
         if path.is_dir() {
-            if let Err(e) = collect(path, &mut files) {
+            let mut found = Vec::new();
+            if let Err(e) = collect(path, &mut found) {
                 print_error(&e);
                 bad_input = true;
             }
+            files.extend(found.into_iter().map(|f| (f, false)));
         } else if path.exists() {
-            files.push(path.clone());
+            files.push((path.clone(), true));
         } else {
             print_error(&format!("{}: no such file or directory", path.display()));
             bad_input = true;
         }
     }
     let (mut passed, mut failed, mut invalid) = (0usize, 0usize, 0usize);
-    for file in &files {
+    let mut checked = 0usize;
+    for (file, named) in &files {
         let display = file.display().to_string();
         let text = match read_file(file) {
             Ok(t) => t,
             Err(e) => {
                 print_error(&e);
                 invalid += 1;
+                checked += 1;
                 continue;
             }
         };
-        let scenario = match Scenario::from_str(&text, &display) {
+        if catalog::is_manifest(&text) {
+            if *named {
+                println!("invalid {display}");
+                print_error(&format!(
+                    "{display}: a Kubernetes manifest, not a scenario: run it with `probesim run {display} --app …`, or reference it from a scenario with `manifest:`"
+                ));
+                invalid += 1;
+                checked += 1;
+            }
+            continue;
+        }
+        checked += 1;
+        let scenario = match Scenario::from_str_with(&text, &display, &mut FileReader) {
             Ok(s) => s,
             Err(e) => {
                 println!("invalid {display}");
@@ -72,7 +91,7 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
             }
         }
     }
-    if files.is_empty() && !bad_input {
+    if checked == 0 && !bad_input {
         print_error("no scenario files found (looked for *.yaml, *.yml and *.json)");
         return ExitStatus::Error;
     }

@@ -4,13 +4,50 @@ use std::io::{self, Write};
 
 use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use probesim_core::{Profile, SimDuration, SimTime};
+use probesim_scenario::argument::{AppArg, AppFlag};
+use probesim_scenario::catalog;
 use probesim_scenario::report::Format;
 use probesim_scenario::run::{render, RunFailure};
-use probesim_scenario::scenario::{Overrides, Scenario};
+use probesim_scenario::scenario::{ManifestRun, Overrides, Scenario};
 
 use crate::args::RunArgs;
-use crate::cmd::{print_error, read_input};
+use crate::cmd::{print_error, print_notes, read_input, FileReader};
 use crate::exit::ExitStatus;
+
+/// The options that only make sense with a manifest, with the ones given.
+fn manifest_options(args: &RunArgs) -> Vec<&'static str> {
+    let mut given = Vec::new();
+    for (name, set) in [
+        ("--select", args.select.is_some()),
+        ("--app", !args.app.is_empty()),
+        ("--exit", !args.exit.is_empty()),
+        ("--sigterm", !args.sigterm.is_empty()),
+        ("--pull", !args.pull.is_empty()),
+        ("--emit-scenario", args.emit_scenario),
+    ] {
+        if set {
+            given.push(name);
+        }
+    }
+    given
+}
+
+/// The behaviour options, in a fixed order: every `--app`, then `--pull`, `--exit`, `--sigterm`.
+fn app_args(args: &RunArgs) -> Vec<AppArg> {
+    let mut out = Vec::new();
+    for (flag, values) in [
+        (AppFlag::App, &args.app),
+        (AppFlag::Pull, &args.pull),
+        (AppFlag::Exit, &args.exit),
+        (AppFlag::Sigterm, &args.sigterm),
+    ] {
+        out.extend(values.iter().map(|v| AppArg {
+            flag,
+            value: v.clone(),
+        }));
+    }
+    out
+}
 
 pub fn run(args: &RunArgs) -> ExitStatus {
     let format: Format = match args.format.parse() {
@@ -60,22 +97,66 @@ pub fn run(args: &RunArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let mut scenario = match Scenario::from_str(&text, display) {
-        Ok(s) => s,
-        Err(e) => {
-            print_error(&e.render(&text));
-            return ExitStatus::Error;
-        }
-    };
     let overrides = Overrides {
         duration,
         seed: args.seed,
         kubernetes: args.kubernetes.clone(),
     };
-    if let Err(e) = scenario.apply(&overrides) {
-        print_error(&e.render(&text));
-        return ExitStatus::Error;
-    }
+    let scenario = if catalog::is_manifest(&text) {
+        let run = ManifestRun {
+            select: args.select.clone(),
+            apps: app_args(args),
+        };
+        let mut built = match Scenario::from_manifest(&text, display, &run) {
+            Ok(b) => b,
+            Err(e) => {
+                print_error(&e.render(&text));
+                return ExitStatus::Error;
+            }
+        };
+        if let Err(e) = built.scenario.apply(&overrides) {
+            print_error(&e.render(&text));
+            return ExitStatus::Error;
+        }
+        if args.emit_scenario {
+            let mut stdout = io::stdout().lock();
+            return match stdout
+                .write_all(built.to_yaml().as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                Ok(()) => ExitStatus::Success,
+                Err(e) => io_failure(&e),
+            };
+        }
+        print_notes(&built.scenario.notes);
+        built.scenario
+    } else {
+        let given = manifest_options(args);
+        if let Some((last, rest)) = given.split_last() {
+            let (options, verb) = if rest.is_empty() {
+                ((*last).to_owned(), "applies")
+            } else {
+                (format!("{} and {last}", rest.join(", ")), "apply")
+            };
+            print_error(&format!(
+                "{options} {verb} only to a Kubernetes manifest, and {display} is a scenario file: write the behaviour in its `apps`, and choose a workload with `manifest` and `select`"
+            ));
+            return ExitStatus::Error;
+        }
+        let mut scenario = match Scenario::from_str_with(&text, display, &mut FileReader) {
+            Ok(s) => s,
+            Err(e) => {
+                print_error(&e.render(&text));
+                return ExitStatus::Error;
+            }
+        };
+        if let Err(e) = scenario.apply(&overrides) {
+            print_error(&e.render(&text));
+            return ExitStatus::Error;
+        }
+        print_notes(&scenario.notes);
+        scenario
+    };
     let stdout = io::stdout().lock();
     match render(&scenario, format, args.verbose, io::BufWriter::new(stdout)) {
         Ok(mut w) => match w.flush() {

@@ -8,7 +8,7 @@
 use core::fmt;
 
 use crate::field_path::FieldPath;
-use crate::yaml::Mark;
+use crate::yaml::{Mark, SourceId};
 
 /// One problem in a scenario file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,16 +55,31 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// Why a scenario could not be loaded: one or more [`Diagnostic`]s in one file.
+/// A text that diagnostics may point into besides the main input: a manifest that a scenario
+/// references, or a command-line argument that became part of the scenario (`--app`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    /// How messages name it: a file's display path, or an option (`--app`).
+    pub name: String,
+    /// Its text, for the snippets of [`ScenarioError::render`].
+    pub text: String,
+    /// A command-line argument rather than a file: its snippet has no line number.
+    pub argument: bool,
+}
+
+/// Why a scenario could not be loaded: one or more [`Diagnostic`]s.
 ///
 /// Displays one line per problem: `<file>:<line>:<col>: <path>: <message>` (the position is
-/// left out when unknown).
+/// left out when unknown). A diagnostic whose mark is in another source than the main input
+/// names that source instead of `file`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioError {
-    /// The file's display path, as given by the caller.
+    /// The main input's display path, as given by the caller.
     pub file: String,
     /// The problems, in the order they were found (never empty).
     pub items: Vec<Diagnostic>,
+    /// The other texts the problems may point into: [`SourceId`]`(n)` is `sources[n - 1]`.
+    pub sources: Vec<Source>,
 }
 
 impl ScenarioError {
@@ -74,7 +89,20 @@ impl ScenarioError {
         ScenarioError {
             file: file.to_owned(),
             items: vec![diagnostic],
+            sources: Vec::new(),
         }
+    }
+
+    /// The source a mark points into, other than the main input.
+    fn source(&self, id: SourceId) -> Option<&Source> {
+        let index = usize::try_from(id.0).ok()?.checked_sub(1)?;
+        self.sources.get(index)
+    }
+
+    /// The name of the text a mark points into.
+    fn name_of(&self, id: SourceId) -> &str {
+        self.source(id)
+            .map_or(self.file.as_str(), |s| s.name.as_str())
     }
 
     /// A compiler-style rendering with the offending source line and a caret under the value:
@@ -87,7 +115,17 @@ impl ScenarioError {
     ///    |                      ^^
     /// ```
     ///
-    /// `source` must be the text the scenario was loaded from.
+    /// `source` must be the text the main input was loaded from; the texts of other sources
+    /// come with the error ([`ScenarioError::sources`]). A problem in a command-line argument
+    /// shows the argument:
+    ///
+    /// ```text
+    /// error: apps.web.probes.liveness: unknown word "thne", did you mean "then"?
+    ///  --> --app
+    ///   |
+    ///   | web: liveness=refused for 90s thne ok
+    ///   |                               ^^^^
+    /// ```
     #[must_use]
     pub fn render(&self, source: &str) -> String {
         let mut out = String::new();
@@ -104,32 +142,77 @@ impl ScenarioError {
                     out.push_str(&self.file);
                     out.push('\n');
                 }
-                Some(mark) => render_snippet(&mut out, &self.file, source, mark, d.width),
+                Some(mark) => match self.source(mark.source) {
+                    None => render_snippet(&mut out, &self.file, source, mark, d.width, false),
+                    Some(s) => {
+                        render_snippet(&mut out, &s.name, &s.text, mark, d.width, s.argument)
+                    }
+                },
             }
         }
         out
     }
 }
 
-fn render_snippet(out: &mut String, file: &str, source: &str, mark: Mark, width: Option<usize>) {
-    let number = mark.line.to_string();
-    let pad = " ".repeat(number.len());
-    out.push_str(&format!("{pad}--> {file}:{mark}\n"));
+fn render_snippet(
+    out: &mut String,
+    file: &str,
+    source: &str,
+    mark: Mark,
+    width: Option<usize>,
+    argument: bool,
+) {
+    let number = if argument {
+        String::new()
+    } else {
+        mark.line.to_string()
+    };
+    let pad = " ".repeat(number.len().max(1));
+    if argument {
+        out.push_str(&format!("{pad}--> {file}\n"));
+    } else {
+        out.push_str(&format!("{pad}--> {file}:{mark}\n"));
+    }
     let Some(line) = source.lines().nth(mark.line.saturating_sub(1)) else {
         return;
     };
     let line = line.trim_end_matches('\r');
-    out.push_str(&format!("{pad} |\n{number} | {line}\n"));
-    let before: String = line
+    let number = if argument { " ".to_owned() } else { number };
+    let col = mark.col.saturating_sub(1);
+    let width = width.unwrap_or_else(|| token_width(line, col)).max(1);
+    // A very long line (minified JSON) is shown around the column, not whole.
+    let chars: Vec<char> = line.chars().collect();
+    let (shown, col, width) = if chars.len() > MAX_SNIPPET {
+        let start = col.saturating_sub(MAX_SNIPPET / 2).min(chars.len());
+        let end = (start + MAX_SNIPPET).min(chars.len());
+        let mut shown: String = chars[start..end].iter().collect();
+        let mut col = col - start;
+        if start > 0 {
+            shown.insert(0, '…');
+            col += 1;
+        }
+        if end < chars.len() {
+            shown.push('…');
+        }
+        (
+            shown,
+            col,
+            width.min(end.saturating_sub(start + col).max(1)),
+        )
+    } else {
+        (line.to_owned(), col, width)
+    };
+    out.push_str(&format!("{pad} |\n{number} | {shown}\n"));
+    let before: String = shown
         .chars()
-        .take(mark.col.saturating_sub(1))
+        .take(col)
         .map(|c| if c == '\t' { '\t' } else { ' ' })
         .collect();
-    let width = width
-        .unwrap_or_else(|| token_width(line, mark.col.saturating_sub(1)))
-        .max(1);
     out.push_str(&format!("{pad} | {before}{}\n", "^".repeat(width)));
 }
+
+/// The most characters of a source line a snippet shows.
+const MAX_SNIPPET: usize = 160;
 
 /// The width in characters of the token starting at character `start` of `line`: a quoted
 /// string up to its closing quote, otherwise up to `: `, ` #`, a flow indicator or the end. The
@@ -187,7 +270,10 @@ impl fmt::Display for ScenarioError {
                 f.write_str("\n")?;
             }
             match d.mark {
-                Some(mark) => write!(f, "{}:{mark}: {d}", self.file)?,
+                Some(mark) if self.source(mark.source).is_some_and(|s| s.argument) => {
+                    write!(f, "{}: {d}", self.name_of(mark.source))?;
+                }
+                Some(mark) => write!(f, "{}:{mark}: {d}", self.name_of(mark.source))?,
                 None => write!(f, "{}: {d}", self.file)?,
             }
         }
@@ -212,6 +298,7 @@ mod tests {
                 ),
                 Diagnostic::new(FieldPath::new("duration"), None, "required"),
             ],
+            sources: Vec::new(),
         }
     }
 
@@ -239,6 +326,22 @@ mod tests {
              error: duration: required\n\
              \x20--> pod.yaml\n"
         );
+    }
+
+    #[test]
+    fn long_lines_are_shown_around_the_column() {
+        let line = format!("{}\"bad\"{}", "x".repeat(500), "y".repeat(500));
+        let e = ScenarioError::single(
+            "min.json",
+            Diagnostic::new(FieldPath::new("a"), Some(Mark::new(1, 501)), "wrong"),
+        );
+        let text = e.render(&line);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[3],
+            format!("1 | …{}\"bad\"{}…", "x".repeat(80), "y".repeat(75))
+        );
+        assert_eq!(lines[4], format!("  | {}^^^^^", " ".repeat(81)));
     }
 
     #[test]

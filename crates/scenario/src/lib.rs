@@ -1,16 +1,20 @@
-//! probesim-scenario: scenario files in, reports out.
+//! probesim-scenario: scenario files and Kubernetes manifests in, reports out.
 //!
-//! A scenario (YAML or JSON) holds a real Kubernetes Pod manifest, how each container's process
-//! behaves (behaviour scripts, exit and SIGTERM reactions, image pulls), the kubelet's timing
-//! knobs, the semantics profile and the expectations `probesim check` verifies. This crate
-//! reads such a file into a validated [`Scenario`](scenario::Scenario): the manifest gets the
-//! apiserver's defaults and validation with the apiserver's own messages, every other field is
-//! checked, and every problem is reported together with its field path, line and column
-//! ([`ScenarioError`](error::ScenarioError)). It also checks expectations and renders the
-//! timeline as text or JSON.
+//! A scenario (YAML or JSON) holds a real Kubernetes manifest (a Pod, or a workload such as a
+//! Deployment or a Job whose pod template is simulated), how each container's process behaves
+//! (behaviour scripts, exit and SIGTERM reactions, image pulls), the kubelet's timing knobs, the
+//! semantics profile and the expectations `probesim check` verifies. This crate reads such a
+//! file into a validated [`Scenario`](scenario::Scenario): the manifest gets the apiserver's
+//! defaults and validation with the apiserver's own messages, every other field is checked, and
+//! every problem is reported together with its field path, line and column
+//! ([`ScenarioError`](error::ScenarioError)). It also reads manifest files with many objects
+//! ([`catalog`]), builds scenarios from a manifest and command-line arguments alone
+//! ([`Scenario::from_manifest`](scenario::Scenario::from_manifest)), checks expectations and
+//! renders the timeline as text or JSON.
 //!
 //! The crate is pure: it never opens files, reads no clock and no environment. Callers pass the
-//! text together with a display path used in messages, and report sinks write to any
+//! text together with a display path used in messages (and read the manifest files scenarios
+//! reference, through [`ManifestReader`](scenario::ManifestReader)); report sinks write to any
 //! `io::Write`.
 //!
 //! ```
@@ -39,7 +43,10 @@
 
 #![warn(missing_docs)]
 
+pub mod argument;
+pub mod catalog;
 mod decode;
+mod emit;
 pub mod error;
 pub mod expect;
 pub mod field_path;
@@ -48,4 +55,5 @@ pub mod report;
 pub mod run;
 pub mod scenario;
 pub mod validate;
+pub mod workload;
 pub mod yaml;

@@ -1,15 +1,19 @@
-//! The Pod manifest as written: the fields probesim reads, each with its position, unvalidated.
+//! The manifest of the pod to simulate as written: the fields probesim reads, each with its
+//! position, unvalidated.
 //!
-//! Reading checks types and field names only, as the apiserver's strict decoding does: a field
-//! of the wrong type or an unknown field is an error, while real Kubernetes fields that the
-//! simulator does not model (`resources`, `volumeMounts`, `nodeSelector`, …) are accepted and
-//! ignored. Defaults and API validation come next, in [`crate::validate`].
+//! The object is a Pod or a workload whose pod template is simulated (a Deployment, a Job, …;
+//! see [`WorkloadKind`]). Reading checks types and field names only, as the apiserver's strict
+//! decoding does: a field of the wrong type or an unknown field is an error, while real
+//! Kubernetes fields that the simulator does not model (`resources`, `volumeMounts`,
+//! `nodeSelector`, a Deployment's `replicas` or `strategy`, …) are accepted and ignored.
+//! Defaults and API validation come next, in [`crate::validate`].
 
 use probesim_core::ProbeKind;
 
 use crate::decode::{self, Diags};
 use crate::error::Diagnostic;
 use crate::field_path::FieldPath;
+use crate::workload::WorkloadKind;
 use crate::yaml::{Mark, Node, Value};
 
 /// A value together with where it was written (or, for defaults, where its parent starts).
@@ -37,16 +41,21 @@ pub enum IntOrString {
     Str(String),
 }
 
-/// A Pod manifest.
+/// The manifest of a Pod, or of a workload with a pod template.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PodManifest {
     /// Where the manifest starts.
     pub mark: Mark,
-    /// `metadata`.
+    /// The object's kind: a Pod, or the workload whose pod template is simulated.
+    pub kind: WorkloadKind,
+    /// The object's own `metadata` (a workload's, not its template's).
     pub metadata: Metadata,
-    /// `spec`.
+    /// The pod's labels: the Pod's `metadata.labels`, or the template's (values as written,
+    /// unchecked; used to tell which Services select the pod).
+    pub labels: Vec<(String, String)>,
+    /// The pod's `spec` (the template's `spec` for a workload).
     pub spec: PodSpecManifest,
-    /// `status.podIP`.
+    /// `status.podIP` (Pods only).
     pub pod_ip: Option<At<String>>,
 }
 
@@ -78,6 +87,8 @@ pub struct PodSpecManifest {
     pub restart_policy: Option<At<String>>,
     /// `terminationGracePeriodSeconds`.
     pub termination_grace_period_seconds: Option<At<i64>>,
+    /// `activeDeadlineSeconds` (validated, not simulated).
+    pub active_deadline_seconds: Option<At<i64>>,
 }
 
 /// One entry of `containers` or `initContainers`.
@@ -241,7 +252,76 @@ pub struct GrpcManifest {
     pub service: Option<At<String>>,
 }
 
-const POD_FIELDS: &[&str] = &["apiVersion", "kind", "metadata", "spec", "status"];
+const OBJECT_FIELDS: &[&str] = &["apiVersion", "kind", "metadata", "spec", "status"];
+
+/// The fields of a workload's spec besides its pod template: accepted and not read.
+fn workload_spec_ignored(kind: WorkloadKind) -> &'static [&'static str] {
+    match kind {
+        WorkloadKind::Pod => &[],
+        WorkloadKind::Deployment => &[
+            "replicas",
+            "selector",
+            "strategy",
+            "minReadySeconds",
+            "revisionHistoryLimit",
+            "paused",
+            "progressDeadlineSeconds",
+            "rollbackTo",
+        ],
+        WorkloadKind::ReplicaSet | WorkloadKind::ReplicationController => {
+            &["replicas", "minReadySeconds", "selector"]
+        }
+        WorkloadKind::StatefulSet => &[
+            "replicas",
+            "selector",
+            "volumeClaimTemplates",
+            "serviceName",
+            "podManagementPolicy",
+            "updateStrategy",
+            "revisionHistoryLimit",
+            "minReadySeconds",
+            "persistentVolumeClaimRetentionPolicy",
+            "ordinals",
+        ],
+        WorkloadKind::DaemonSet => &[
+            "selector",
+            "updateStrategy",
+            "minReadySeconds",
+            "revisionHistoryLimit",
+            "templateGeneration",
+        ],
+        WorkloadKind::Job => JOB_SPEC_IGNORED,
+        WorkloadKind::CronJob => &[
+            "schedule",
+            "timeZone",
+            "startingDeadlineSeconds",
+            "concurrencyPolicy",
+            "suspend",
+            "successfulJobsHistoryLimit",
+            "failedJobsHistoryLimit",
+        ],
+    }
+}
+
+const JOB_SPEC_IGNORED: &[&str] = &[
+    "parallelism",
+    "completions",
+    "activeDeadlineSeconds",
+    "podFailurePolicy",
+    "successPolicy",
+    "backoffLimit",
+    "backoffLimitPerIndex",
+    "maxFailedIndexes",
+    "selector",
+    "manualSelector",
+    "ttlSecondsAfterFinished",
+    "completionMode",
+    "suspend",
+    "podReplacementPolicy",
+    "managedBy",
+];
+
+const TEMPLATE_FIELDS: &[&str] = &["metadata", "spec"];
 
 const METADATA_FIELDS: &[&str] = &["name", "generateName", "namespace", "uid"];
 const METADATA_IGNORED: &[&str] = &[
@@ -263,11 +343,11 @@ const POD_SPEC_FIELDS: &[&str] = &[
     "initContainers",
     "restartPolicy",
     "terminationGracePeriodSeconds",
+    "activeDeadlineSeconds",
 ];
 const POD_SPEC_IGNORED: &[&str] = &[
     "volumes",
     "ephemeralContainers",
-    "activeDeadlineSeconds",
     "dnsPolicy",
     "nodeSelector",
     "serviceAccountName",
@@ -385,14 +465,16 @@ const HEADER_FIELDS: &[&str] = &["name", "value"];
 const TCP_SOCKET_FIELDS: &[&str] = &["port", "host"];
 const GRPC_FIELDS: &[&str] = &["port", "service"];
 
-/// Reads the `pod:` value of a scenario. `path` is where problems are reported (the root path
-/// for the apiserver's notation, `spec.containers[0]…`).
+/// Reads the manifest of the pod to simulate: a Pod, or a workload with a pod template.
+/// `path` is where problems are reported (the root path for the apiserver's notation,
+/// `spec.template.spec.containers[0]…`).
 ///
 /// # Errors
-/// Every type error, unknown field, and a missing or wrong `apiVersion`/`kind`.
+/// Every type error and unknown field, a missing or unsupported `kind`, and an `apiVersion`
+/// the kind is not served under.
 pub fn read(node: &Node, path: &FieldPath) -> Result<PodManifest, Vec<Diagnostic>> {
     let mut d = Diags::new();
-    let manifest = read_pod(&mut d, node, path);
+    let manifest = read_object(&mut d, node, path);
     // Report decoding problems in document order.
     d.sort_by_key(|x| x.mark);
     match manifest {
@@ -433,59 +515,190 @@ fn opt_int_or_string(
     Some(At::new(value, node.mark))
 }
 
-fn read_pod(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<PodManifest> {
-    let f = decode::fields(d, node, path, POD_FIELDS, &[])?;
-    let mut ok = true;
-    for (field, expected, hint) in [
-        ("apiVersion", "v1", ""),
-        (
-            "kind",
-            "Pod",
-            " (probesim simulates one Pod; for a Deployment or Job, copy its pod template)",
-        ),
-    ] {
-        let p = path.child(field);
-        match f.get(field) {
-            None => {
-                decode::report(
-                    d,
-                    &p,
-                    Some(f.mark),
-                    format!("missing field, expected {expected:?}{hint}"),
-                );
-                ok = false;
-            }
-            Some(n) => match n.as_str() {
-                Some(v) if v == expected => {}
-                _ => {
-                    decode::report(
-                        d,
-                        &p,
-                        Some(n.mark),
-                        format!("expected {expected:?}, found {}{hint}", n.describe()),
-                    );
-                    ok = false;
-                }
-            },
-        }
+/// The kind of an object: `kind`, checked against the kinds probesim simulates.
+fn read_kind(d: &mut Diags, f: &decode::Fields<'_>, path: &FieldPath) -> Option<WorkloadKind> {
+    let p = path.child("kind");
+    let quoted: Vec<String> = WorkloadKind::ALL
+        .iter()
+        .map(|k| format!("{:?}", k.name()))
+        .collect();
+    let Some(n) = f.get("kind") else {
+        decode::report(
+            d,
+            &p,
+            Some(f.mark),
+            format!("missing field, expected one of {}", quoted.join(", ")),
+        );
+        return None;
+    };
+    let Some(text) = n.as_str() else {
+        decode::type_error(d, n, &p, "a kind like \"Pod\" or \"Deployment\"");
+        return None;
+    };
+    if let Some(kind) = WorkloadKind::from_kind(text) {
+        return Some(kind);
     }
+    let hint = match decode::suggest(text, WorkloadKind::ALL.iter().map(|k| k.name())) {
+        Some(s) => format!("; did you mean {s:?}?"),
+        None => String::new(),
+    };
+    decode::report(
+        d,
+        &p,
+        Some(n.mark),
+        format!(
+            "unsupported kind {text:?}: probesim simulates the pod of a {}{hint}",
+            WorkloadKind::list()
+        ),
+    );
+    None
+}
+
+fn read_object(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<PodManifest> {
+    let f = decode::fields(d, node, path, OBJECT_FIELDS, &[])?;
+    // `apiVersion` is reported before `kind`, as they are written, but checked against it.
+    let mut kind_problems = Diags::new();
+    let kind = read_kind(&mut kind_problems, &f, path);
+    let p = path.child("apiVersion");
+    match (f.get("apiVersion"), kind) {
+        (None, Some(kind)) => decode::report(
+            d,
+            &p,
+            Some(f.mark),
+            format!("missing field, expected {:?}", kind.api_version()),
+        ),
+        (None, None) => decode::report(d, &p, Some(f.mark), "missing field"),
+        (Some(n), Some(kind)) if n.as_str() != Some(kind.api_version()) => decode::report(
+            d,
+            &p,
+            Some(n.mark),
+            format!("expected {:?}, found {}", kind.api_version(), n.describe()),
+        ),
+        (Some(n), None) if n.as_str().is_none() => {
+            decode::type_error(d, n, &p, "a string like \"v1\"");
+        }
+        (Some(_), _) => {}
+    }
+    d.extend(kind_problems);
+    let kind = kind?;
     let metadata = read_metadata(d, f.get("metadata"), f.mark, &path.child("metadata"));
-    let spec = read_spec(d, f.get("spec"), f.mark, &path.child("spec"));
+    let spec_path = path.child("spec");
+    let (labels, spec) = if kind == WorkloadKind::Pod {
+        let labels = f.get("metadata").map_or_else(Vec::new, read_labels);
+        (labels, read_spec(d, f.get("spec"), f.mark, &spec_path))
+    } else {
+        read_workload_spec(d, kind, f.get("spec"), f.mark, &spec_path)?
+    };
     let pod_ip = match f.get("status") {
-        None => None,
-        Some(status) => {
+        Some(status) if kind == WorkloadKind::Pod => {
             let sp = path.child("status");
             let sf = decode::fields(d, status, &sp, STATUS_FIELDS, STATUS_IGNORED)?;
             opt_string(d, sf.get("podIP"), &sp.child("podIP"))
         }
+        // A workload's status says nothing about its pods' addresses.
+        _ => None,
     };
     let (metadata, spec) = (metadata?, spec?);
-    ok.then_some(PodManifest {
+    Some(PodManifest {
         mark: f.mark,
+        kind,
         metadata,
+        labels,
         spec,
         pod_ip,
     })
+}
+
+/// What a pod template gives: its labels and its pod spec (`None` when the spec has errors).
+type TemplateParts = (Vec<(String, String)>, Option<PodSpecManifest>);
+
+/// A workload's `spec`: its pod template (through the job template of a CronJob), returning
+/// the template's labels and pod spec.
+fn read_workload_spec(
+    d: &mut Diags,
+    kind: WorkloadKind,
+    node: Option<&Node>,
+    parent: Mark,
+    path: &FieldPath,
+) -> Option<TemplateParts> {
+    let Some(node) = node else {
+        return Some((
+            Vec::new(),
+            read_spec(d, None, parent, &kind.pod_spec_path()),
+        ));
+    };
+    let (known, ignored): (&[&str], &[&str]) = if kind == WorkloadKind::CronJob {
+        (&["jobTemplate"], workload_spec_ignored(kind))
+    } else {
+        (&["template"], workload_spec_ignored(kind))
+    };
+    let before = d.len();
+    let f = decode::fields(d, node, path, known, ignored)?;
+    // A pod's spec written straight under the workload's spec: say where it goes.
+    for problem in &mut d[before..] {
+        let misplaced = POD_SPEC_FIELDS
+            .iter()
+            .chain(POD_SPEC_IGNORED)
+            .any(|field| problem.message == format!("unknown field {field:?}"));
+        if misplaced {
+            problem.message.push_str(&format!(
+                " (a {kind}'s pod spec goes under {})",
+                kind.pod_spec_path()
+            ));
+        }
+    }
+    let (template, template_path, template_parent) = if kind == WorkloadKind::CronJob {
+        let jp = path.child("jobTemplate");
+        match f.get("jobTemplate") {
+            None => (None, jp.child("spec").child("template"), f.mark),
+            Some(job_template) => {
+                let jf = decode::fields(d, job_template, &jp, TEMPLATE_FIELDS, &[])?;
+                // The job template's metadata is accepted as it is.
+                let jsp = jp.child("spec");
+                match jf.get("spec") {
+                    None => (None, jsp.child("template"), jf.mark),
+                    Some(job_spec) => {
+                        let sf =
+                            decode::fields(d, job_spec, &jsp, &["template"], JOB_SPEC_IGNORED)?;
+                        (sf.get("template"), jsp.child("template"), sf.mark)
+                    }
+                }
+            }
+        }
+    } else {
+        (f.get("template"), path.child("template"), f.mark)
+    };
+    let Some(template) = template else {
+        return Some((
+            Vec::new(),
+            read_spec(d, None, template_parent, &template_path.child("spec")),
+        ));
+    };
+    let tf = decode::fields(d, template, &template_path, TEMPLATE_FIELDS, &[])?;
+    let mut labels = Vec::new();
+    if let Some(md) = tf.get("metadata") {
+        let mp = template_path.child("metadata");
+        let known: Vec<&str> = METADATA_FIELDS
+            .iter()
+            .chain(METADATA_IGNORED)
+            .copied()
+            .collect();
+        decode::fields(d, md, &mp, &known, &[])?;
+        labels = read_labels(md);
+    }
+    let spec = read_spec(d, tf.get("spec"), tf.mark, &template_path.child("spec"));
+    Some((labels, spec))
+}
+
+/// `metadata.labels`, read leniently: they only tell which Services select the pod.
+fn read_labels(metadata: &Node) -> Vec<(String, String)> {
+    let Some(entries) = metadata.get("labels").and_then(Node::as_map) else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .filter_map(|(k, v)| Some((k.text.clone(), v.scalar_text()?.to_owned())))
+        .collect()
 }
 
 fn read_metadata(
@@ -526,6 +739,7 @@ fn read_spec(
             init_containers: Vec::new(),
             restart_policy: None,
             termination_grace_period_seconds: None,
+            active_deadline_seconds: None,
         });
     };
     let f = decode::fields(d, node, path, POD_SPEC_FIELDS, POD_SPEC_IGNORED)?;
@@ -541,6 +755,11 @@ fn read_spec(
             d,
             f.get("terminationGracePeriodSeconds"),
             &path.child("terminationGracePeriodSeconds"),
+        ),
+        active_deadline_seconds: opt_int64(
+            d,
+            f.get("activeDeadlineSeconds"),
+            &path.child("activeDeadlineSeconds"),
         ),
     })
 }
@@ -852,15 +1071,87 @@ spec:
     }
 
     #[test]
-    fn only_pods_are_accepted() {
-        let text = POD.replace("kind: Pod", "kind: Deployment");
-        let errs = read_text(&text).unwrap_err();
+    fn kinds_and_api_versions_are_checked() {
+        let text = POD.replace("kind: Pod", "kind: Service");
         assert_eq!(
-            errs,
-            ["2:7: kind: expected \"Pod\", found the string \"Deployment\" (probesim simulates one Pod; for a Deployment or Job, copy its pod template)"]
+            read_text(&text).unwrap_err(),
+            ["2:7: kind: unsupported kind \"Service\": probesim simulates the pod of a Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, ReplicationController, Job or CronJob"]
+        );
+        let text = POD.replace("kind: Pod", "kind: Deploymnet");
+        assert!(read_text(&text).unwrap_err()[0].ends_with("; did you mean \"Deployment\"?"));
+        // A Pod's body under a Deployment's kind: the spec is not a Deployment's.
+        let text = POD.replace("kind: Pod", "kind: Deployment");
+        assert_eq!(
+            read_text(&text).unwrap_err(),
+            [
+                "1:13: apiVersion: expected \"apps/v1\", found the string \"v1\"",
+                "7:3: spec: unknown field \"nodeSelector\", did you mean \"selector\"?",
+                "8:3: spec: unknown field \"containers\" (a Deployment's pod spec goes under spec.template.spec)",
+            ]
         );
         let text = POD.replace("apiVersion: v1\n", "");
         let errs = read_text(&text).unwrap_err();
         assert_eq!(errs, ["1:1: apiVersion: missing field, expected \"v1\""]);
+        let text = POD.replace("kind: Pod\n", "");
+        assert_eq!(
+            read_text(&text).unwrap_err(),
+            ["1:1: kind: missing field, expected one of \"Pod\", \"Deployment\", \"ReplicaSet\", \"StatefulSet\", \"DaemonSet\", \"ReplicationController\", \"Job\", \"CronJob\""]
+        );
+    }
+
+    #[test]
+    fn workloads_are_read_through_their_templates() {
+        let deployment = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: prod}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web}}
+  strategy: {type: Recreate}
+  template:
+    metadata: {labels: {app: web}, annotations: {a: b}}
+    spec:
+      restartPolicy: Always
+      containers:
+      - name: web
+        image: nginx:1.27
+        livenessProbe: {httpGet: {port: 80}, periodSecond: 5}
+status: {replicas: 3, whatever: [1]}
+";
+        assert_eq!(
+            read_text(deployment).unwrap_err(),
+            ["15:46: spec.template.spec.containers[0].livenessProbe: unknown field \"periodSecond\", did you mean \"periodSeconds\"?"]
+        );
+        let m = read_text(&deployment.replace(", periodSecond: 5", "")).unwrap();
+        assert_eq!(m.kind, WorkloadKind::Deployment);
+        assert_eq!(m.labels, [("app".to_owned(), "web".to_owned())]);
+        assert_eq!(m.spec.containers[0].name_str(), "web");
+        assert_eq!(m.metadata.namespace.as_ref().unwrap().value, "prod");
+        let cron = "\
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: backup}
+spec:
+  schedule: \"0 * * * *\"
+  jobTemplate:
+    metadata: {labels: {a: b}}
+    spec:
+      backoffLimit: 2
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers: [{name: b, image: b}]
+          contaners: []
+";
+        assert_eq!(
+            read_text(cron).unwrap_err(),
+            ["14:11: spec.jobTemplate.spec.template.spec: unknown field \"contaners\", did you mean \"containers\"?"]
+        );
+        let text = cron.replace("jobTemplate", "jobTemplat");
+        assert_eq!(
+            read_text(&text).unwrap_err(),
+            ["6:3: spec: unknown field \"jobTemplat\", did you mean \"jobTemplate\"?"]
+        );
     }
 }

@@ -1,13 +1,21 @@
 //! A scenario file (contract §2): the pod, how its app behaves, the kubelet's knobs, the
 //! semantics profile, the horizon and the expectations, validated into one [`Scenario`].
 //!
+//! The pod is a Pod manifest or a workload with a pod template (a Deployment, a Job, …),
+//! embedded under `pod:` or read from a manifest file named by `manifest:` (with `select:` to
+//! choose among its workloads). The library never opens that file: the caller's
+//! [`ManifestReader`] does. [`Scenario::from_manifest`] builds a scenario from a manifest file
+//! and command-line arguments alone (`probesim run deploy.yaml --app …`).
+//!
 //! Loading never stops at the first problem: every error found is reported together, each
-//! with its field path and position. Pod contents are reported relative to the Pod object, as
-//! the apiserver does (`spec.containers[0].livenessProbe.successThreshold`); scenario-level
-//! fields start with their scenario key (`kubelet.resync`, `apps.kubia.exit`, `expect[2].at`).
+//! with its field path and position. Pod contents are reported relative to the object, as
+//! the apiserver does (`spec.containers[0].livenessProbe.successThreshold`,
+//! `spec.template.spec.containers[0]…` in a Deployment); scenario-level fields start with
+//! their scenario key (`kubelet.resync`, `apps.kubia.exit`, `expect[2].at`).
 
 use core::fmt;
 use core::ops::Range;
+use std::borrow::Cow;
 
 use probesim_core::{
     AppSpec, Behaviours, ContainerSpec, EventKind, Gate, GateError, Handler, HandlerFamily,
@@ -17,13 +25,16 @@ use probesim_script::{
     parse_duration, parse_exit, parse_sigterm, ParseError, Script, ScriptPlayer,
 };
 
+use crate::argument::{self, AppArg, ArgApps};
+use crate::catalog::{self, SelectError};
 use crate::decode::{self, Diags, Fields};
-use crate::error::{Diagnostic, ScenarioError};
+use crate::emit;
+use crate::error::{Diagnostic, ScenarioError, Source};
 use crate::expect::{CountRange, EventFilter, Expect, Expectation, StateChecks};
 use crate::field_path::FieldPath;
 use crate::manifest::{self, ContainerManifest, IntOrString, PodManifest};
 use crate::validate::{self, ValidatedPod};
-use crate::yaml::{self, Mark, Node, Style, Value};
+use crate::yaml::{self, Key, Mark, Node, NodeKind, SourceId, Style, Value};
 
 const SCENARIO_FIELDS: &[&str] = &[
     "name",
@@ -34,10 +45,40 @@ const SCENARIO_FIELDS: &[&str] = &[
     "duration",
     "kubelet",
     "pod",
+    "manifest",
+    "select",
     "apps",
     "deleteAt",
     "expect",
 ];
+
+/// How long a scenario built from a manifest alone simulates, unless `--for` says otherwise.
+pub const DEFAULT_MANIFEST_DURATION: SimDuration = SimDuration::from_secs(600);
+
+/// Reads the manifest files that scenarios reference (`manifest: path/to/deploy.yaml`). The
+/// library never opens files: the caller decides how a path is read (the command line reads
+/// the file system; a test may serve texts from memory).
+pub trait ManifestReader {
+    /// The text of the file at `path` (the reference, resolved against the scenario file's
+    /// directory), or why it cannot be read (`no such file or directory`).
+    ///
+    /// # Errors
+    /// Any reason the file cannot be read, as a message.
+    fn read(&mut self, path: &str) -> Result<String, String>;
+}
+
+/// A [`ManifestReader`] for callers without files: every reference is an error.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoFiles;
+
+impl ManifestReader for NoFiles {
+    fn read(&mut self, _path: &str) -> Result<String, String> {
+        Err(
+            "manifest files cannot be read here (the scenario was loaded without file access)"
+                .to_owned(),
+        )
+    }
+}
 const KUBELET_FIELDS: &[&str] = &[
     "startedAgo",
     "plegPeriod",
@@ -169,6 +210,69 @@ pub struct Scenario {
     /// `deleteAt`: when the pod is deleted, and the deletion's grace period (the pod's when
     /// `None`).
     pub delete_at: Option<(SimTime, Option<SimDuration>)>,
+    /// Notes about a manifest file the pod was read from: objects skipped, Services that
+    /// select the pod. Not errors; the command line prints them on standard error.
+    pub notes: Vec<String>,
+    /// The Services of that manifest file that select the simulated pod (for analyses of
+    /// what the pod's readiness means to its clients); empty for an embedded `pod`.
+    pub services: Vec<catalog::Service>,
+}
+
+/// What [`Scenario::from_manifest`] needs besides the manifest file: which workload, and how
+/// its containers behave.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ManifestRun {
+    /// `--select`: `[NAMESPACE/]KIND/NAME` or `NAME`.
+    pub select: Option<String>,
+    /// `--app`, `--exit`, `--sigterm` and `--pull`, in the order given.
+    pub apps: Vec<AppArg>,
+}
+
+/// A scenario built from a manifest file and command-line arguments.
+#[derive(Clone, Debug)]
+pub struct ManifestScenario {
+    /// The scenario (its `duration` is [`DEFAULT_MANIFEST_DURATION`] until overridden).
+    pub scenario: Scenario,
+    /// The manifest's display path.
+    pub file: String,
+    /// The chosen workload (`Deployment/web`).
+    pub workload: String,
+    pod: Node,
+    apps: ArgApps,
+}
+
+impl ManifestScenario {
+    /// The scenario as a file that loads and replays to the same timeline: the workload's
+    /// manifest embedded under `pod:`, the arguments as `apps`, and the name, Kubernetes
+    /// version, seed and duration written out (overrides applied).
+    #[must_use]
+    pub fn to_yaml(&self) -> String {
+        let s = &self.scenario;
+        let mut out = format!(
+            "# Built by probesim from {} ({}).\nname: {}\nkubernetes: {}\n",
+            self.file,
+            self.workload,
+            emit::string(&s.name),
+            emit::string(&s.profile.version())
+        );
+        if s.seed != 0 {
+            out.push_str(&format!("seed: {}\n", s.seed));
+        }
+        if let Some(d) = s.duration {
+            out.push_str(&format!(
+                "duration: {}\n",
+                emit::string(&probesim_script::format_duration(
+                    d.saturating_since(SimTime::ZERO)
+                ))
+            ));
+        }
+        out.push_str("pod:");
+        emit::node_value(&mut out, &self.pod, 2);
+        if !self.apps.is_empty() {
+            out.push_str(&self.apps.to_yaml());
+        }
+        out
+    }
 }
 
 impl Scenario {
@@ -207,22 +311,146 @@ impl Scenario {
     /// # Ok::<(), probesim_scenario::error::ScenarioError>(())
     /// ```
     pub fn from_str(text: &str, display_path: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::from_str_with(text, display_path, &mut NoFiles)
+    }
+
+    /// [`Scenario::from_str`] for a scenario that may reference a manifest file
+    /// (`manifest: deploy.yaml`): `reader` reads it, given the reference resolved against the
+    /// directory of `display_path` (against the working directory for standard input).
+    ///
+    /// # Errors
+    /// As [`Scenario::from_str`], and a manifest file that cannot be read or has no workload
+    /// to simulate (or several, and no `select:`).
+    pub fn from_str_with(
+        text: &str,
+        display_path: &str,
+        reader: &mut dyn ManifestReader,
+    ) -> Result<Scenario, ScenarioError> {
         let root = yaml::parse(text).map_err(|e| {
             ScenarioError::single(
                 display_path,
                 Diagnostic::new(FieldPath::root(), e.mark, e.message),
             )
         })?;
-        let mut loader = Loader {
-            source: text,
-            d: Diags::new(),
-        };
+        let mut loader = Loader::new(vec![text], Vec::new(), Some(reader));
         match loader.scenario(&root, display_path) {
             Some(s) if loader.d.is_empty() => Ok(s),
-            _ => Err(ScenarioError {
-                file: display_path.to_owned(),
-                items: loader.d,
-            }),
+            _ => Err(loader.into_error(display_path)),
+        }
+    }
+
+    /// Builds a scenario from a manifest file alone (`probesim run deploy.yaml --app …`): the
+    /// workload `run.select` names (or the only one with probes), with `run.apps` as its
+    /// `apps`, simulated for [`DEFAULT_MANIFEST_DURATION`] and named after the workload.
+    /// Problems in an argument point into it (its own [`Source`]).
+    ///
+    /// # Errors
+    /// Everything [`Scenario::from_str`] reports about the pod and its apps, a malformed
+    /// argument, and a file without a workload to simulate (or with several, and no
+    /// `select`).
+    ///
+    /// # Examples
+    /// ```
+    /// use probesim_scenario::argument::{AppArg, AppFlag};
+    /// use probesim_scenario::scenario::{ManifestRun, Scenario};
+    ///
+    /// let manifest = "\
+    /// apiVersion: apps/v1
+    /// kind: Deployment
+    /// metadata: {name: web}
+    /// spec:
+    ///   template:
+    ///     spec:
+    ///       containers:
+    ///       - name: web
+    ///         image: nginx:1.27
+    ///         livenessProbe: {httpGet: {port: 80}}
+    /// ";
+    /// let run = ManifestRun {
+    ///     select: None,
+    ///     apps: vec![AppArg { flag: AppFlag::App, value: "web: liveness=refused for 90s then ok".into() }],
+    /// };
+    /// let built = Scenario::from_manifest(manifest, "deploy.yaml", &run)?;
+    /// assert_eq!(built.workload, "Deployment/web");
+    /// assert_eq!(built.scenario.name, "web");
+    /// assert!(built.to_yaml().contains("liveness: refused for 90s then ok"));
+    /// # Ok::<(), probesim_scenario::error::ScenarioError>(())
+    /// ```
+    pub fn from_manifest(
+        text: &str,
+        display_path: &str,
+        run: &ManifestRun,
+    ) -> Result<ManifestScenario, ScenarioError> {
+        let fail = |items: Vec<Diagnostic>, sources: Vec<Source>| ScenarioError {
+            file: display_path.to_owned(),
+            items,
+            sources,
+        };
+        let selection = catalog::select(text, SourceId::MAIN, run.select.as_deref())
+            .map_err(|e| fail(select_diagnostics(e, "--select", None), Vec::new()))?;
+        let kind = selection.workload.kind;
+        let containers = catalog::container_names(&selection.node, kind);
+        // Problems in the arguments are reported with whatever the rest of the load finds.
+        let (apps, sources, problems) = argument::read(&run.apps, 1, &containers);
+        let labels = catalog::pod_labels(&selection.node, kind);
+        let services: Vec<catalog::Service> = selection
+            .catalog
+            .selecting(&selection.workload, &labels)
+            .into_iter()
+            .cloned()
+            .collect();
+        let notes = selection
+            .catalog
+            .notes(&selection.workload, &labels)
+            .into_iter()
+            .map(|n| format!("{display_path}: {n}"))
+            .collect();
+        let name = match selection.workload.id.name.trim_end_matches('-') {
+            "" => default_name(display_path, "pod"),
+            n => n.to_owned(),
+        };
+        let synthetic = |text: &str| Key {
+            text: text.to_owned(),
+            mark: Mark::new(1, 1),
+        };
+        let mut root = vec![
+            (
+                synthetic("name"),
+                Node {
+                    kind: NodeKind::Scalar {
+                        text: name,
+                        style: Style::Quoted,
+                    },
+                    mark: Mark::new(1, 1),
+                },
+            ),
+            (synthetic("pod"), selection.node.clone()),
+        ];
+        if !apps.is_empty() {
+            root.push((synthetic("apps"), apps.node()));
+        }
+        let root = Node {
+            kind: NodeKind::Map(root),
+            mark: Mark::new(1, 1),
+        };
+        let mut texts = vec![text];
+        texts.extend(run.apps.iter().map(|a| a.value.as_str()));
+        let mut loader = Loader::new(texts, sources, None);
+        loader.d.extend(problems);
+        match loader.scenario(&root, display_path) {
+            Some(mut scenario) if loader.d.is_empty() => {
+                scenario.duration = Some(SimTime::ZERO.saturating_add(DEFAULT_MANIFEST_DURATION));
+                scenario.notes = notes;
+                scenario.services = services;
+                Ok(ManifestScenario {
+                    scenario,
+                    file: display_path.to_owned(),
+                    workload: selection.workload.id.to_string(),
+                    pod: selection.node,
+                    apps,
+                })
+            }
+            _ => Err(loader.into_error(display_path)),
         }
     }
 
@@ -282,6 +510,7 @@ impl Scenario {
             Err(ScenarioError {
                 file: self.file.clone(),
                 items: d,
+                sources: Vec::new(),
             })
         }
     }
@@ -679,11 +908,41 @@ struct Endpoint<'a> {
 }
 
 struct Loader<'s> {
-    source: &'s str,
+    /// The texts scripts may be written in, by [`SourceId`]: the main input, then the
+    /// command-line arguments.
+    texts: Vec<&'s str>,
+    /// The sources besides the main input, for the error: `SourceId(n)` is `sources[n - 1]`.
+    sources: Vec<Source>,
+    reader: Option<&'s mut dyn ManifestReader>,
+    notes: Vec<String>,
+    services: Vec<catalog::Service>,
     d: Diags,
 }
 
 impl<'s> Loader<'s> {
+    fn new(
+        texts: Vec<&'s str>,
+        sources: Vec<Source>,
+        reader: Option<&'s mut dyn ManifestReader>,
+    ) -> Loader<'s> {
+        Loader {
+            texts,
+            sources,
+            reader,
+            notes: Vec::new(),
+            services: Vec::new(),
+            d: Diags::new(),
+        }
+    }
+
+    fn into_error(self, file: &str) -> ScenarioError {
+        ScenarioError {
+            file: file.to_owned(),
+            items: self.d,
+            sources: self.sources,
+        }
+    }
+
     fn report(&mut self, path: &FieldPath, mark: Option<Mark>, message: impl Into<String>) {
         decode::report(&mut self.d, path, mark, message);
     }
@@ -691,7 +950,8 @@ impl<'s> Loader<'s> {
     fn scenario(&mut self, root: &Node, display_path: &str) -> Option<Scenario> {
         if root.is_null() {
             // A file of comments and blank lines has no position to point at.
-            let mark = has_content(self.source).then_some(root.mark);
+            let main = self.texts.first().copied().unwrap_or_default();
+            let mark = has_content(main).then_some(root.mark);
             self.report(
                 &FieldPath::root(),
                 mark,
@@ -757,21 +1017,9 @@ impl<'s> Loader<'s> {
             .and_then(|n| self.instant(n, &FieldPath::new("kubelet").child("restartAt")));
         let delete_at = f.get("deleteAt").and_then(|n| self.deletion(n));
 
-        let pod_path = FieldPath::new("pod");
-        let pod = match f.get("pod") {
-            None => {
-                self.report(
-                    &pod_path,
-                    Some(f.mark),
-                    "missing field: the Pod manifest to simulate (apiVersion: v1, kind: Pod)",
-                );
-                None
-            }
-            Some(n) if !matches!(n.value(), Value::Map(_)) => {
-                decode::type_error(&mut self.d, n, &pod_path, "a Pod manifest (a mapping)");
-                None
-            }
-            Some(n) => match manifest::read(n, &FieldPath::root()) {
+        let pod = match self.pod_node(&f, display_path) {
+            None => None,
+            Some(n) => match manifest::read(&n, &FieldPath::root()) {
                 Err(ds) => {
                     self.d.extend(ds);
                     None
@@ -824,7 +1072,133 @@ impl<'s> Loader<'s> {
             bindings,
             init_bindings,
             expect,
+            notes: std::mem::take(&mut self.notes),
+            services: std::mem::take(&mut self.services),
         })
+    }
+
+    /// The manifest of the pod: `pod:` as written, or the workload `manifest:` and `select:`
+    /// choose from a manifest file.
+    fn pod_node<'n>(&mut self, f: &Fields<'n>, display_path: &str) -> Option<Cow<'n, Node>> {
+        let select = f.get("select");
+        match (f.get("pod"), f.get("manifest")) {
+            (Some(_), Some(m)) => {
+                self.report(
+                    &FieldPath::new("manifest"),
+                    Some(m.mark),
+                    "`pod` and `manifest` cannot be combined: embed the manifest under `pod`, or read it from a file with `manifest`",
+                );
+                None
+            }
+            (None, None) => {
+                self.report(
+                    &FieldPath::new("pod"),
+                    Some(f.mark),
+                    "missing field: the manifest of the pod to simulate (a Pod, or a workload such as a Deployment), or `manifest:` and the file that holds it",
+                );
+                None
+            }
+            (Some(n), None) => {
+                if let Some(sel) = select {
+                    self.report(
+                        &FieldPath::new("select"),
+                        Some(sel.mark),
+                        "`select` goes with `manifest`: it chooses a workload of a manifest file",
+                    );
+                }
+                if matches!(n.value(), Value::Map(_)) {
+                    return Some(Cow::Borrowed(n));
+                }
+                let hint = match n.as_str() {
+                    Some(s) => format!("; to read it from a file, write `manifest: {s}`"),
+                    None => String::new(),
+                };
+                self.report(
+                    &FieldPath::new("pod"),
+                    Some(n.mark),
+                    format!(
+                        "expected a Pod or workload manifest (a mapping), found {}{hint}",
+                        n.describe()
+                    ),
+                );
+                None
+            }
+            (None, Some(m)) => self.read_manifest(m, select, display_path).map(Cow::Owned),
+        }
+    }
+
+    /// `manifest:` (and `select:`): reads the file through the caller's reader and picks the
+    /// workload to simulate.
+    fn read_manifest(
+        &mut self,
+        node: &Node,
+        select: Option<&Node>,
+        display_path: &str,
+    ) -> Option<Node> {
+        let path = FieldPath::new("manifest");
+        let Some(reference) = node.as_str().filter(|r| !r.trim().is_empty()) else {
+            decode::type_error(&mut self.d, node, &path, "the path of a manifest file");
+            return None;
+        };
+        let selector = match select {
+            None => None,
+            Some(n) => Some(decode::string(&mut self.d, n, &FieldPath::new("select"))?),
+        };
+        let resolved = resolve_reference(display_path, reference.trim());
+        let text = match self.reader.as_mut().map(|r| r.read(&resolved)) {
+            Some(Ok(text)) => text,
+            Some(Err(e)) => {
+                self.report(
+                    &path,
+                    Some(node.mark),
+                    format!("cannot read {resolved:?}: {e}"),
+                );
+                return None;
+            }
+            None => {
+                self.report(&path, Some(node.mark), "manifest files cannot be read here");
+                return None;
+            }
+        };
+        let id = SourceId(u32::try_from(self.sources.len() + 1).unwrap_or(u32::MAX));
+        let result = catalog::select(&text, id, selector.as_deref());
+        self.sources.push(Source {
+            name: resolved.clone(),
+            text,
+            argument: false,
+        });
+        match result {
+            Ok(selection) => {
+                let labels = catalog::pod_labels(&selection.node, selection.workload.kind);
+                self.services = selection
+                    .catalog
+                    .selecting(&selection.workload, &labels)
+                    .into_iter()
+                    .cloned()
+                    .collect();
+                self.notes.extend(
+                    selection
+                        .catalog
+                        .notes(&selection.workload, &labels)
+                        .into_iter()
+                        .map(|n| format!("{resolved}: {n}")),
+                );
+                Some(selection.node)
+            }
+            Err(e) => {
+                let anchor = match (&e, select) {
+                    (
+                        SelectError::BadSelector(_)
+                        | SelectError::NoMatch { .. }
+                        | SelectError::Ambiguous { .. },
+                        Some(sel),
+                    ) => (FieldPath::new("select"), sel.mark),
+                    _ => (path, node.mark),
+                };
+                self.d.extend(select_diagnostics(e, "select", Some(anchor)));
+                None
+            }
+        }
     }
 
     /// `deleteAt: 5m` or `deleteAt: {at: 5m, gracePeriod: 10s}`.
@@ -993,11 +1367,13 @@ impl<'s> Loader<'s> {
             Some(Style::Block) => 0,
             _ => return fallback,
         };
-        let Some(line) = self
-            .source
-            .lines()
-            .nth(base.line.saturating_sub(1) + line_index)
+        let Some(source) = usize::try_from(base.source.0)
+            .ok()
+            .and_then(|i| self.texts.get(i))
         else {
+            return fallback;
+        };
+        let Some(line) = source.lines().nth(base.line.saturating_sub(1) + line_index) else {
             return fallback;
         };
         let start: usize = line
@@ -1025,7 +1401,8 @@ impl<'s> Loader<'s> {
         let mark = Mark::new(
             base.line + line_index,
             base.col + shift + before.chars().count(),
-        );
+        )
+        .in_source(base.source);
         // Underline the offending words if the source shows them as the text has them.
         let word = text
             .get(span)
@@ -1757,6 +2134,66 @@ fn find_container(m: &PodManifest, name: &str) -> Option<ContainerRef> {
         .map(ContainerRef::Init)
 }
 
+/// The diagnostics of a failed choice of workload: the file's own problems, or one message,
+/// at `anchor` (the scenario's `select:` or `manifest:`) or, for the command line, naming
+/// `--select` when the selector is at fault.
+fn select_diagnostics(
+    e: SelectError,
+    how: &str,
+    anchor: Option<(FieldPath, Mark)>,
+) -> Vec<Diagnostic> {
+    let message = e.message(how);
+    let (path, mark) = match (e, anchor) {
+        (SelectError::Invalid(items), _) => return items,
+        (_, Some((path, mark))) => (path, Some(mark)),
+        (
+            SelectError::BadSelector(_)
+            | SelectError::NoMatch { .. }
+            | SelectError::Ambiguous { .. },
+            None,
+        ) => (FieldPath::new(how), None),
+        (_, None) => (FieldPath::root(), None),
+    };
+    vec![Diagnostic::new(path, mark, message)]
+}
+
+/// A `manifest:` reference resolved against the directory of the scenario that makes it
+/// (the working directory for standard input, or for an absolute reference), with `.` and
+/// `dir/..` taken out (`scenarios/x/../../examples/a.yaml` is `examples/a.yaml`).
+fn resolve_reference(scenario: &str, reference: &str) -> String {
+    if reference.starts_with('/') || scenario == "<stdin>" {
+        return normalize(reference);
+    }
+    match scenario.rfind(['/', '\\']) {
+        Some(i) => normalize(&format!("{}/{reference}", &scenario[..i])),
+        None => normalize(reference),
+    }
+}
+
+/// Takes `.` and `dir/..` out of a path, lexically.
+fn normalize(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            p => parts.push(p),
+        }
+    }
+    let joined = parts.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else if joined.is_empty() {
+        ".".to_owned()
+    } else {
+        joined
+    }
+}
+
 /// Whether the text has anything besides blank lines, comments and document markers.
 fn has_content(text: &str) -> bool {
     text.lines()
@@ -1784,6 +2221,7 @@ fn default_name(display_path: &str, pod_name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::argument::AppFlag;
 
     const POD: &str = "\
 pod:
@@ -1934,7 +2372,7 @@ pod:
         );
         assert_eq!(
             errors("duration: 1m\n"),
-            ["1:1: pod: missing field: the Pod manifest to simulate (apiVersion: v1, kind: Pod)"]
+            ["1:1: pod: missing field: the manifest of the pod to simulate (a Pod, or a workload such as a Deployment), or `manifest:` and the file that holds it"]
         );
         // An empty file (or one of comments only) has no position to point at; an explicit
         // null document has one.
@@ -1954,7 +2392,7 @@ pod:
         );
         assert_eq!(
             errors("duration: 1m\npod: kubia.yaml\n"),
-            ["2:6: pod: expected a Pod manifest (a mapping), found the string \"kubia.yaml\""]
+            ["2:6: pod: expected a Pod or workload manifest (a mapping), found the string \"kubia.yaml\"; to read it from a file, write `manifest: kubia.yaml`"]
         );
     }
 
@@ -2359,6 +2797,204 @@ pod:
              \x20  |\n\
              13 |         periodSeconds: -1\n\
              \x20  |                        ^^\n"
+        );
+    }
+
+    /// Manifest files served from memory.
+    struct Files(Vec<(&'static str, String)>);
+
+    impl ManifestReader for Files {
+        fn read(&mut self, path: &str) -> Result<String, String> {
+            self.0
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map(|(_, t)| t.clone())
+                .ok_or_else(|| "no such file or directory".to_owned())
+        }
+    }
+
+    const DEPLOYMENT: &str = "\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cfg}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+        ports: [{name: http, containerPort: 8080}]
+        livenessProbe: {httpGet: {port: http, path: /healthz}}
+        readinessProbe: {httpGet: {port: http, path: /ready}, periodSeconds: 5}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: m, image: m:1, livenessProbe: {exec: {command: [\"true\"]}}}]
+";
+
+    #[test]
+    fn references_are_resolved_against_the_scenario_and_read_by_the_caller() {
+        assert_eq!(
+            resolve_reference("scenarios/x/a.yaml", "../../examples/d.yaml"),
+            "examples/d.yaml"
+        );
+        assert_eq!(resolve_reference("a.yaml", "./d.yaml"), "d.yaml");
+        assert_eq!(resolve_reference("<stdin>", "m/d.yaml"), "m/d.yaml");
+        assert_eq!(resolve_reference("s/a.yaml", "/abs/d.yaml"), "/abs/d.yaml");
+        assert_eq!(normalize("../a/./b/../c"), "../a/c");
+        let text = "duration: 2m\nmanifest: ../manifests/app.yaml\nselect: deploy/web\napps:\n  web:\n    endpoints:\n      \"http :8080/healthz\": \"500\"\n";
+        let mut files = Files(vec![(
+            "scenarios/manifests/app.yaml",
+            DEPLOYMENT.to_owned(),
+        )]);
+        let s = Scenario::from_str_with(text, "scenarios/web/a.yaml", &mut files).unwrap();
+        assert_eq!(s.name, "a");
+        assert!(s.pod.name.starts_with("web-"), "{}", s.pod.name);
+        assert_eq!(s.bindings.len(), 1);
+        assert!(s.services.is_empty());
+        assert_eq!(
+            s.notes,
+            ["scenarios/manifests/app.yaml: skipped 1 object without a pod to simulate: ConfigMap/cfg (line 1)"]
+        );
+        // Errors in the referenced file point into it, errors in the scenario into the scenario.
+        let bad = DEPLOYMENT.replace("periodSeconds: 5", "periodSeconds: -5");
+        let mut files = Files(vec![("scenarios/manifests/app.yaml", bad.clone())]);
+        let e = Scenario::from_str_with(
+            &text.replace("healthz", "helthz"),
+            "scenarios/web/a.yaml",
+            &mut files,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "scenarios/manifests/app.yaml:17:78: spec.template.spec.containers[0].readinessProbe.periodSeconds: Invalid value: -5: must be greater than or equal to 0"
+        );
+        let rendered = e.render(text);
+        assert!(
+            rendered.contains("--> scenarios/manifests/app.yaml:17:78\n"),
+            "{rendered}"
+        );
+        assert!(rendered.contains("periodSeconds: -5}"), "{rendered}");
+        // Without a reader, a reference is an error.
+        let e = Scenario::from_str(text, "a.yaml").unwrap_err();
+        assert!(
+            e.to_string().contains("manifest files cannot be read here"),
+            "{e}"
+        );
+    }
+
+    fn run(
+        apps: &[(AppFlag, &str)],
+        select: Option<&str>,
+    ) -> Result<ManifestScenario, ScenarioError> {
+        let run = ManifestRun {
+            select: select.map(str::to_owned),
+            apps: apps
+                .iter()
+                .map(|(flag, value)| AppArg {
+                    flag: *flag,
+                    value: (*value).to_owned(),
+                })
+                .collect(),
+        };
+        Scenario::from_manifest(DEPLOYMENT, "app.yaml", &run)
+    }
+
+    #[test]
+    fn emitted_scenarios_replay_to_the_same_timeline() {
+        use crate::report::Format;
+        let mut built = run(
+            &[
+                (
+                    AppFlag::App,
+                    "web: liveness=refused for 30s then ok; http :8080/ready=5x200 then 503",
+                ),
+                (AppFlag::Sigterm, "web: exit 0 after 3s"),
+                (AppFlag::Pull, "web: 2s"),
+                (AppFlag::Exit, "web: 1 after 5m"),
+            ],
+            Some("deployment/web"),
+        )
+        .unwrap();
+        built
+            .scenario
+            .apply(&Overrides {
+                duration: Some(SimTime::from_secs(240)),
+                seed: Some(7),
+                kubernetes: Some("1.30".into()),
+            })
+            .unwrap();
+        let yaml = built.to_yaml();
+        let again = Scenario::from_str(&yaml, "elsewhere/saved.yaml")
+            .unwrap_or_else(|e| panic!("{}\n{yaml}", e.render(&yaml)));
+        for format in [Format::Timeline, Format::Json] {
+            let a = crate::run::render(&built.scenario, format, true, Vec::new()).unwrap();
+            let b = crate::run::render(&again, format, true, Vec::new()).unwrap();
+            assert_eq!(String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
+        }
+        assert!(yaml.contains("seed: 7\nduration: 4m\n"), "{yaml}");
+        assert!(yaml.contains("kubernetes: \"1.30\"\n"), "{yaml}");
+    }
+
+    #[test]
+    fn manifest_runs_report_problems_in_their_arguments() {
+        let e = run(
+            &[(AppFlag::App, "web: readiness=5x200 thne 503")],
+            Some("web"),
+        )
+        .unwrap_err();
+        assert_eq!(e.sources[0].name, "--app");
+        assert_eq!(
+            e.render(DEPLOYMENT),
+            "error: apps.web.probes.readiness: unknown word \"thne\", did you mean \"then\"?\n \
+             --> --app\n  |\n  | web: readiness=5x200 thne 503\n  |                      ^^^^\n"
+        );
+        let e = run(&[], None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "app.yaml: 2 workloads in the manifest file have probes: Deployment/web (line 5), Job/migrate (line 19); choose one with --select KIND/NAME"
+        );
+        let e = run(&[], Some("deploy/wbe")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "app.yaml: --select: no workload matches \"deploy/wbe\"; did you mean \"Deployment/web\"?"
+        );
+        let built = run(&[], Some("job/migrate")).unwrap();
+        assert_eq!(built.scenario.name, "migrate");
+        assert!(built.scenario.services.is_empty());
+        assert_eq!(built.scenario.duration, Some(SimTime::from_secs(600)));
+    }
+
+    #[test]
+    fn services_that_select_the_pod_are_kept() {
+        let text = format!(
+            "{DEPLOYMENT}---\napiVersion: v1\nkind: Service\nmetadata: {{name: web}}\nspec: {{selector: {{app: web}}}}\n---\napiVersion: v1\nkind: Service\nmetadata: {{name: other}}\nspec: {{selector: {{app: other}}}}\n"
+        );
+        let run = ManifestRun {
+            select: Some("deploy/web".into()),
+            apps: Vec::new(),
+        };
+        let built = Scenario::from_manifest(&text, "app.yaml", &run).unwrap();
+        let names: Vec<String> = built
+            .scenario
+            .services
+            .iter()
+            .map(|s| s.id.to_string())
+            .collect();
+        assert_eq!(names, ["Service/web"]);
+        assert_eq!(
+            built.scenario.notes.last().map(String::as_str),
+            Some("app.yaml: Service/web selects the pods of Deployment/web")
         );
     }
 }

@@ -1,12 +1,15 @@
-//! API defaulting and validation of a Pod manifest, as the apiserver does them, into the
-//! engine's [`PodSpec`].
+//! API defaulting and validation of a Pod manifest (or of a workload's pod template), as the
+//! apiserver does them, into the engine's [`PodSpec`].
 //!
 //! Defaults come first (P53, P54, `restartPolicy` Always, `terminationGracePeriodSeconds` 30
 //! (R21), namespace `default`, `imagePullPolicy` from the image tag, port protocol `TCP`), then
 //! validation collects every error before giving up. Messages use the apiserver's wording and
 //! rendering, `<path>: <Type>[: <value>][: <detail>]` (P62), with string values quoted and
-//! numbers not. The wording is that of the newest release (for port names, the ≥1.26 "must
-//! contain at least one letter (a-z)").
+//! numbers not, and paths are the object's own (`spec.template.spec.containers[0]…` in a
+//! Deployment). A workload's controller narrows the pod template's rules: `restartPolicy` must
+//! be `Always` (`OnFailure` or `Never` for a Job), and `activeDeadlineSeconds` is forbidden
+//! where pods are meant to run for ever. The wording is that of the newest release (for port
+//! names, the ≥1.26 "must contain at least one letter (a-z)").
 
 use std::collections::BTreeMap;
 
@@ -21,6 +24,7 @@ use crate::field_path::FieldPath;
 use crate::manifest::{
     At, ContainerManifest, IntOrString, PodManifest, PortManifest, ProbeManifest,
 };
+use crate::workload::WorkloadKind;
 use crate::yaml::Mark;
 
 /// The default pod IP when the manifest has no `status.podIP`.
@@ -151,8 +155,12 @@ pub fn validate(m: &mut PodManifest) -> Result<ValidatedPod, Vec<Diagnostic>> {
     let mut v = Validator { d: Diags::new() };
     let root = FieldPath::root();
     v.metadata(m, &root.child("metadata"));
-    let spec_path = root.child("spec");
+    let spec_path = m.kind.pod_spec_path();
     v.pod_spec(m, &spec_path);
+    v.template_rules(m, &spec_path);
+    if m.kind == WorkloadKind::CronJob {
+        v.cron_job_name(m, &root.child("metadata").child("name"));
+    }
     if !v.d.is_empty() {
         return Err(v.d);
     }
@@ -320,10 +328,50 @@ impl Validator {
                 );
             }
         }
+        if let Some(deadline) = &spec.active_deadline_seconds {
+            if !(1..=i64::from(i32::MAX)).contains(&deadline.value) {
+                self.invalid_int(
+                    &path.child("activeDeadlineSeconds"),
+                    deadline,
+                    "must be between 1 and 2147483647, inclusive",
+                );
+            }
+        }
         self.non_negative(
             &path.child("terminationGracePeriodSeconds"),
             spec.termination_grace_period_seconds.as_ref(),
         );
+    }
+
+    /// What a workload's controller adds to the pod template's validation: the restart
+    /// policies it accepts (after the pod's own check, so a value that is not a restart policy
+    /// at all gets both messages, as from the apiserver) and no `activeDeadlineSeconds` for
+    /// pods meant to run for ever.
+    fn template_rules(&mut self, m: &PodManifest, path: &FieldPath) {
+        let Some((policies, deadline_word)) = m.kind.template_rules() else {
+            return;
+        };
+        if let Some(rp) = &m.spec.restart_policy {
+            if !policies.contains(&rp.value.as_str()) {
+                self.not_supported(&path.child("restartPolicy"), rp, policies);
+            }
+        }
+        if let (Some(word), Some(deadline)) = (deadline_word, &m.spec.active_deadline_seconds) {
+            self.forbidden(
+                &path.child("activeDeadlineSeconds"),
+                deadline.mark,
+                &format!("activeDeadlineSeconds in {word} is not Supported"),
+            );
+        }
+    }
+
+    /// A CronJob's Jobs are named `<name>-<minutes>`: the name leaves room for the suffix.
+    fn cron_job_name(&mut self, m: &PodManifest, path: &FieldPath) {
+        if let Some(name) = &m.metadata.name {
+            if name.value.len() > 52 {
+                self.invalid_str(path, name, "must be no more than 52 characters");
+            }
+        }
     }
 
     fn container_common(&mut self, c: &ContainerManifest, path: &FieldPath) {
@@ -852,11 +900,16 @@ fn build(m: &PodManifest, d: &mut Diags) -> Option<ValidatedPod> {
         (_, Some(g)) => generated_name(&g.value),
         _ => String::new(),
     };
-    let mut pod = PodSpec::new(name);
+    let mut pod = PodSpec::new(pod_name(m.kind, &name));
     if let Some(ns) = &md.namespace {
         pod.namespace.clone_from(&ns.value);
     }
-    if let Some(uid) = md.uid.as_ref().filter(|u| !u.value.is_empty()) {
+    // A workload's uid is its own, not its pods'.
+    if let Some(uid) = md
+        .uid
+        .as_ref()
+        .filter(|u| !u.value.is_empty() && m.kind == WorkloadKind::Pod)
+    {
         pod.uid.clone_from(&uid.value);
     }
     if let Some(ip) = m.pod_ip.as_ref().filter(|ip| !ip.value.is_empty()) {
@@ -872,7 +925,7 @@ fn build(m: &PodManifest, d: &mut Diags) -> Option<ValidatedPod> {
         .termination_grace_period_seconds
         .as_ref()
         .map_or(30, |g| g.value);
-    let spec_path = FieldPath::new("spec");
+    let spec_path = m.kind.pod_spec_path();
     let mut ok = true;
     for (i, c) in m.spec.containers.iter().enumerate() {
         match build_container(d, c, &spec_path.child("containers").index(i)) {
@@ -895,15 +948,46 @@ fn build(m: &PodManifest, d: &mut Diags) -> Option<ValidatedPod> {
 
 /// A deterministic stand-in for the apiserver's random `generateName` suffix.
 fn generated_name(prefix: &str) -> String {
-    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
-    let mut h = probesim_core::spec::fnv(prefix.as_bytes());
     let mut name = prefix.to_owned();
-    for _ in 0..5 {
+    name.push_str(&random_chars(prefix, 5));
+    name
+}
+
+/// `n` characters of the apiserver's random-name alphabet, derived from `seed`.
+fn random_chars(seed: &str, n: usize) -> String {
+    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    let mut h = probesim_core::spec::fnv(seed.as_bytes());
+    let mut out = String::with_capacity(n);
+    for _ in 0..n {
         let i = usize::try_from(h % ALPHABET.len() as u64).unwrap_or(0);
-        name.push(char::from(ALPHABET[i]));
+        out.push(char::from(ALPHABET[i]));
         h /= ALPHABET.len() as u64;
     }
-    name
+    out
+}
+
+/// The name the workload's controller gives its pod, with deterministic stand-ins for the
+/// random parts: `web-7d9c5b8f6d-x2k4q` for a Deployment (ReplicaSet `web-<template hash>`),
+/// `db-0` for a StatefulSet, `backup-29000000-abcde` for a CronJob (its Job is named after
+/// the scheduled minute), `<name>-<5 characters>` for the other controllers.
+#[must_use]
+pub fn pod_name(kind: WorkloadKind, name: &str) -> String {
+    match kind {
+        WorkloadKind::Pod => name.to_owned(),
+        WorkloadKind::Deployment => {
+            let replica_set = format!("{name}-{}", random_chars(&format!("{name}/template"), 10));
+            generated_name(&format!("{replica_set}-"))
+        }
+        WorkloadKind::StatefulSet => format!("{name}-0"),
+        WorkloadKind::CronJob => {
+            let minute = 29_000_000 + probesim_core::spec::fnv(name.as_bytes()) % 1_000_000;
+            generated_name(&format!("{name}-{minute}-"))
+        }
+        WorkloadKind::ReplicaSet
+        | WorkloadKind::DaemonSet
+        | WorkloadKind::ReplicationController
+        | WorkloadKind::Job => generated_name(&format!("{name}-")),
+    }
 }
 
 #[cfg(test)]
@@ -1289,5 +1373,132 @@ mod tests {
             errors("restartPolicy: Never"),
             ["spec.containers[0].restartPolicy: container-level restart policies (ContainerRestartRules) are not modelled by probesim"]
         );
+    }
+
+    /// A workload of `kind` whose pod spec has one container `web` and `extra` lines.
+    fn workload(kind: &str, extra: &str) -> String {
+        let (api, template) = match kind {
+            "Job" => ("batch/v1", "template"),
+            "CronJob" => ("batch/v1", "jobTemplate:\n    spec:\n      template"),
+            "ReplicationController" => ("v1", "template"),
+            _ => ("apps/v1", "template"),
+        };
+        let indent = if kind == "CronJob" {
+            "        "
+        } else {
+            "    "
+        };
+        let mut text = format!(
+            "apiVersion: {api}\nkind: {kind}\nmetadata: {{name: web}}\nspec:\n  {template}:\n{indent}spec:\n{indent}  containers:\n{indent}  - {{name: web, image: nginx:1.27}}\n"
+        );
+        for line in extra.lines() {
+            text.push_str(indent);
+            text.push_str("  ");
+            text.push_str(line);
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn controllers_narrow_the_restart_policy() {
+        assert_eq!(
+            load(&workload("Deployment", "restartPolicy: Never")).unwrap_err(),
+            ["spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\""]
+        );
+        // Not a restart policy at all: the pod's message, then the controller's.
+        assert_eq!(
+            load(&workload("DaemonSet", "restartPolicy: Sometimes")).unwrap_err(),
+            [
+                "spec.template.spec.restartPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnFailure\", \"Never\"",
+                "spec.template.spec.restartPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\"",
+            ]
+        );
+        // A Job's template defaults to Always like any pod, which a Job refuses.
+        assert_eq!(
+            load(&workload("Job", "")).unwrap_err(),
+            ["spec.template.spec.restartPolicy: Unsupported value: \"Always\": supported values: \"OnFailure\", \"Never\""]
+        );
+        assert_eq!(
+            load(&workload("CronJob", "")).unwrap_err(),
+            ["spec.jobTemplate.spec.template.spec.restartPolicy: Unsupported value: \"Always\": supported values: \"OnFailure\", \"Never\""]
+        );
+        let job = load(&workload("Job", "restartPolicy: OnFailure")).unwrap();
+        assert_eq!(job.pod.restart_policy, RestartPolicy::OnFailure);
+        for kind in ["ReplicaSet", "StatefulSet", "ReplicationController"] {
+            assert!(load(&workload(kind, "")).is_ok(), "{kind}");
+        }
+    }
+
+    #[test]
+    fn active_deadlines_are_checked_and_forbidden_where_pods_run_for_ever() {
+        assert_eq!(
+            load(&workload("Deployment", "activeDeadlineSeconds: 30")).unwrap_err(),
+            ["spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported"]
+        );
+        assert_eq!(
+            load(&workload("StatefulSet", "activeDeadlineSeconds: 30")).unwrap_err(),
+            ["spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in StatefulSet is not Supported"]
+        );
+        assert_eq!(
+            load(&workload("Job", "restartPolicy: Never\nactiveDeadlineSeconds: 0")).unwrap_err(),
+            ["spec.template.spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive"]
+        );
+        assert!(load(&(pod("") + "  activeDeadlineSeconds: 60\n")).is_ok());
+    }
+
+    #[test]
+    fn workload_errors_use_the_workloads_paths() {
+        let text = workload(
+            "Deployment",
+            "initContainers: [{name: web, image: busybox}]",
+        )
+        .replace(
+            "nginx:1.27}",
+            "nginx:1.27, livenessProbe: {exec: {command: [x]}, successThreshold: 2}}",
+        );
+        assert_eq!(
+            load(&text).unwrap_err(),
+            [
+                "spec.template.spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
+                "spec.template.spec.initContainers[0].name: Duplicate value: \"web\"",
+            ]
+        );
+        let long = "a".repeat(53);
+        let text = workload("CronJob", "restartPolicy: Never")
+            .replace("name: web}", &format!("name: {long}}}"));
+        assert_eq!(
+            load(&text).unwrap_err(),
+            [format!(
+                "metadata.name: Invalid value: \"{long}\": must be no more than 52 characters"
+            )]
+        );
+        let text = workload("Deployment", "").replace("metadata: {name: web}\n", "");
+        assert_eq!(
+            load(&text).unwrap_err(),
+            ["metadata.name: Required value: name or generateName is required"]
+        );
+    }
+
+    #[test]
+    fn pods_are_named_as_their_controllers_name_them() {
+        let name = |kind: &str, extra: &str| load(&workload(kind, extra)).unwrap().pod.name;
+        let d = name("Deployment", "");
+        assert!(
+            d.starts_with("web-") && d.len() == "web-".len() + 10 + 1 + 5,
+            "{d}"
+        );
+        assert_eq!(name("StatefulSet", ""), "web-0");
+        let j = name("Job", "restartPolicy: Never");
+        assert!(j.starts_with("web-") && j.len() == 9, "{j}");
+        let c = name("CronJob", "restartPolicy: Never");
+        assert!(
+            c.starts_with("web-29") && c.len() == "web-".len() + 8 + 1 + 5,
+            "{c}"
+        );
+        // Deterministic, and the workload's uid is not the pod's.
+        assert_eq!(name("Deployment", ""), d);
+        let text = workload("DaemonSet", "").replace("name: web}", "name: web, uid: abc}");
+        assert_ne!(load(&text).unwrap().pod.uid, "abc");
     }
 }

@@ -4,14 +4,21 @@
 //! the same parser. Plain scalars are typed by the YAML 1.2 core schema (`10` is an integer,
 //! `true` a boolean, `null`, `~` and nothing at all are null); quoted and block scalars are
 //! always strings. Duplicate keys are errors. Aliases are expanded, with hard limits on the
-//! number of nodes produced and on nesting depth, so hostile input ("billion laughs", deeply
-//! nested brackets) fails quickly instead of exhausting memory or the stack.
+//! size of the input, the number of nodes produced and the nesting depth, so hostile input
+//! ("billion laughs", deeply nested brackets, a gigabyte of text) fails quickly instead of
+//! exhausting memory or the stack.
+//!
+//! [`parse`] reads a file that holds one document (a scenario). [`Stream`] reads a stream of
+//! documents (a manifest file: `---`-separated documents, `kind: List`) one document at a
+//! time, handing out each entry of a document's top-level `items` list as soon as it is
+//! complete, so a caller that keeps only what it needs reads any number of documents with
+//! memory bounded by the largest one.
 
 use core::fmt;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, StrInput, Tag};
 
 /// The most nodes one document may produce, aliases expanded.
 pub const MAX_NODES: usize = 100_000;
@@ -19,9 +26,27 @@ pub const MAX_NODES: usize = 100_000;
 /// The deepest nesting of mappings and sequences one document may have, aliases expanded.
 pub const MAX_DEPTH: usize = 128;
 
-/// A position in the source text: 1-based line and 1-based column (in characters).
+/// The largest input accepted, in bytes (64 MiB): far beyond any real manifest, small enough
+/// that reading it cannot exhaust memory.
+pub const MAX_INPUT_BYTES: usize = 64 << 20;
+
+/// Which text a [`Mark`] points into: the main input (a scenario or a manifest file) or
+/// another one that a load brought in (a manifest a scenario references, a command-line
+/// argument). The loader that assigns the ids also names the texts
+/// ([`crate::error::Source`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SourceId(pub u32);
+
+impl SourceId {
+    /// The main input.
+    pub const MAIN: SourceId = SourceId(0);
+}
+
+/// A position in a source text: 1-based line and 1-based column (in characters).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Mark {
+    /// The text the position is in (first, so that marks sort by text, then position).
+    pub source: SourceId,
     /// Line, counted from 1.
     pub line: usize,
     /// Column in characters, counted from 1.
@@ -29,14 +54,29 @@ pub struct Mark {
 }
 
 impl Mark {
-    /// A mark at `line`:`col` (both 1-based).
+    /// A mark at `line`:`col` (both 1-based) of the main input.
     #[must_use]
     pub const fn new(line: usize, col: usize) -> Mark {
-        Mark { line, col }
+        Mark {
+            source: SourceId::MAIN,
+            line,
+            col,
+        }
     }
 
-    fn from_span(span: &Span) -> Mark {
+    /// The same position, in another source.
+    #[must_use]
+    pub const fn in_source(self, source: SourceId) -> Mark {
         Mark {
+            source,
+            line: self.line,
+            col: self.col,
+        }
+    }
+
+    fn from_span(span: &Span, source: SourceId) -> Mark {
+        Mark {
+            source,
             line: span.start.line(),
             col: span.start.col() + 1,
         }
@@ -231,7 +271,7 @@ impl Node {
 }
 
 /// Types a plain scalar by the YAML 1.2 core schema.
-fn resolve_plain(text: &str) -> Value<'_> {
+pub(crate) fn resolve_plain(text: &str) -> Value<'_> {
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
         "true" | "True" | "TRUE" => return Value::Bool(true),
@@ -349,6 +389,10 @@ enum Frame {
         items: Vec<Node>,
         count: usize,
         height: usize,
+        /// The document's top-level `items` list in stream mode: complete entries are handed
+        /// out instead of kept; `len` counts them.
+        stream: bool,
+        len: usize,
     },
 }
 
@@ -360,20 +404,46 @@ struct Built {
 }
 
 struct Builder {
+    /// Hand out the entries of a top-level `items` list one by one ([`Stream`]).
+    stream_items: bool,
     stack: Vec<Frame>,
     anchors: BTreeMap<usize, Built>,
+    /// Nodes produced in the current unit (the document, or one streamed `items` entry).
     produced: usize,
+    /// Nodes copied to remember anchored nodes, in the current document.
+    copied: usize,
+    /// The highest anchor id of earlier documents (anchors do not reach across documents).
+    earlier_anchors: usize,
     root: Option<Node>,
+    /// A streamed `items` entry that is complete: its index and the node.
+    item: Option<(usize, Node)>,
 }
 
 impl Builder {
-    fn new() -> Builder {
+    fn new(stream_items: bool) -> Builder {
         Builder {
+            stream_items,
             stack: Vec::new(),
             anchors: BTreeMap::new(),
             produced: 0,
+            copied: 0,
+            earlier_anchors: 0,
             root: None,
+            item: None,
         }
+    }
+
+    /// Forgets the previous document (its anchors included).
+    fn start_document(&mut self) {
+        if let Some(last) = self.anchors.keys().next_back() {
+            self.earlier_anchors = self.earlier_anchors.max(*last);
+        }
+        self.stack.clear();
+        self.anchors.clear();
+        self.produced = 0;
+        self.copied = 0;
+        self.root = None;
+        self.item = None;
     }
 
     fn produce(&mut self, n: usize, mark: Mark) -> Result<(), YamlError> {
@@ -404,6 +474,13 @@ impl Builder {
         Ok(())
     }
 
+    /// Whether a sequence starting now is the document's top-level `items` list, to be streamed.
+    fn starts_item_list(&self) -> bool {
+        self.stream_items
+            && self.stack.len() == 1
+            && matches!(&self.stack[0], Frame::Map { key: Some(k), .. } if k.text == "items")
+    }
+
     fn end(&mut self) -> Result<(), YamlError> {
         let built = match self.stack.pop() {
             Some(Frame::Map {
@@ -430,6 +507,7 @@ impl Builder {
                 items,
                 count,
                 height,
+                ..
             }) => (
                 anchor,
                 Built {
@@ -449,6 +527,15 @@ impl Builder {
     /// Places a finished node into its parent (or as the root), remembering it under its anchor.
     fn finish(&mut self, anchor: usize, built: Built) -> Result<(), YamlError> {
         if anchor != 0 {
+            // Remembering an anchored node copies it: a chain of nested anchors would copy the
+            // same nodes again and again, so the copies have a budget of their own.
+            self.copied = self.copied.saturating_add(built.count);
+            if self.copied > MAX_NODES {
+                return Err(YamlError::at(
+                    built.node.mark,
+                    format!("document too large: anchors hold more than {MAX_NODES} nodes"),
+                ));
+            }
             let copy = Built {
                 node: built.node.clone(),
                 count: built.count,
@@ -464,6 +551,14 @@ impl Builder {
         match self.stack.last_mut() {
             None => {
                 self.root = Some(node);
+            }
+            Some(Frame::Seq {
+                stream: true, len, ..
+            }) => {
+                // A complete `items` entry: hand it out, and give the next one a fresh budget.
+                self.item = Some((*len, node));
+                *len += 1;
+                self.produced = self.produced.saturating_sub(count);
             }
             Some(Frame::Seq {
                 items,
@@ -569,10 +664,12 @@ impl Builder {
 
     fn alias(&mut self, id: usize, mark: Mark) -> Result<(), YamlError> {
         let Some(target) = self.anchors.get(&id) else {
-            return Err(YamlError::at(
-                mark,
-                "alias refers to a node that contains it (recursive alias)",
-            ));
+            let message = if id <= self.earlier_anchors {
+                "alias refers to an anchor of an earlier document (anchors do not reach across documents)"
+            } else {
+                "alias refers to a node that contains it (recursive alias)"
+            };
+            return Err(YamlError::at(mark, message));
         };
         let (count, height) = (target.count, target.height);
         self.produce(count, mark)?;
@@ -591,6 +688,53 @@ impl Builder {
                 height,
             },
         )
+    }
+
+    /// Feeds one parser event (other than the stream and document boundaries).
+    fn event(&mut self, event: Event<'_>, mark: Mark) -> Result<(), YamlError> {
+        match event {
+            Event::Nothing
+            | Event::StreamStart
+            | Event::StreamEnd
+            | Event::DocumentStart(_)
+            | Event::DocumentEnd => Ok(()),
+            Event::Alias(id) => self.alias(id, mark),
+            Event::Scalar(value, style, anchor, tag) => {
+                self.scalar(value, style, anchor, tag.as_deref(), mark)
+            }
+            Event::SequenceStart(anchor, tag) => {
+                check_collection_tag(tag.as_deref(), "seq", mark)?;
+                let stream = self.starts_item_list();
+                self.start(
+                    Frame::Seq {
+                        mark,
+                        anchor,
+                        items: Vec::new(),
+                        count: 0,
+                        height: 0,
+                        stream,
+                        len: 0,
+                    },
+                    mark,
+                )
+            }
+            Event::MappingStart(anchor, tag) => {
+                check_collection_tag(tag.as_deref(), "map", mark)?;
+                self.start(
+                    Frame::Map {
+                        mark,
+                        anchor,
+                        entries: Vec::new(),
+                        key: None,
+                        seen: BTreeMap::new(),
+                        count: 0,
+                        height: 0,
+                    },
+                    mark,
+                )
+            }
+            Event::SequenceEnd | Event::MappingEnd => self.end(),
+        }
     }
 }
 
@@ -619,7 +763,7 @@ fn syntax_error(text: &str, mark: Mark, info: &str) -> YamlError {
     let lines = text.lines().count();
     if mark.line > lines && lines > 0 {
         let last = text.lines().last().unwrap_or_default();
-        mark = Mark::new(lines, last.chars().count() + 1);
+        mark = Mark::new(lines, last.chars().count() + 1).in_source(mark.source);
     }
     if info.contains("tab") {
         if let Some(line) = text.lines().nth(mark.line.saturating_sub(1)) {
@@ -641,26 +785,59 @@ fn syntax_error(text: &str, mark: Mark, info: &str) -> YamlError {
     YamlError::at(mark, message)
 }
 
+/// Refuses an input larger than [`MAX_INPUT_BYTES`].
+fn check_size(text: &str, source: SourceId) -> Result<(), YamlError> {
+    if text.len() > MAX_INPUT_BYTES {
+        return Err(YamlError {
+            mark: Some(Mark::new(1, 1).in_source(source)),
+            message: format!(
+                "input too large: {} bytes (the limit is {} MiB)",
+                text.len(),
+                MAX_INPUT_BYTES >> 20
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The next parser event with its mark, syntax errors made actionable.
+fn next_event<'t>(
+    parser: &mut Parser<'t, StrInput<'t>>,
+    text: &str,
+    source: SourceId,
+) -> Option<Result<(Event<'t>, Mark), YamlError>> {
+    let item = parser.next_event()?;
+    Some(match item {
+        Ok((event, span)) => Ok((event, Mark::from_span(&span, source))),
+        Err(e) => Err(syntax_error(
+            text,
+            Mark::new(e.marker().line(), e.marker().col() + 1).in_source(source),
+            e.info(),
+        )),
+    })
+}
+
 /// Parses a stream that must hold at most one document. An empty stream is a null node at 1:1.
 ///
 /// # Errors
 /// Syntax errors, duplicate keys, collection keys, recursive aliases, unsupported tags, more
-/// than one document, and documents beyond [`MAX_NODES`] or [`MAX_DEPTH`].
+/// than one document, and inputs beyond [`MAX_INPUT_BYTES`], [`MAX_NODES`] or [`MAX_DEPTH`].
 pub fn parse(text: &str) -> Result<Node, YamlError> {
+    parse_in(text, SourceId::MAIN)
+}
+
+/// [`parse`], for a text other than the main input: every mark points into `source`.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_in(text: &str, source: SourceId) -> Result<Node, YamlError> {
+    check_size(text, source)?;
     let mut parser = Parser::new_from_str(text);
-    let mut builder = Builder::new();
+    let mut builder = Builder::new(false);
     let mut documents = 0usize;
-    while let Some(item) = parser.next_event() {
-        let (event, span) = item.map_err(|e| {
-            syntax_error(
-                text,
-                Mark::new(e.marker().line(), e.marker().col() + 1),
-                e.info(),
-            )
-        })?;
-        let mark = Mark::from_span(&span);
+    while let Some(item) = next_event(&mut parser, text, source) {
+        let (event, mark) = item?;
         match event {
-            Event::Nothing | Event::StreamStart => {}
             Event::StreamEnd => break,
             Event::DocumentStart(_) => {
                 documents += 1;
@@ -674,46 +851,175 @@ pub fn parse(text: &str) -> Result<Node, YamlError> {
                     ));
                 }
             }
-            Event::DocumentEnd => {}
-            Event::Alias(id) => builder.alias(id, mark)?,
-            Event::Scalar(value, style, anchor, tag) => {
-                builder.scalar(value, style, anchor, tag.as_deref(), mark)?;
-            }
-            Event::SequenceStart(anchor, tag) => {
-                check_collection_tag(tag.as_deref(), "seq", mark)?;
-                builder.start(
-                    Frame::Seq {
-                        mark,
-                        anchor,
-                        items: Vec::new(),
-                        count: 0,
-                        height: 0,
-                    },
-                    mark,
-                )?;
-            }
-            Event::MappingStart(anchor, tag) => {
-                check_collection_tag(tag.as_deref(), "map", mark)?;
-                builder.start(
-                    Frame::Map {
-                        mark,
-                        anchor,
-                        entries: Vec::new(),
-                        key: None,
-                        seen: BTreeMap::new(),
-                        count: 0,
-                        height: 0,
-                    },
-                    mark,
-                )?;
-            }
-            Event::SequenceEnd | Event::MappingEnd => builder.end()?,
+            event => builder.event(event, mark)?,
         }
     }
     Ok(builder.root.unwrap_or(Node {
         kind: NodeKind::Null,
-        mark: Mark::new(1, 1),
+        mark: Mark::new(1, 1).in_source(source),
     }))
+}
+
+/// One piece of a [`Stream`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// An entry of the top-level `items` list of a document (a `kind: List`), complete. It is
+    /// handed out before the rest of its document, whose `items` is left as an empty list.
+    Item {
+        /// The document it belongs to, counted from 0.
+        document: usize,
+        /// Its index in `items`.
+        index: usize,
+        /// The entry.
+        node: Node,
+    },
+    /// A complete document.
+    Document {
+        /// Counted from 0.
+        index: usize,
+        /// Where the document starts (its `---`, or its first node).
+        mark: Mark,
+        /// Its content; null for an empty document.
+        root: Node,
+    },
+}
+
+/// Reads a stream of YAML documents one document at a time (see the module documentation).
+///
+/// Each document has its own node and depth budget, and each entry of a top-level `items`
+/// list its own node budget; only the input as a whole is limited in size.
+pub struct Stream<'t> {
+    text: &'t str,
+    source: SourceId,
+    parser: Parser<'t, StrInput<'t>>,
+    builder: Builder,
+    document: usize,
+    document_mark: Option<Mark>,
+    failed: bool,
+}
+
+impl<'t> Stream<'t> {
+    /// A stream over `text`; every mark points into `source`.
+    #[must_use]
+    pub fn new(text: &'t str, source: SourceId) -> Stream<'t> {
+        Stream {
+            text,
+            source,
+            parser: Parser::new_from_str(text),
+            builder: Builder::new(true),
+            document: 0,
+            document_mark: None,
+            failed: false,
+        }
+    }
+
+    fn step(&mut self) -> Result<Option<Unit>, YamlError> {
+        check_size(self.text, self.source)?;
+        loop {
+            if let Some((index, node)) = self.builder.item.take() {
+                return Ok(Some(Unit::Item {
+                    document: self.document.saturating_sub(1),
+                    index,
+                    node,
+                }));
+            }
+            let Some(item) = next_event(&mut self.parser, self.text, self.source) else {
+                return Ok(None);
+            };
+            let (event, mark) = item?;
+            match event {
+                Event::StreamEnd => return Ok(None),
+                Event::DocumentStart(_) => {
+                    self.builder.start_document();
+                    self.document += 1;
+                    self.document_mark = Some(mark);
+                }
+                Event::DocumentEnd => {
+                    let mark = self.document_mark.take().unwrap_or(mark);
+                    let root = self.builder.root.take().unwrap_or(Node {
+                        kind: NodeKind::Null,
+                        mark,
+                    });
+                    return Ok(Some(Unit::Document {
+                        index: self.document.saturating_sub(1),
+                        mark,
+                        root,
+                    }));
+                }
+                event => self.builder.event(event, mark)?,
+            }
+        }
+    }
+}
+
+impl Iterator for Stream<'_> {
+    type Item = Result<Unit, YamlError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        match self.step() {
+            Ok(unit) => unit.map(Ok),
+            Err(e) => {
+                self.failed = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// The top-level keys of the first document that is not empty, if it is a mapping; syntax
+/// errors and other shapes give an empty list. Reads no further than that document and
+/// builds nothing, so it is cheap: it tells a manifest (`apiVersion`, `kind`) from a scenario.
+#[must_use]
+pub fn first_document_keys(text: &str) -> Vec<String> {
+    if check_size(text, SourceId::MAIN).is_err() {
+        return Vec::new();
+    }
+    let mut parser = Parser::new_from_str(text);
+    let mut keys = Vec::new();
+    // Depth of collections; at depth 1 inside the root mapping, nodes alternate key, value.
+    let mut depth = 0usize;
+    let mut root_is_map = false;
+    let mut expect_key = true;
+    while let Some(Ok((event, _))) = parser.next_event() {
+        match event {
+            Event::StreamEnd => break,
+            Event::DocumentEnd if root_is_map => break,
+            Event::Scalar(value, ..) if depth == 1 && root_is_map => {
+                if expect_key {
+                    keys.push(value.into_owned());
+                }
+                expect_key = !expect_key;
+            }
+            Event::Alias(_) if depth == 1 && root_is_map => expect_key = !expect_key,
+            // An empty document: look at the next one.
+            Event::Scalar(value, ScalarStyle::Plain, ..)
+                if depth == 0 && matches!(resolve_plain(&value), Value::Null) => {}
+            Event::Scalar(..) | Event::Alias(_) if depth == 0 => return Vec::new(),
+            Event::MappingStart(..) | Event::SequenceStart(..) => {
+                if depth == 0 {
+                    if !matches!(event, Event::MappingStart(..)) {
+                        return Vec::new();
+                    }
+                    root_is_map = true;
+                }
+                depth += 1;
+            }
+            Event::MappingEnd | Event::SequenceEnd => {
+                depth = depth.saturating_sub(1);
+                if depth == 1 {
+                    expect_key = !expect_key;
+                }
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    keys
 }
 
 #[cfg(test)]
@@ -891,5 +1197,115 @@ mod tests {
         assert_eq!(doc.get("b").unwrap().describe(), "1.5");
         assert_eq!(doc.get("c").unwrap().describe(), "a mapping");
         assert_eq!(doc.get("d").unwrap().describe(), "a sequence");
+    }
+
+    fn units(text: &str) -> Vec<String> {
+        Stream::new(text, SourceId(3))
+            .map(|u| match u {
+                Ok(Unit::Item {
+                    document,
+                    index,
+                    node,
+                }) => {
+                    format!("item {document}.{index} at {}", node.mark)
+                }
+                Ok(Unit::Document { index, mark, root }) => format!(
+                    "document {index} at {mark}{}",
+                    if root.is_null() { " (empty)" } else { "" }
+                ),
+                Err(e) => format!("error {e}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn streams_hand_out_documents_and_list_items() {
+        assert_eq!(
+            units("a: 1\n---\n---\nitems:\n- x: 1\n- [2]\nkind: List\n...\n"),
+            [
+                "document 0 at 1:1",
+                "document 1 at 2:1 (empty)",
+                "item 2.0 at 5:3",
+                "item 2.1 at 6:3",
+                "document 2 at 3:1",
+            ]
+        );
+        // The rest of a List document keeps an empty `items`.
+        let mut stream = Stream::new("items: [{a: 1}]\nkind: List\n", SourceId::MAIN);
+        assert!(matches!(stream.next(), Some(Ok(Unit::Item { .. }))));
+        let Some(Ok(Unit::Document { root, .. })) = stream.next() else {
+            panic!("no document")
+        };
+        assert_eq!(
+            root.get("items").and_then(Node::as_seq).map(<[Node]>::len),
+            Some(0)
+        );
+        // Marks carry their source.
+        let Some(Ok(Unit::Document { root, .. })) = Stream::new("a: 1", SourceId(3)).next() else {
+            panic!("no document")
+        };
+        assert_eq!(root.get("a").unwrap().mark.source, SourceId(3));
+        assert!(units("").is_empty());
+    }
+
+    #[test]
+    fn streams_stop_at_the_first_error() {
+        assert_eq!(
+            units("a: 1\n---\nb: [\n---\nc: 1\n"),
+            [
+                "document 0 at 1:1",
+                "error 4:1: while parsing a node, did not find expected node content",
+            ]
+        );
+        assert_eq!(
+            units("a: &x 1\n---\nb: *x\n"),
+            ["document 0 at 1:1", "error 3:4: alias refers to an anchor of an earlier document (anchors do not reach across documents)"]
+        );
+    }
+
+    #[test]
+    fn hostile_streams_are_refused() {
+        // Each document has the full budget; a bomb in one of them is still refused.
+        let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..7 {
+            let p = i - 1;
+            bomb.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"));
+        }
+        let text = format!("kind: Pod\n---\n{bomb}");
+        let last = units(&text).pop().unwrap();
+        assert!(
+            last.starts_with("error ") && last.contains("document too large"),
+            "{last}"
+        );
+        // Nested anchors copy their content again at each level: that has a budget too.
+        let mut nested = String::new();
+        for i in 0..100 {
+            nested.push_str(&format!("{}&a{i} [\n", " ".repeat(i)));
+        }
+        nested.push_str(&"x, ".repeat(2000));
+        nested.push_str(&"]".repeat(100));
+        let err = parse(&nested).unwrap_err();
+        assert!(err.message.contains("anchors hold more than"), "{err}");
+        // Inputs beyond the size limit are refused before anything is parsed.
+        let huge = "#".repeat(MAX_INPUT_BYTES + 1);
+        assert!(parse(&huge)
+            .unwrap_err()
+            .message
+            .starts_with("input too large"));
+        assert!(units(&huge)[0].starts_with("error 1:1: input too large"));
+    }
+
+    #[test]
+    fn first_document_keys_tell_manifests_from_scenarios() {
+        assert_eq!(
+            first_document_keys("---\n---\napiVersion: v1\nkind: Pod\nspec: {a: [1]}\n"),
+            ["apiVersion", "kind", "spec"]
+        );
+        assert_eq!(
+            first_document_keys("duration: 1m\npod: {kind: Pod}\n"),
+            ["duration", "pod"]
+        );
+        assert!(first_document_keys("- a\n").is_empty());
+        assert!(first_document_keys("a: [\n").len() <= 1);
     }
 }

@@ -832,7 +832,10 @@ mod tests {
 "#;
         assert!(text.ends_with(expected), "{text}");
         assert!(text.starts_with(
-            "{\n  \"probesim\": 1,\n  \"scenario\": \"kubia-unhealthy\", \"kubernetes\": \"1.37\", \"seed\": 0, \"duration\": 1800,\n  \"t\": 1800, \"phase\": \"Running\""
+            "{\n  \"probesim\": 1,\n  \"scenario\": \"kubia-unhealthy\", \"kubernetes\": \"1.37\", \"seed\": 0, \"duration\": 1800,\n  \"final\": {\"t\": 1800, \"phase\": \"Running\""
         ), "{text}");
+        // The final status is under `final` and repeated at the top level.
+        assert_eq!(doc["final"]["containers"][0]["restartCount"], 9);
+        assert_eq!(doc["final"]["phase"], doc["phase"]);
     }
 }
