@@ -10,8 +10,9 @@
 //!
 //! The figure of merit is probe executions per second of wall time on one core.
 
-use std::process::Command;
 use std::time::Instant;
+
+mod support;
 
 use probesim_core::{CountSink, SimTime};
 use probesim_scenario::scenario::Scenario;
@@ -29,15 +30,6 @@ fn load(case: &str) -> Scenario {
     Scenario::from_str(&text, path).unwrap_or_else(|e| panic!("{}", e.render(&text)))
 }
 
-fn peak_rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
 #[expect(clippy::disallowed_methods, reason = "a benchmark measures wall time")]
 fn run_case(case: &str, days: u64) {
     let scenario = load(case);
@@ -47,47 +39,30 @@ fn run_case(case: &str, days: u64) {
     sim.run_until(SimTime::from_secs(days * DAY), &mut sink)
         .expect("run");
     let secs = start.elapsed().as_secs_f64();
-    println!("{} {} {secs} {}", sink.probes, sink.total, peak_rss_kib());
+    println!(
+        "{} {} {secs} {}",
+        sink.probes,
+        sink.total,
+        support::status_kib("VmHWM")
+    );
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if let Some(i) = args.iter().position(|a| a == "--case") {
-        let case = args.get(i + 1).map_or("kubia", String::as_str);
-        let days = args.get(i + 2).and_then(|d| d.parse().ok()).unwrap_or(1);
-        run_case(case, days);
+    if let Some((case, days)) = support::child_case() {
+        run_case(&case, days.parse().unwrap_or(1));
         return;
     }
-    if args.iter().any(|a| a == "--test" || a == "--list") {
-        // `cargo test --benches` runs bench binaries in test mode: nothing to test here.
+    if support::test_mode() {
         return;
     }
-    let exe = std::env::current_exe().expect("own path");
     println!(
         "{:<6} {:>5} {:>14} {:>12} {:>9} {:>14} {:>12}",
         "case", "days", "probe runs", "events", "seconds", "probes/s", "peak RSS"
     );
     for (case, days) in [("kubia", 1), ("kubia", 30), ("busy", 1), ("busy", 7)] {
-        // The fastest of three runs: the machine is shared and noisy.
-        let mut best: Option<(u64, u64, f64, u64)> = None;
-        for _ in 0..3 {
-            let out = Command::new(&exe)
-                .args(["--case", case, &days.to_string()])
-                .output()
-                .expect("run child");
-            let text = String::from_utf8_lossy(&out.stdout);
-            let f: Vec<&str> = text.split_whitespace().collect();
-            let parsed = (
-                f.first().and_then(|v| v.parse().ok()).unwrap_or(0),
-                f.get(1).and_then(|v| v.parse().ok()).unwrap_or(0),
-                f.get(2).and_then(|v| v.parse().ok()).unwrap_or(f64::NAN),
-                f.get(3).and_then(|v| v.parse().ok()).unwrap_or(0),
-            );
-            if best.is_none_or(|b| parsed.2 < b.2) {
-                best = Some(parsed);
-            }
-        }
-        let (probes, events, secs, rss) = best.unwrap_or((0, 0, f64::NAN, 0));
+        let f = support::fastest_of_three(case, &days.to_string(), 2);
+        let (probes, events): (u64, u64) = (support::figure(&f, 0), support::figure(&f, 1));
+        let (secs, rss): (f64, u64) = (support::figure(&f, 2), support::figure(&f, 3));
         #[expect(clippy::cast_precision_loss, reason = "a rate for display")]
         let rate = probes as f64 / secs;
         println!(

@@ -12,8 +12,9 @@
 //!   the same objects: what reading keeps grows with the number of objects, not their size);
 //! - `list`: one `kind: List` document with N entries, one selected in the middle.
 
-use std::process::Command;
 use std::time::Instant;
+
+mod support;
 
 use probesim_scenario::catalog;
 use probesim_scenario::yaml::SourceId;
@@ -91,24 +92,6 @@ fn text(case: &str, n: usize) -> String {
     out
 }
 
-fn peak_rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
-fn rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
 fn path(case: &str, n: usize) -> String {
     format!(
         "{}/target/bench-manifests-{case}-{n}.yaml",
@@ -119,7 +102,7 @@ fn path(case: &str, n: usize) -> String {
 #[expect(clippy::disallowed_methods, reason = "a benchmark measures wall time")]
 fn run_case(case: &str, n: usize) {
     let text = std::fs::read_to_string(path(case, n)).expect("read the manifest");
-    let loaded = rss_kib();
+    let loaded = support::status_kib("VmRSS");
     let selector = if case != "list" {
         format!("deployment/web-{}", n - 1)
     } else {
@@ -129,7 +112,7 @@ fn run_case(case: &str, n: usize) {
     let selection = catalog::select(&text, SourceId::MAIN, Some(&selector)).expect("select");
     let secs = start.elapsed().as_secs_f64();
     assert_eq!(selection.catalog.workloads.len(), n);
-    let peak = peak_rss_kib();
+    let peak = support::status_kib("VmHWM");
     println!(
         "{} {secs} {peak} {}",
         text.len(),
@@ -138,21 +121,13 @@ fn run_case(case: &str, n: usize) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if let Some(i) = args.iter().position(|a| a == "--case") {
-        let case = args.get(i + 1).map_or("docs", String::as_str);
-        let n = args
-            .get(i + 2)
-            .and_then(|d| d.parse().ok())
-            .unwrap_or(10_000);
-        run_case(case, n);
+    if let Some((case, n)) = support::child_case() {
+        run_case(&case, n.parse().unwrap_or(10_000));
         return;
     }
-    if args.iter().any(|a| a == "--test" || a == "--list") {
-        // `cargo test --benches` runs bench binaries in test mode: nothing to test here.
+    if support::test_mode() {
         return;
     }
-    let exe = std::env::current_exe().expect("own path");
     println!(
         "{:<5} {:>8} {:>11} {:>9} {:>12} {:>12} {:>12}",
         "case", "objects", "text", "seconds", "objects/s", "peak RSS", "reading"
@@ -165,27 +140,10 @@ fn main() {
         ("list", 10_000),
     ] {
         std::fs::write(path(case, n), text(case, n)).expect("write the manifest");
-        // The fastest of three runs: the machine is shared and noisy.
-        let mut best: Option<(u64, f64, u64, u64)> = None;
-        for _ in 0..3 {
-            let out = Command::new(&exe)
-                .args(["--case", case, &n.to_string()])
-                .output()
-                .expect("run child");
-            let text = String::from_utf8_lossy(&out.stdout);
-            let f: Vec<&str> = text.split_whitespace().collect();
-            let parsed = (
-                f.first().and_then(|v| v.parse().ok()).unwrap_or(0),
-                f.get(1).and_then(|v| v.parse().ok()).unwrap_or(f64::NAN),
-                f.get(2).and_then(|v| v.parse().ok()).unwrap_or(0),
-                f.get(3).and_then(|v| v.parse().ok()).unwrap_or(0),
-            );
-            if best.is_none_or(|b| parsed.1 < b.1) {
-                best = Some(parsed);
-            }
-        }
+        let f = support::fastest_of_three(case, &n.to_string(), 1);
         let _ = std::fs::remove_file(path(case, n));
-        let (bytes, secs, rss, reading) = best.unwrap_or((0, f64::NAN, 0, 0));
+        let (bytes, secs): (u64, f64) = (support::figure(&f, 0), support::figure(&f, 1));
+        let (rss, reading): (u64, u64) = (support::figure(&f, 2), support::figure(&f, 3));
         // Two objects per Deployment: the Service is a document (or entry) too.
         #[expect(clippy::cast_precision_loss, reason = "a rate for display")]
         let rate = (2 * n) as f64 / secs;

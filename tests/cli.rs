@@ -21,7 +21,7 @@ mod support;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::Failed;
 
 struct Case {
     args: Vec<String>,
@@ -149,18 +149,5 @@ fn run_case(path: &Path) -> Result<(), Failed> {
 }
 
 fn main() {
-    let args = Arguments::from_args();
-    let root = support::root().join("tests").join("cmd");
-    let trials = support::files(&root, &["case"])
-        .into_iter()
-        .map(|path| {
-            let name = path
-                .strip_prefix(&root)
-                .unwrap_or(&path)
-                .to_string_lossy()
-                .replace('\\', "/");
-            Trial::test(name, move || run_case(&path))
-        })
-        .collect();
-    libtest_mimic::run(&args, trials).exit();
+    support::run_per_file(&["tests", "cmd"], &["case"], run_case);
 }

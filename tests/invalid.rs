@@ -8,7 +8,7 @@ mod support;
 
 use std::path::Path;
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::Failed;
 use probesim_scenario::catalog;
 use probesim_scenario::error::ScenarioError;
 use probesim_scenario::scenario::{ManifestRun, Scenario};
@@ -39,18 +39,5 @@ fn reject(path: &Path) -> Result<(), Failed> {
 }
 
 fn main() {
-    let args = Arguments::from_args();
-    let root = support::root().join("tests").join("invalid");
-    let trials = support::files(&root, &["yaml", "yml", "json"])
-        .into_iter()
-        .map(|path| {
-            let name = path
-                .strip_prefix(&root)
-                .unwrap_or(&path)
-                .to_string_lossy()
-                .replace('\\', "/");
-            Trial::test(name, move || reject(&path))
-        })
-        .collect();
-    libtest_mimic::run(&args, trials).exit();
+    support::run_per_file(&["tests", "invalid"], &["yaml", "yml", "json"], reject);
 }

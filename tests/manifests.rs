@@ -8,7 +8,7 @@ mod support;
 
 use std::path::Path;
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::Failed;
 use probesim_core::SimTime;
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::catalog;
@@ -78,18 +78,9 @@ fn round_trip(path: &Path) -> Result<(), Failed> {
 }
 
 fn main() {
-    let args = Arguments::from_args();
-    let root = support::root().join("examples").join("manifests");
-    let trials = support::files(&root, &["yaml", "yml", "json"])
-        .into_iter()
-        .map(|path| {
-            let name = path
-                .strip_prefix(&root)
-                .unwrap_or(&path)
-                .to_string_lossy()
-                .replace('\\', "/");
-            Trial::test(name, move || round_trip(&path))
-        })
-        .collect();
-    libtest_mimic::run(&args, trials).exit();
+    support::run_per_file(
+        &["examples", "manifests"],
+        &["yaml", "yml", "json"],
+        round_trip,
+    );
 }

@@ -6,7 +6,7 @@ mod support;
 
 use std::path::Path;
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::Failed;
 use probesim_scenario::report::Format;
 use probesim_scenario::run::{check, render};
 use probesim_scenario::scenario::Scenario;
@@ -60,18 +60,5 @@ fn replay(path: &Path) -> Result<(), Failed> {
 }
 
 fn main() {
-    let args = Arguments::from_args();
-    let root = support::root().join("scenarios");
-    let trials = support::files(&root, &["yaml", "yml", "json"])
-        .into_iter()
-        .map(|path| {
-            let name = path
-                .strip_prefix(&root)
-                .unwrap_or(&path)
-                .to_string_lossy()
-                .replace('\\', "/");
-            Trial::test(name, move || replay(&path))
-        })
-        .collect();
-    libtest_mimic::run(&args, trials).exit();
+    support::run_per_file(&["scenarios"], &["yaml", "yml", "json"], replay);
 }

@@ -25,6 +25,29 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Runs `check` as one named test per file under `<repository>/<dir>` with one of `exts`
+/// (named by its path relative to that directory), with the standard test runner's options.
+pub fn run_per_file(
+    dir: &[&str],
+    exts: &[&str],
+    check: fn(&Path) -> Result<(), libtest_mimic::Failed>,
+) -> ! {
+    let args = libtest_mimic::Arguments::from_args();
+    let root = dir.iter().fold(root(), |p, d| p.join(d));
+    let trials = files(&root, exts)
+        .into_iter()
+        .map(|path| {
+            let name = path
+                .strip_prefix(&root)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .replace('\\', "/");
+            libtest_mimic::Trial::test(name, move || check(&path))
+        })
+        .collect();
+    libtest_mimic::run(&args, trials).exit()
+}
+
 /// Files under `dir` (recursively) whose extension is one of `exts`, sorted.
 pub fn files(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -1129,22 +1129,8 @@ fn instance(id: u32, exited: Option<i32>) -> Instances {
 /// `m.workers[key] = &worker{}`: a fake worker the manager sees but that never runs.
 fn fake_worker(sim: &mut Simulation, container: usize, kind: ProbeKind) -> usize {
     sim.workers.push(Worker {
-        container,
-        kind,
-        period: SimDuration::from_secs(1),
         alive: true,
-        running: false,
-        next_tick: SimTime::ZERO,
-        wake_at: None,
-        pending_tick: false,
-        pending_trigger: false,
-        stop_requested: false,
-        in_flight: None,
-        container_id: None,
-        last_result: ProbeResult::Success,
-        result_run: 0,
-        on_hold: false,
-        created_at: SimTime::ZERO,
+        ..Worker::idle(container, kind, SimDuration::from_secs(1))
     });
     sim.cache.push(None);
     sim.worker_keys.push(Key::NEVER);
