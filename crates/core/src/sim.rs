@@ -786,7 +786,6 @@ impl Simulation {
         if !matches!(slot, Slot::Worker(_)) {
             self.globals_dirty = true;
         }
-        let now = self.now;
         match slot {
             Slot::Idle => {}
             Slot::Create => {
@@ -804,19 +803,16 @@ impl Simulation {
                     let c = self.job.starts[i];
                     let spec = self.pod.container(c);
                     let took = spec.app.pull;
-                    out.emit(
-                        now,
-                        EventKind::Event(KubeEvent {
-                            event_type: EventType::Normal,
-                            reason: "Pulled",
-                            object: self.pod.object_ref(c),
-                            message: Message::Pulled {
-                                image: &spec.image,
-                                took,
-                                wording: self.profile.pulled_wording,
-                            },
-                            recorded: None,
-                        }),
+                    self.kube_event(
+                        out,
+                        c,
+                        EventType::Normal,
+                        "Pulled",
+                        Message::Pulled {
+                            image: &spec.image,
+                            took,
+                            wording: self.profile.pulled_wording,
+                        },
                     );
                     self.runtime[c].image_present = true;
                     self.create_and_start(c, out);
@@ -1434,18 +1430,15 @@ impl Simulation {
                 grace,
             },
         );
-        out.emit(
-            now,
-            EventKind::Event(KubeEvent {
-                event_type: EventType::Normal,
-                reason: "Killing",
-                object: self.pod.object_ref(c),
-                message: Message::Killing {
-                    container: &spec.name,
-                    kind: kill.message,
-                },
-                recorded: None,
-            }),
+        self.kube_event(
+            out,
+            c,
+            EventType::Normal,
+            "Killing",
+            Message::Killing {
+                container: &spec.name,
+                kind: kill.message,
+            },
         );
         self.job.changed = true;
         self.signal(c, hook, remaining)
@@ -1464,19 +1457,16 @@ impl Simulation {
                     backoff: backoff.0,
                 },
             );
-            out.emit(
-                now,
-                EventKind::Event(KubeEvent {
-                    event_type: EventType::Warning,
-                    reason: "BackOff",
-                    object: self.pod.object_ref(c),
-                    message: Message::BackOff {
-                        container: &spec.name,
-                        pod: self.pod_name(),
-                        wording: self.profile.backoff_wording,
-                    },
-                    recorded: None,
-                }),
+            self.kube_event(
+                out,
+                c,
+                EventType::Warning,
+                "BackOff",
+                Message::BackOff {
+                    container: &spec.name,
+                    pod: self.pod_name(),
+                    wording: self.profile.backoff_wording,
+                },
             );
             let expiry = backoff.1;
             self.job.backoff_expiry =
@@ -1491,30 +1481,24 @@ impl Simulation {
         };
         if !spec.app.pull.is_zero() {
             if pull {
-                out.emit(
-                    now,
-                    EventKind::Event(KubeEvent {
-                        event_type: EventType::Normal,
-                        reason: "Pulling",
-                        object: self.pod.object_ref(c),
-                        message: Message::Pulling { image: &spec.image },
-                        recorded: None,
-                    }),
+                self.kube_event(
+                    out,
+                    c,
+                    EventType::Normal,
+                    "Pulling",
+                    Message::Pulling { image: &spec.image },
                 );
                 self.job.pull_end = Some(now.saturating_add(spec.app.pull));
                 self.job.stage = Some(Stage::Pull(i));
                 self.job.changed = true;
                 return true;
             }
-            out.emit(
-                now,
-                EventKind::Event(KubeEvent {
-                    event_type: EventType::Normal,
-                    reason: "Pulled",
-                    object: self.pod.object_ref(c),
-                    message: Message::AlreadyPresent { image: &spec.image },
-                    recorded: None,
-                }),
+            self.kube_event(
+                out,
+                c,
+                EventType::Normal,
+                "Pulled",
+                Message::AlreadyPresent { image: &spec.image },
             );
         }
         self.runtime[c].image_present = true;
@@ -1528,32 +1512,20 @@ impl Simulation {
         let now = self.now;
         let spec = self.pod.container(c);
         let wording = self.profile.lifecycle_wording;
-        let object = self.pod.object_ref(c);
-        out.emit(
-            now,
-            EventKind::Event(KubeEvent {
-                event_type: EventType::Normal,
-                reason: "Created",
-                object,
-                message: Message::Created {
-                    container: &spec.name,
-                    wording,
-                },
-                recorded: None,
-            }),
+        let container = &spec.name;
+        self.kube_event(
+            out,
+            c,
+            EventType::Normal,
+            "Created",
+            Message::Created { container, wording },
         );
-        out.emit(
-            now,
-            EventKind::Event(KubeEvent {
-                event_type: EventType::Normal,
-                reason: "Started",
-                object,
-                message: Message::Started {
-                    container: &spec.name,
-                    wording,
-                },
-                recorded: None,
-            }),
+        self.kube_event(
+            out,
+            c,
+            EventType::Normal,
+            "Started",
+            Message::Started { container, wording },
         );
         // R16, R36: the restart count comes from the stale snapshot the sync began with.
         let restart_count = self.job.snapshot[c]
@@ -1882,6 +1854,25 @@ impl Simulation {
         self.workers
             .iter()
             .position(|w| w.container == c && w.kind == kind)
+    }
+
+    /// Emits a Kubernetes Event about container `c` (R56).
+    fn kube_event<S: Sink>(
+        &self,
+        out: &mut Out<'_, S>,
+        c: usize,
+        event_type: EventType,
+        reason: &'static str,
+        message: Message<'_>,
+    ) {
+        let event = KubeEvent {
+            event_type,
+            reason,
+            object: self.pod.object_ref(c),
+            message,
+            recorded: None,
+        };
+        out.emit(self.now, EventKind::Event(event));
     }
 
     /// P25, P45 (1.35+ with `ChangeContainerStatusOnKubeletRestart` off): the container was
@@ -2308,16 +2299,7 @@ impl Simulation {
             )),
         };
         if let Some((reason, message)) = message {
-            out.emit(
-                now,
-                EventKind::Event(KubeEvent {
-                    event_type: EventType::Warning,
-                    reason,
-                    object: self.pod.object_ref(c),
-                    message,
-                    recorded: None,
-                }),
-            );
+            self.kube_event(out, c, EventType::Warning, reason, message);
         }
         // P31: an error is thrown away.
         let result = match outcome {
