@@ -1,0 +1,651 @@
+//! The pod worker: syncs, what they kill and start, back-off, requeues, deletion and kubelet
+//! restarts (R3–R34, R58–R62).
+
+use super::*;
+
+impl Simulation {
+    pub(super) fn request_sync<S: Sink>(&mut self, trigger: SyncTrigger, out: &mut Out<'_, S>) {
+        if self.terminal {
+            return;
+        }
+        if self.job.active || self.gate_after.is_some() {
+            if self.pending.is_none() {
+                self.pending = Some(trigger);
+            }
+            return;
+        }
+        self.run_sync(trigger, out);
+    }
+
+    pub(super) fn run_sync<S: Sink>(&mut self, trigger: SyncTrigger, out: &mut Out<'_, S>) {
+        self.globals_dirty = true;
+        let now = self.now;
+        if self.deleting.is_some() {
+            self.run_termination_sync(out);
+            return;
+        }
+        out.emit(now, EventKind::Sync { trigger });
+        // The status is generated from the PLEG's cached snapshot before anything else (R11).
+        self.generate_status(out);
+        if self.status.phase.is_terminal() {
+            self.terminal = true;
+            self.requeue = None;
+            self.pending = None;
+            return;
+        }
+        self.add_pod();
+        self.compute_pod_actions();
+        self.job.active = true;
+        self.job.changed = false;
+        self.job.backoff_expiry = None;
+        self.job.stage = Some(Stage::Kill(0));
+        if !self.sandbox_ready {
+            self.sandbox_ready = true;
+        }
+        self.advance_job(out);
+    }
+
+    /// A sync of a pod with a deletion timestamp: `SyncTerminatingPod` while containers run
+    /// (P12, R22–R25), then `SyncTerminatedPod` once they are all gone.
+    pub(super) fn run_termination_sync<S: Sink>(&mut self, out: &mut Out<'_, S>) {
+        let now = self.now;
+        let running = self
+            .snapshot
+            .iter()
+            .any(|s| s.newest.is_some_and(|i| i.exited.is_none()));
+        if !running {
+            out.emit(
+                now,
+                EventKind::Sync {
+                    trigger: SyncTrigger::Terminated,
+                },
+            );
+            self.generate_status(out);
+            for w in 0..self.workers.len() {
+                self.stop_worker(w);
+            }
+            self.terminal = true;
+            self.requeue = None;
+            self.pending = None;
+            self.status.removed = true;
+            out.emit(now, EventKind::Deleted);
+            return;
+        }
+        out.emit(
+            now,
+            EventKind::Sync {
+                trigger: SyncTrigger::Terminating,
+            },
+        );
+        self.generate_status(out);
+        if self.profile.stop_liveness_on_termination {
+            // P12: StopLivenessAndStartup, for regular containers; readiness keeps running.
+            for w in 0..self.workers.len() {
+                let worker = self.workers[w];
+                if !self.pod.is_init(worker.container) && worker.kind != ProbeKind::Readiness {
+                    self.stop_worker(w);
+                }
+            }
+        }
+        self.job.snapshot.clear();
+        self.job.snapshot.extend_from_slice(&self.snapshot);
+        self.kill_all(KillReason::Deletion);
+        self.job.active = true;
+        self.job.changed = false;
+        self.job.backoff_expiry = None;
+        self.job.stage = Some(Stage::Kill(0));
+        self.advance_job(out);
+    }
+
+    /// The API deletion of the pod (`deleteAt`).
+    pub(super) fn delete<S: Sink>(&mut self, grace: Option<SimDuration>, out: &mut Out<'_, S>) {
+        if self.terminal || self.deleting.is_some() {
+            return;
+        }
+        let pod_grace = u64::try_from(self.pod.termination_grace_period_seconds).unwrap_or(0);
+        let grace = grace.unwrap_or(SimDuration::from_secs(pod_grace));
+        self.deleting = Some(grace);
+        self.status.deletion_timestamp = Some(self.now);
+        out.emit(self.now, EventKind::Delete { grace });
+        self.request_sync(SyncTrigger::Terminating, out);
+    }
+
+    /// The kubelet process restarts: everything it kept in memory is gone (P5, R27).
+    pub(super) fn kubelet_restart<S: Sink>(&mut self, out: &mut Out<'_, S>) {
+        if self.terminal || !self.created {
+            return;
+        }
+        let now = self.now;
+        out.emit(now, EventKind::KubeletRestart);
+        for w in 0..self.workers.len() {
+            self.exit_worker(w);
+        }
+        self.job.active = false;
+        self.job.stage = None;
+        self.job.pull_end = None;
+        self.pending = None;
+        self.gate_after = None;
+        self.sync_due = None;
+        self.requeue = None;
+        self.reason_cache.fill(None);
+        self.backoff.fill(None);
+        self.kubelet_started = Some(now);
+        // The new kubelet's first relist sees the runtime as it is now.
+        for c in 0..self.runtime.len() {
+            self.snapshot[c] = self.runtime[c].instances;
+        }
+        self.request_sync(SyncTrigger::KubeletRestart, out);
+    }
+
+    /// R13–R18, R60, R61: what this sync kills and starts, from the snapshot it started with.
+    /// Starts are listed init containers first, in spec order, then regular containers.
+    pub(super) fn compute_pod_actions(&mut self) {
+        let ni = self.pod.init_containers.len();
+        let n = self.pod.container_count();
+        self.job.snapshot.clear();
+        self.job.snapshot.extend_from_slice(&self.snapshot);
+        self.job.kills.clear();
+        self.job.starts.clear();
+        self.job.pod_kill = false;
+        self.job.parallel = 0;
+        if !self.sandbox_ready {
+            // The first sync creates the sandbox: the first init container, or every regular
+            // container, starts.
+            if ni > 0 {
+                self.job.starts.push(0);
+            } else {
+                self.job.starts.extend(ni..n);
+            }
+            return;
+        }
+        if ni > 0 {
+            let initialized = self.compute_init_actions();
+            if self.job.pod_kill {
+                self.kill_pod();
+                return;
+            }
+            if !initialized {
+                return;
+            }
+        }
+        let restart = self.pod.restart_policy != RestartPolicy::Never;
+        let mut keep = 0usize;
+        let mut regular_starts = 0usize;
+        for c in ni..n {
+            match self.job.snapshot[c].newest {
+                Some(inst) if inst.exited.is_none() => {
+                    let verdict = if self.cached(c, ProbeKind::Liveness, inst.id)
+                        == Some(ProbeResult::Failure)
+                    {
+                        Some((KillReason::LivenessProbe, KillMessage::Liveness { restart }))
+                    } else if self.cached(c, ProbeKind::Startup, inst.id)
+                        == Some(ProbeResult::Failure)
+                    {
+                        Some((KillReason::StartupProbe, KillMessage::Startup { restart }))
+                    } else {
+                        None
+                    };
+                    match verdict {
+                        Some((reason, message)) => {
+                            self.job.kills.push(Kill {
+                                container: c,
+                                reason,
+                                message,
+                            });
+                            if restart {
+                                self.job.starts.push(c);
+                                regular_starts += 1;
+                            }
+                        }
+                        None => keep += 1,
+                    }
+                }
+                Some(Instance { exited, .. }) => {
+                    let code = exited.map_or(0, |(_, code)| code);
+                    if self.restarts(c, code) {
+                        self.job.starts.push(c);
+                        regular_starts += 1;
+                    }
+                }
+                None => {
+                    self.job.starts.push(c);
+                    regular_starts += 1;
+                }
+            }
+        }
+        if keep == 0 && regular_starts == 0 {
+            // R15, R61: nothing to keep and nothing to start: the whole pod is killed, with an
+            // empty message; sidecars cannot keep it alive.
+            self.kill_pod();
+        }
+    }
+
+    /// `computeInitContainerActions` (R18, R59–R61): returns whether the pod is initialized.
+    pub(super) fn compute_init_actions(&mut self) -> bool {
+        let ni = self.pod.init_containers.len();
+        let n = self.pod.container_count();
+        let mut initialized = (ni..n).any(|c| {
+            self.job.snapshot[c]
+                .newest
+                .is_some_and(|i| i.exited.is_none())
+        });
+        let mut previously_initialized = initialized;
+        let restart_on_failure = self.pod.restart_policy != RestartPolicy::Never;
+        let mut starts: Vec<usize> = Vec::new();
+        for i in (0..ni).rev() {
+            let restartable = self.pod.init_containers[i].restartable;
+            let Some(inst) = self.job.snapshot[i].newest else {
+                if previously_initialized && restartable {
+                    starts.push(i);
+                }
+                continue;
+            };
+            if previously_initialized && !restartable {
+                continue;
+            }
+            match inst.exited {
+                None if restartable => 'running: {
+                    let spec = &self.pod.init_containers[i];
+                    if spec.probe(ProbeKind::Startup).is_some() {
+                        match self.cached(i, ProbeKind::Startup, inst.id) {
+                            Some(ProbeResult::Success) => {}
+                            Some(ProbeResult::Failure) => {
+                                self.job.kills.push(Kill {
+                                    container: i,
+                                    reason: KillReason::StartupProbe,
+                                    message: KillMessage::InitStartup,
+                                });
+                                starts.push(i);
+                                break 'running;
+                            }
+                            Some(ProbeResult::Unknown) | None => break 'running,
+                        }
+                    }
+                    if i + 1 == ni {
+                        initialized = true;
+                    } else if !previously_initialized {
+                        starts.push(i + 1);
+                    }
+                    if self.pod.init_containers[i]
+                        .probe(ProbeKind::Liveness)
+                        .is_some()
+                        && self.cached(i, ProbeKind::Liveness, inst.id)
+                            == Some(ProbeResult::Failure)
+                    {
+                        self.job.kills.push(Kill {
+                            container: i,
+                            reason: KillReason::LivenessProbe,
+                            message: KillMessage::InitLiveness,
+                        });
+                        starts.push(i);
+                    }
+                }
+                // A regular init container that is running: wait for it.
+                None => {}
+                Some(_) if restartable => starts.push(i),
+                Some((_, code)) if code != 0 => {
+                    if !restart_on_failure {
+                        self.job.pod_kill = true;
+                        return false;
+                    }
+                    starts.push(i);
+                }
+                Some(_) => {
+                    if i + 1 == ni {
+                        initialized = true;
+                    } else {
+                        starts.push(i + 1);
+                    }
+                }
+            }
+            previously_initialized = true;
+        }
+        if !previously_initialized {
+            starts.push(0);
+        }
+        starts.reverse();
+        self.job.starts.extend(starts);
+        initialized
+    }
+
+    /// R15, R61: kill every running container: regular ones together, then sidecars one by
+    /// one in reverse order. Nothing is started.
+    pub(super) fn kill_pod(&mut self) {
+        self.kill_all(KillReason::Unknown);
+    }
+
+    /// Kills every running container: regular ones together, then sidecars last first (R61).
+    pub(super) fn kill_all(&mut self, reason: KillReason) {
+        let ni = self.pod.init_containers.len();
+        let n = self.pod.container_count();
+        self.job.kills.clear();
+        self.job.starts.clear();
+        self.job.pod_kill = true;
+        // R24, R61: sidecars wait for the regular containers; the wait counts from now.
+        self.job.kill_began = self.now;
+        let running = |c: &usize| {
+            self.job.snapshot[*c]
+                .newest
+                .is_some_and(|i| i.exited.is_none())
+        };
+        let regular: Vec<usize> = (ni..n).filter(running).collect();
+        let sidecars: Vec<usize> = (0..ni).rev().filter(running).collect();
+        self.job.parallel = regular.len();
+        for c in regular.into_iter().chain(sidecars) {
+            self.job.kills.push(Kill {
+                container: c,
+                reason,
+                message: KillMessage::Stopping,
+            });
+        }
+    }
+
+    /// R17, R60: whether an exited container is restarted.
+    pub(super) fn restarts(&self, c: usize, exit_code: i32) -> bool {
+        (self.pod.is_init(c) && self.pod.container(c).restartable)
+            || should_restart(self.pod.restart_policy, exit_code)
+    }
+
+    /// Runs the current sync until it blocks or ends.
+    pub(super) fn advance_job<S: Sink>(&mut self, out: &mut Out<'_, S>) {
+        self.globals_dirty = true;
+        loop {
+            let Some(stage) = self.job.stage else {
+                self.finish_sync();
+                return;
+            };
+            match stage {
+                Stage::Kill(0) if self.job.pod_kill && self.job.parallel > 0 => {
+                    // R15: the regular containers are stopped together; sidecars follow one by
+                    // one, last first, once they are all gone (R61).
+                    let mut waiting = false;
+                    for i in 0..self.job.parallel {
+                        let kill = self.job.kills[i];
+                        waiting |= self.kill(kill, out);
+                    }
+                    if waiting {
+                        self.job.stage = Some(Stage::WaitPodKill);
+                        return;
+                    }
+                    self.job.stage = Some(Stage::Kill(self.job.parallel));
+                }
+                Stage::Kill(i) if i < self.job.kills.len() => {
+                    let kill = self.job.kills[i];
+                    if self.kill(kill, out) {
+                        self.job.stage = Some(Stage::WaitKill(i));
+                        return;
+                    }
+                    self.job.stage = Some(Stage::Kill(i + 1));
+                }
+                Stage::Kill(_) => self.job.stage = Some(Stage::Start(0)),
+                Stage::WaitKill(_) | Stage::WaitPodKill | Stage::Pull(_) => return,
+                Stage::Start(i) if i < self.job.starts.len() => {
+                    let c = self.job.starts[i];
+                    if self.start(c, i, out) {
+                        return;
+                    }
+                    self.job.stage = Some(Stage::Start(i + 1));
+                }
+                Stage::Start(_) => self.job.stage = None,
+            }
+        }
+    }
+
+    /// Begins one kill (R22–R25): returns whether the sync must wait for the process.
+    pub(super) fn kill<S: Sink>(&mut self, kill: Kill, out: &mut Out<'_, S>) -> bool {
+        let now = self.now;
+        let c = kill.container;
+        let spec = self.pod.container(c);
+        // R22: the deletion's grace period, else the probe's own, else the pod's.
+        let probe_grace = match kill.reason {
+            KillReason::LivenessProbe => spec.probe(ProbeKind::Liveness),
+            KillReason::StartupProbe => spec.probe(ProbeKind::Startup),
+            KillReason::Unknown | KillReason::Deletion => None,
+        }
+        .and_then(|p| p.termination_grace_period_seconds())
+        .filter(|_| self.profile.probe_grace_period());
+        let seconds = probe_grace.unwrap_or(self.pod.termination_grace_period_seconds);
+        let mut grace = match self.deleting {
+            Some(g) => g,
+            None => SimDuration::from_secs(u64::try_from(seconds).unwrap_or(0)),
+        };
+        if self.job.pod_kill && self.pod.is_init(c) {
+            // R24, R61: a sidecar waited for its turn; that time comes off its grace period.
+            grace = grace.saturating_sub(now.saturating_since(self.job.kill_began));
+        }
+        // R24: a preStop hook runs first, for at most the grace period, and its whole seconds
+        // come off what is left for the signal, which keeps at least 2 s.
+        let hook = spec
+            .app
+            .pre_stop
+            .filter(|_| !grace.is_zero())
+            .map_or(SimDuration::ZERO, |d| d.min(grace));
+        let remaining = grace
+            .saturating_sub(SimDuration::from_secs(hook.whole_secs()))
+            .max(MIN_GRACE);
+        let grace = grace.max(MIN_GRACE);
+        out.emit(
+            now,
+            EventKind::Kill {
+                container: &spec.name,
+                reason: kill.reason,
+                grace,
+            },
+        );
+        self.kube_event(
+            out,
+            c,
+            EventType::Normal,
+            "Killing",
+            Message::Killing {
+                container: &spec.name,
+                kind: kill.message,
+            },
+        );
+        self.job.changed = true;
+        self.signal(c, hook, remaining)
+    }
+
+    /// One start (R16, R30, R57): returns whether the sync must wait for a pull.
+    pub(super) fn start<S: Sink>(&mut self, c: usize, i: usize, out: &mut Out<'_, S>) -> bool {
+        let now = self.now;
+        if let Some(backoff) = self.do_backoff(c) {
+            let spec = self.pod.container(c);
+            self.reason_cache[c] = Some(backoff.0);
+            out.emit(
+                now,
+                EventKind::BackOff {
+                    container: &spec.name,
+                    backoff: backoff.0,
+                },
+            );
+            self.kube_event(
+                out,
+                c,
+                EventType::Warning,
+                "BackOff",
+                Message::BackOff {
+                    container: &spec.name,
+                    pod: self.pod_name(),
+                    wording: self.profile.backoff_wording,
+                },
+            );
+            let expiry = backoff.1;
+            self.job.backoff_expiry =
+                Some(self.job.backoff_expiry.map_or(expiry, |e| e.min(expiry)));
+            return false;
+        }
+        let spec = self.pod.container(c);
+        let pull = match spec.pull_policy {
+            PullPolicy::Always => true,
+            PullPolicy::IfNotPresent => !self.runtime[c].image_present,
+            PullPolicy::Never => false,
+        };
+        if !spec.app.pull.is_zero() {
+            if pull {
+                self.kube_event(
+                    out,
+                    c,
+                    EventType::Normal,
+                    "Pulling",
+                    Message::Pulling { image: &spec.image },
+                );
+                self.job.pull_end = Some(now.saturating_add(spec.app.pull));
+                self.job.stage = Some(Stage::Pull(i));
+                self.job.changed = true;
+                return true;
+            }
+            self.kube_event(
+                out,
+                c,
+                EventType::Normal,
+                "Pulled",
+                Message::AlreadyPresent { image: &spec.image },
+            );
+        }
+        self.runtime[c].image_present = true;
+        self.create_and_start(c, out);
+        false
+    }
+
+    /// `Created`, `Started`, and a new instance in the runtime (R16, R36, R57).
+    pub(super) fn create_and_start<S: Sink>(&mut self, c: usize, out: &mut Out<'_, S>) {
+        self.globals_dirty = true;
+        let now = self.now;
+        let spec = self.pod.container(c);
+        let wording = self.profile.lifecycle_wording;
+        let container = &spec.name;
+        self.kube_event(
+            out,
+            c,
+            EventType::Normal,
+            "Created",
+            Message::Created { container, wording },
+        );
+        self.kube_event(
+            out,
+            c,
+            EventType::Normal,
+            "Started",
+            Message::Started { container, wording },
+        );
+        // R16, R36: the restart count comes from the stale snapshot the sync began with.
+        let restart_count = self.job.snapshot[c]
+            .newest
+            .map_or(0, |i| i.restart_count + 1);
+        let rt = &mut self.runtime[c];
+        let inst = Instance {
+            id: rt.next_id,
+            restart_count,
+            started_at: now,
+            exited: None,
+        };
+        rt.next_id += 1;
+        if let Some(newest) = rt.instances.newest {
+            rt.instances.previous = Some(newest);
+        }
+        rt.instances.newest = Some(inst);
+        rt.exit_at = spec.app.exit.map(|e| (now.saturating_add(e.after), e.code));
+        self.reason_cache[c] = None;
+        self.job.changed = true;
+        out.emit(
+            now,
+            EventKind::Start {
+                container: &spec.name,
+                restart_count,
+            },
+        );
+        self.schedule_relist(now);
+    }
+
+    /// R30 `doBackOff` on the sync's snapshot: `Some((backoff, expiry))` when in back-off.
+    pub(super) fn do_backoff(&mut self, c: usize) -> Option<(SimDuration, SimTime)> {
+        let now = self.now;
+        let dead = self.job.snapshot[c].first_exited()?;
+        let (ts, _) = dead.exited?;
+        let (initial, max) = self
+            .profile
+            .crash_loop_backoff(self.kubelet.max_container_restart_period);
+        // GC (R27) drops entries not updated for 10 minutes.
+        if self.backoff[c].is_some_and(|e| now.saturating_since(e.last_update) > BACKOFF_EXPIRY) {
+            self.backoff[c] = None;
+        }
+        let expired = |e: &BackOffEntry| ts.saturating_since(e.last_update) > BACKOFF_EXPIRY;
+        if let Some(e) = self.backoff[c] {
+            if !expired(&e) && now.saturating_since(ts) < e.backoff {
+                return Some((e.backoff, ts.saturating_add(e.backoff)));
+            }
+        }
+        let backoff = match self.backoff[c] {
+            Some(e) if !expired(&e) => e.backoff.saturating_mul(2).min(max),
+            _ => initial,
+        };
+        self.backoff[c] = Some(BackOffEntry {
+            backoff,
+            last_update: now,
+        });
+        None
+    }
+
+    pub(super) fn finish_sync(&mut self) {
+        self.globals_dirty = true;
+        let now = self.now;
+        self.job.active = false;
+        self.last_sync_end = Some(now);
+        // R6–R8: requeue.
+        let (delay, trigger) = match self.job.backoff_expiry {
+            Some(expiry) => match self.profile.backoff_requeue {
+                BackOffRequeue::Fixed => (self.kubelet.backoff_requeue, SyncTrigger::BackOff),
+                BackOffRequeue::AtExpiry => (
+                    expiry.saturating_since(now).min(self.kubelet.resync),
+                    SyncTrigger::BackOff,
+                ),
+            },
+            None => (self.kubelet.resync, SyncTrigger::Resync),
+        };
+        let delay = self.jittered(delay);
+        self.requeue = Some((now.saturating_add(delay), trigger));
+        if self.deleting.is_some() {
+            // RemovePod: every worker stops once the containers are gone.
+            for w in 0..self.workers.len() {
+                self.stop_worker(w);
+            }
+            if !self.job.changed {
+                self.pending = Some(SyncTrigger::Terminated);
+            }
+        }
+        if self.job.changed {
+            // R4: the next sync waits for a relist strictly after this one ended.
+            self.gate_after = Some(now);
+            self.schedule_relist(now);
+        } else if let Some(trigger) = self.pending.take() {
+            self.sync_due = Some((now, trigger));
+        }
+    }
+
+    pub(super) fn jittered(&mut self, d: SimDuration) -> SimDuration {
+        if !self.kubelet.jitter || d.is_zero() {
+            return d;
+        }
+        // wait.Jitter(d, 0.5): d + U[0, 0.5·d).
+        let extra = uniform_below(&mut self.rng, d.as_millis() / 2);
+        d.saturating_add(SimDuration::from_millis(extra))
+    }
+
+    pub(super) fn pod_name(&self) -> PodName<'_> {
+        PodName {
+            name: &self.pod.name,
+            namespace: &self.pod.namespace,
+            uid: &self.pod.uid,
+        }
+    }
+}
+
+/// R17 `ShouldContainerBeRestarted` for an exited container.
+pub(super) fn should_restart(policy: RestartPolicy, exit_code: i32) -> bool {
+    match policy {
+        RestartPolicy::Always => true,
+        RestartPolicy::OnFailure => exit_code != 0,
+        RestartPolicy::Never => false,
+    }
+}

@@ -1,0 +1,667 @@
+//! Probe workers: their ticks and triggers, doProbe, attempts against the application, and
+//! the results caches (P9–P52).
+
+use super::*;
+
+impl Simulation {
+    pub(super) fn worker_of(&self, c: usize, kind: ProbeKind) -> Option<usize> {
+        self.workers
+            .iter()
+            .position(|w| w.container == c && w.kind == kind)
+    }
+
+    /// [`Simulation::cached`] for an optional instance.
+    pub(super) fn cached_opt(
+        &self,
+        c: usize,
+        kind: ProbeKind,
+        id: Option<u32>,
+    ) -> Option<ProbeResult> {
+        id.and_then(|id| self.cached(c, kind, id))
+    }
+
+    /// The cached result of container `c`'s probe `kind` for instance `id`, if any.
+    pub(super) fn cached(&self, c: usize, kind: ProbeKind, id: u32) -> Option<ProbeResult> {
+        let w = self.worker_of(c, kind)?;
+        self.cache[w].filter(|(cid, _)| *cid == id).map(|(_, r)| r)
+    }
+
+    /// P13: a non-blocking stop; an idle worker exits at once, a busy one after its probe.
+    pub(super) fn stop_worker(&mut self, w: usize) {
+        if !self.workers[w].alive {
+            return;
+        }
+        self.mark(w);
+        self.workers[w].stop_requested = true;
+        if self.workers[w].in_flight.is_none() {
+            self.workers[w].wake_at = Some(self.now);
+            self.workers[w].running = true;
+        }
+    }
+
+    /// Emits a Kubernetes Event about container `c` (R56).
+    pub(super) fn kube_event<S: Sink>(
+        &self,
+        out: &mut Out<'_, S>,
+        c: usize,
+        event_type: EventType,
+        reason: &'static str,
+        message: Message<'_>,
+    ) {
+        let event = KubeEvent {
+            event_type,
+            reason,
+            object: self.pod.object_ref(c),
+            message,
+            recorded: None,
+        };
+        out.emit(self.now, EventKind::Event(event));
+    }
+
+    /// P25, P45 (1.35+ with `ChangeContainerStatusOnKubeletRestart` off): the container was
+    /// running more than 10 s before the kubelet (re)started.
+    pub(super) fn predates_kubelet_restart(&self, view: &ViewEntry) -> bool {
+        self.profile.inherits_started()
+            && view.running
+            && self
+                .kubelet_started
+                .is_some_and(|k| view.started_at.saturating_add(SimDuration::from_secs(10)) < k)
+    }
+
+    /// Notes that worker `w`'s timers may have changed.
+    pub(super) fn mark(&mut self, w: usize) {
+        if !self.is_dirty[w] {
+            self.is_dirty[w] = true;
+            self.dirty.push(w);
+        }
+    }
+
+    /// P18: a non-blocking send on the worker's manual-trigger channel.
+    pub(super) fn trigger(&mut self, w: usize) {
+        self.mark(w);
+        let now = self.now;
+        let worker = &mut self.workers[w];
+        if !worker.alive || worker.pending_trigger {
+            return;
+        }
+        worker.pending_trigger = true;
+        if worker.in_flight.is_none() && worker.running {
+            worker.wake_at = Some(now);
+        }
+    }
+
+    /// P6, P7: AddPod creates missing workers.
+    pub(super) fn add_pod(&mut self) {
+        let now = self.now;
+        for w in 0..self.workers.len() {
+            if self.workers[w].alive {
+                if self.profile.add_pod_skips_existing {
+                    continue;
+                }
+                return;
+            }
+            let period = self.workers[w].period;
+            // P14: the start-up sleep.
+            let kubelet_age = match self.kubelet_started {
+                Some(k) => now.saturating_since(k),
+                None => self
+                    .kubelet
+                    .started_ago
+                    .saturating_add(now.saturating_since(SimTime::ZERO)),
+            };
+            let sleep = if self.profile.jitter_always || period > kubelet_age {
+                SimDuration::from_millis(uniform_below(&mut self.rng, period.as_millis()))
+            } else {
+                SimDuration::ZERO
+            };
+            self.mark(w);
+            let worker = &mut self.workers[w];
+            // P9: a new worker starts from scratch.
+            *worker = Worker {
+                alive: true,
+                wake_at: Some(now.saturating_add(sleep)),
+                created_at: now,
+                ..Worker::idle(worker.container, worker.kind, worker.period)
+            };
+            self.cache[w] = None;
+        }
+    }
+
+    pub(super) fn worker_due<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+        self.mark(w);
+        let now = self.now;
+        let worker = self.workers[w];
+        let key = self.worker_keys[w];
+        if key == Key::new(now, Class::Completion) {
+            self.complete_attempt(w, out);
+            return;
+        }
+        if key == Key::new(now, Class::Tick) {
+            // P17: one tick is kept while busy, the rest dropped; the grid never shifts.
+            let next = worker.next_tick.saturating_add(worker.period);
+            self.workers[w].next_tick = next;
+            self.workers[w].pending_tick = true;
+            if worker.in_flight.is_none() {
+                self.worker_wait(w, out);
+            }
+            return;
+        }
+        // A wake-up: the first doProbe after the start-up sleep, or a pending trigger.
+        self.workers[w].wake_at = None;
+        if !worker.running {
+            self.workers[w].running = true;
+            self.workers[w].next_tick = now.saturating_add(worker.period);
+            let step = self.do_probe(w, out);
+            self.after_probe(w, step, out);
+        } else if worker.in_flight.is_none() {
+            self.worker_wait(w, out);
+        }
+    }
+
+    /// The worker's wait between probes (P16): stop, then a manual trigger, then a tick.
+    pub(super) fn worker_wait<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+        self.mark(w);
+        let now = self.now;
+        loop {
+            let worker = &mut self.workers[w];
+            if !worker.alive || worker.in_flight.is_some() {
+                return;
+            }
+            if worker.stop_requested {
+                self.exit_worker(w);
+                return;
+            }
+            if worker.pending_trigger {
+                worker.pending_trigger = false;
+                if self.profile.trigger_resets_grid {
+                    // P19: the ticker restarts at the trigger; a pending tick is discarded.
+                    worker.next_tick = now.saturating_add(worker.period);
+                    worker.pending_tick = false;
+                }
+            } else if worker.pending_tick {
+                worker.pending_tick = false;
+            } else {
+                return;
+            }
+            worker.wake_at = None;
+            let step = self.do_probe(w, out);
+            match step {
+                Step::Continue => {}
+                Step::Stop => {
+                    self.exit_worker(w);
+                    return;
+                }
+                Step::InFlight => return,
+            }
+        }
+    }
+
+    pub(super) fn after_probe<S: Sink>(&mut self, w: usize, step: Step, out: &mut Out<'_, S>) {
+        match step {
+            Step::Continue => self.worker_wait(w, out),
+            Step::Stop => self.exit_worker(w),
+            Step::InFlight => {}
+        }
+    }
+
+    /// P20: the worker's exit clean-up.
+    pub(super) fn exit_worker(&mut self, w: usize) {
+        self.mark(w);
+        let worker = &mut self.workers[w];
+        worker.alive = false;
+        worker.running = false;
+        worker.wake_at = None;
+        worker.in_flight = None;
+        worker.pending_tick = false;
+        worker.pending_trigger = false;
+        self.cache[w] = None;
+    }
+
+    /// `resultsManager.Set` (P42): stores, and emits an update only on change.
+    pub(super) fn set_result<S: Sink>(
+        &mut self,
+        w: usize,
+        id: u32,
+        result: ProbeResult,
+        out: &mut Out<'_, S>,
+    ) {
+        if self.cache[w] == Some((id, result)) {
+            return;
+        }
+        self.cache[w] = Some((id, result));
+        let worker = self.workers[w];
+        out.emit(
+            self.now,
+            EventKind::Result {
+                container: &self.pod.container(worker.container).name,
+                probe: worker.kind,
+                result,
+            },
+        );
+        // R4: an update from a worker that the sync which just ended created (AddPod re-creates
+        // workers that stop at once, e.g. for a container that exited for good) waits for the
+        // next relist like every sync after the first; elsewhere updates sync at once (§2.3.3).
+        let churn = worker.created_at == self.now && self.last_sync_end == Some(self.now);
+        self.handle_update(worker.container, worker.kind, id, result, churn, out);
+    }
+
+    /// The kubelet's handling of a result update (P44, R1, R2), at once (contract §2.3.3).
+    pub(super) fn handle_update<S: Sink>(
+        &mut self,
+        c: usize,
+        kind: ProbeKind,
+        id: u32,
+        result: ProbeResult,
+        gated: bool,
+        out: &mut Out<'_, S>,
+    ) {
+        let now = self.now;
+        let sync = match kind {
+            ProbeKind::Liveness => result == ProbeResult::Failure,
+            ProbeKind::Readiness => {
+                if self.view[c].id == Some(id)
+                    && self.status.container(c).ready != (result == ProbeResult::Success)
+                {
+                    let ready = result == ProbeResult::Success;
+                    self.status.container_mut(c).ready = ready;
+                    out.emit(
+                        now,
+                        EventKind::Ready {
+                            container: &self.pod.container(c).name,
+                            ready,
+                        },
+                    );
+                    self.update_ready_conditions(out);
+                }
+                self.profile.readiness_startup_sync
+            }
+            ProbeKind::Startup => {
+                let started = result == ProbeResult::Success;
+                if self.view[c].id == Some(id) && self.status.container(c).started != started {
+                    self.status.container_mut(c).started = started;
+                    self.view[c].started = started;
+                    out.emit(
+                        now,
+                        EventKind::Started {
+                            container: &self.pod.container(c).name,
+                            started,
+                        },
+                    );
+                }
+                self.profile.readiness_startup_sync
+            }
+        };
+        if sync {
+            if gated && !self.job.active && self.gate_after.is_none() {
+                self.globals_dirty = true;
+                self.gate_after = Some(now);
+                self.schedule_relist(now);
+                self.pending.get_or_insert(SyncTrigger::Probe);
+            } else if self.kubelet.probe_sync_delay.is_zero() {
+                self.request_sync(SyncTrigger::Probe, out);
+            } else {
+                let at = now.saturating_add(self.kubelet.probe_sync_delay);
+                self.globals_dirty = true;
+                self.sync_due = Some(match self.sync_due {
+                    Some((t, tr)) if t <= at => (t, tr),
+                    _ => (at, SyncTrigger::Probe),
+                });
+            }
+        }
+    }
+
+    /// doProbe up to the point where the probe runs (P22–P31).
+    pub(super) fn do_probe<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) -> Step {
+        let now = self.now;
+        let worker = self.workers[w];
+        let c = worker.container;
+        // P22, P23.
+        if !self.status_written {
+            return Step::Continue;
+        }
+        if self.status.phase.is_terminal() {
+            return Step::Stop;
+        }
+        // P24.
+        let view = self.view[c];
+        let Some(id) = view.id else {
+            return Step::Continue;
+        };
+        // P25: a new container: initial value; counters are not reset.
+        if worker.container_id != Some(id) {
+            self.cache[w] = None;
+            self.workers[w].container_id = Some(id);
+            self.workers[w].on_hold = false;
+            // 1.35+, ChangeContainerStatusOnKubeletRestart off: a container that predates the
+            // kubelet's restart by more than 10 s gets no initial value.
+            if !self.predates_kubelet_restart(&view) {
+                self.set_result(w, id, worker.initial_value(), out);
+            }
+        }
+        // P26.
+        if self.workers[w].on_hold {
+            return Step::Continue;
+        }
+        // P27.
+        if !view.running {
+            self.set_result(w, id, ProbeResult::Failure, out);
+            if let Some(code) = view.terminated {
+                let sidecar = self.pod.is_init(c) && self.pod.container(c).restartable;
+                let keep = if self.profile.gate(Gate::ContainerRestartRules) {
+                    self.restarts(c, code)
+                } else {
+                    (sidecar && self.profile.sidecar_workers_survive_exit)
+                        || self.pod.restart_policy != RestartPolicy::Never
+                };
+                if !keep {
+                    return Step::Stop;
+                }
+            }
+            return Step::Continue;
+        }
+        // P29: whole seconds since the normalised start, truncated.
+        let Some(probe) = self.pod.container(c).probe(worker.kind) else {
+            return Step::Stop;
+        };
+        let elapsed = now.saturating_since(view.started_at).whole_secs();
+        let elapsed = i64::try_from(elapsed).unwrap_or(i64::MAX);
+        if elapsed < i64::from(probe.initial_delay_seconds()) {
+            return Step::Continue;
+        }
+        // P30.
+        let started = view.started;
+        match worker.kind {
+            ProbeKind::Startup if started => return Step::Continue,
+            ProbeKind::Liveness | ProbeKind::Readiness if !started => return Step::Continue,
+            _ => {}
+        }
+        // P31: run it.
+        self.begin_attempt(w, now, 1, out)
+    }
+
+    /// Starts attempt `attempt` of a probe that began at `began`.
+    pub(super) fn begin_attempt<S: Sink>(
+        &mut self,
+        w: usize,
+        began: SimTime,
+        attempt: u8,
+        out: &mut Out<'_, S>,
+    ) -> Step {
+        let now = self.now;
+        let (outcome, output, duration) = self.run_attempt(w);
+        if duration.is_zero() {
+            return self.attempt_done(w, began, attempt, outcome, output, out);
+        }
+        // Only an attempt that reached a process takes time (§2.3.6).
+        let instance = self.runtime[self.workers[w].container]
+            .instances
+            .newest
+            .map_or(0, |i| i.id);
+        self.mark(w);
+        self.workers[w].in_flight = Some(InFlight {
+            began,
+            attempt,
+            instance,
+            ends: now.saturating_add(duration),
+            outcome,
+            output,
+        });
+        Step::InFlight
+    }
+
+    pub(super) fn complete_attempt<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+        self.mark(w);
+        let Some(f) = self.workers[w].in_flight.take() else {
+            return;
+        };
+        let step = self.attempt_done(w, f.began, f.attempt, f.outcome, f.output, out);
+        self.after_probe(w, step, out);
+    }
+
+    /// After one attempt: retry errors (P40), or finish the probe (P31–P35).
+    pub(super) fn attempt_done<S: Sink>(
+        &mut self,
+        w: usize,
+        began: SimTime,
+        attempt: u8,
+        outcome: Outcome,
+        output: OutputKind,
+        out: &mut Out<'_, S>,
+    ) -> Step {
+        if outcome == Outcome::Error && attempt < MAX_PROBE_ATTEMPTS {
+            return self.begin_attempt(w, began, attempt + 1, out);
+        }
+        let now = self.now;
+        let worker = self.workers[w];
+        let c = worker.container;
+        let spec = self.pod.container(c);
+        let Some(probe) = spec.probe(worker.kind) else {
+            return Step::Stop;
+        };
+        let probe_output = ProbeOutput {
+            handler: probe.handler(),
+            pod_ip: &self.pod.pod_ip,
+            kind: output,
+        };
+        out.emit(
+            now,
+            EventKind::Probe {
+                container: &spec.name,
+                probe: worker.kind,
+                outcome,
+                output: probe_output,
+                duration: now.saturating_since(began),
+            },
+        );
+        // P41: the prober's own events.
+        let message = match outcome {
+            Outcome::Success => None,
+            Outcome::Failure => Some((
+                "Unhealthy",
+                Message::ProbeFailed {
+                    probe: worker.kind,
+                    output: probe_output,
+                },
+            )),
+            Outcome::Error => Some((
+                "Unhealthy",
+                Message::ProbeErrored {
+                    probe: worker.kind,
+                    output: probe_output,
+                },
+            )),
+            Outcome::Warning => Some((
+                "ProbeWarning",
+                Message::ProbeWarning {
+                    probe: worker.kind,
+                    output: probe_output,
+                },
+            )),
+        };
+        if let Some((reason, message)) = message {
+            self.kube_event(out, c, EventType::Warning, reason, message);
+        }
+        // P31: an error is thrown away.
+        let result = match outcome {
+            Outcome::Error => return Step::Continue,
+            Outcome::Success | Outcome::Warning => ProbeResult::Success,
+            Outcome::Failure => ProbeResult::Failure,
+        };
+        let (success_threshold, failure_threshold) = (
+            probe.success_threshold().unsigned_abs(),
+            probe.failure_threshold().unsigned_abs(),
+        );
+        let Some(id) = worker.container_id else {
+            return Step::Continue;
+        };
+        // P33.
+        let w_mut = &mut self.workers[w];
+        if w_mut.last_result == result {
+            w_mut.result_run = w_mut.result_run.saturating_add(1);
+        } else {
+            w_mut.last_result = result;
+            w_mut.result_run = 1;
+        }
+        // P34.
+        let run = w_mut.result_run;
+        if (result == ProbeResult::Failure && run < failure_threshold)
+            || (result == ProbeResult::Success && run < success_threshold)
+        {
+            return Step::Continue;
+        }
+        // P35: hold after a decisive liveness/startup verdict.
+        let hold = match worker.kind {
+            ProbeKind::Liveness => result == ProbeResult::Failure,
+            ProbeKind::Startup => {
+                result == ProbeResult::Failure || self.profile.startup_holds_on_success
+            }
+            ProbeKind::Readiness => false,
+        };
+        if hold {
+            self.workers[w].on_hold = true;
+            self.workers[w].result_run = 0;
+        }
+        self.set_result(w, id, result, out);
+        Step::Continue
+    }
+
+    /// One attempt against the application (P38–P40, P48–P52; contract §2.3.5–6).
+    pub(super) fn run_attempt(&mut self, w: usize) -> (Outcome, OutputKind, SimDuration) {
+        let now = self.now;
+        let worker = self.workers[w];
+        let c = worker.container;
+        let Some(probe) = self.pod.container(c).probe(worker.kind) else {
+            return (Outcome::Error, OutputKind::ScriptedError, SimDuration::ZERO);
+        };
+        let timeout = probe.timeout();
+        let handler = probe.handler();
+        // P39: a port that cannot be resolved fails before anything is sent.
+        if let Handler::HttpGet { port, .. } | Handler::TcpSocket { port, .. } = handler {
+            if port.number().is_none() {
+                return (Outcome::Error, OutputKind::BadPort, SimDuration::ZERO);
+            }
+        }
+        let instance = self.runtime[c]
+            .instances
+            .newest
+            .filter(|i| i.exited.is_none());
+        let Some(instance) = instance else {
+            // §2.3.6: nobody is listening; an exec has no process to enter.
+            return match handler {
+                Handler::Exec { .. } => (Outcome::Error, OutputKind::ExecGone, SimDuration::ZERO),
+                Handler::HttpGet { .. } => {
+                    (Outcome::Failure, OutputKind::HttpRefused, SimDuration::ZERO)
+                }
+                Handler::TcpSocket { .. } => {
+                    (Outcome::Failure, OutputKind::TcpRefused, SimDuration::ZERO)
+                }
+                Handler::Grpc { .. } => {
+                    (Outcome::Failure, OutputKind::GrpcRefused, SimDuration::ZERO)
+                }
+            };
+        };
+        let attempt = Attempt {
+            container: c,
+            probe: worker.kind,
+            instance: instance.id,
+            uptime: now.saturating_since(instance.started_at),
+            now,
+        };
+        let Response { answer, latency } = self.behaviours.respond(&attempt);
+        let timed_out = answer == Answer::Timeout || latency >= timeout;
+        let duration = if timed_out { timeout } else { latency };
+        let (outcome, output) = match handler {
+            Handler::HttpGet { .. } => {
+                classify_http(answer, timed_out, self.profile.redirect_prefix)
+            }
+            Handler::TcpSocket { .. } => classify_tcp(answer, timed_out),
+            Handler::Exec { .. } => {
+                if timed_out && answer != Answer::Error {
+                    match self.profile.exec_timeout() {
+                        ExecTimeout::Error => (
+                            Outcome::Error,
+                            OutputKind::ExecTimeout(
+                                crate::event::ExecTimeoutWording::Quoted,
+                                timeout,
+                            ),
+                        ),
+                        ExecTimeout::Failure(wording) => {
+                            (Outcome::Failure, OutputKind::ExecTimeout(wording, timeout))
+                        }
+                    }
+                } else {
+                    classify_exec(answer)
+                }
+            }
+            Handler::Grpc { .. } => classify_grpc(answer, timed_out, timeout),
+        };
+        (outcome, output, duration)
+    }
+}
+
+/// P50.
+fn classify_http(answer: Answer, timed_out: bool, prefixed: bool) -> (Outcome, OutputKind) {
+    if timed_out {
+        return (Outcome::Failure, OutputKind::HttpTimeout);
+    }
+    let status = match answer {
+        Answer::Status(code) => code,
+        Answer::Ok | Answer::Open | Answer::Serving => 200,
+        Answer::Fail | Answer::NotServing | Answer::Unknown | Answer::Exit(_) => 500,
+        Answer::Refused => return (Outcome::Failure, OutputKind::HttpRefused),
+        Answer::Timeout => return (Outcome::Failure, OutputKind::HttpTimeout),
+        Answer::Error => return (Outcome::Error, OutputKind::ScriptedError),
+    };
+    match status {
+        200..=299 => (Outcome::Success, OutputKind::Empty),
+        300..=399 => (Outcome::Warning, OutputKind::HttpRedirect { prefixed }),
+        _ => (Outcome::Failure, OutputKind::HttpStatus(status)),
+    }
+}
+
+/// P51.
+fn classify_tcp(answer: Answer, timed_out: bool) -> (Outcome, OutputKind) {
+    if timed_out {
+        return (Outcome::Failure, OutputKind::TcpTimeout);
+    }
+    match answer {
+        Answer::Ok | Answer::Open | Answer::Status(_) | Answer::Serving => {
+            (Outcome::Success, OutputKind::Empty)
+        }
+        Answer::Error => (Outcome::Error, OutputKind::ScriptedError),
+        Answer::Timeout => (Outcome::Failure, OutputKind::TcpTimeout),
+        Answer::Fail | Answer::Refused | Answer::Exit(_) | Answer::NotServing | Answer::Unknown => {
+            (Outcome::Failure, OutputKind::TcpRefused)
+        }
+    }
+}
+
+/// P48 (apart from timeouts).
+fn classify_exec(answer: Answer) -> (Outcome, OutputKind) {
+    match answer {
+        Answer::Ok | Answer::Exit(0) => (Outcome::Success, OutputKind::Empty),
+        Answer::Error => (Outcome::Error, OutputKind::ScriptedError),
+        _ => (Outcome::Failure, OutputKind::Empty),
+    }
+}
+
+/// P52.
+fn classify_grpc(answer: Answer, timed_out: bool, timeout: SimDuration) -> (Outcome, OutputKind) {
+    if timed_out {
+        return (Outcome::Failure, OutputKind::GrpcTimeout(timeout));
+    }
+    match answer {
+        Answer::Ok | Answer::Serving => (Outcome::Success, OutputKind::GrpcHealthy),
+        Answer::Fail | Answer::NotServing => {
+            (Outcome::Failure, OutputKind::GrpcUnhealthy("NOT_SERVING"))
+        }
+        Answer::Unknown => (Outcome::Failure, OutputKind::GrpcUnhealthy("UNKNOWN")),
+        Answer::Refused => (Outcome::Failure, OutputKind::GrpcRefused),
+        Answer::Error => (Outcome::Error, OutputKind::ScriptedError),
+        Answer::Timeout => (Outcome::Failure, OutputKind::GrpcTimeout(timeout)),
+        Answer::Status(_) | Answer::Open | Answer::Exit(_) => (
+            Outcome::Failure,
+            OutputKind::GrpcUnhealthy("SERVICE_UNKNOWN"),
+        ),
+    }
+}
