@@ -78,14 +78,18 @@ impl<W: Write> TextSink<W> {
             .unwrap_or(0);
         let minor = Profile::parse(info.kubernetes)
             .map_or(probesim_core::profile::NEWEST_MINOR, |p| p.minor());
+        // The horizon as written (`30m`), plus in seconds when that reads differently.
+        let span = Span(info.duration.as_millis()).to_string();
+        let secs = format!("{}s", info.duration);
+        let in_secs = if span == secs {
+            String::new()
+        } else {
+            format!(" ({secs})")
+        };
         writeln!(
             w,
-            "{}: Kubernetes {}, seed {}, duration {} ({}s)",
-            info.scenario,
-            info.kubernetes,
-            info.seed,
-            Span(info.duration.as_millis()),
-            info.duration
+            "{}: Kubernetes {}, seed {}, duration {span}{in_secs}",
+            info.scenario, info.kubernetes, info.seed,
         )?;
         writeln!(
             w,
