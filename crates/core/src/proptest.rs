@@ -5,11 +5,16 @@
 //! most one probe of each kind per container, thresholds and periods of at least 1,
 //! `successThreshold` 1 for liveness and startup probes (P59), a probe-level grace period only on
 //! liveness and startup probes (P60), usable port numbers (P58), non-empty exec commands (P57),
-//! unique container names, and gRPC probes only where the profile runs them (P52). Behaviours
-//! answer only with outcomes that can apply to the probe's handler (contract §3).
+//! container names unique across init and regular containers, probes on init containers only for
+//! sidecars (P61) and sidecars only where the profile runs them (R58), and gRPC probes only where
+//! the profile runs them (P52). Behaviours answer only with outcomes that can apply to the probe's
+//! handler (contract §3), and are bound by engine index: init containers first.
 //!
-//! Sizes are kept small on purpose (1–3 containers, periods of seconds, pulls of at most 3 s) so
-//! that a property can simulate tens of minutes per case and still run in milliseconds.
+//! A [`Case`] may also delete the pod through the API and restart the kubelet at some instant.
+//!
+//! Sizes are kept small on purpose (1–3 regular containers, 0–2 init containers, periods of
+//! seconds, pulls of at most 3 s) so that a property can simulate tens of minutes per case and
+//! still run in milliseconds.
 
 use ::proptest::prelude::*;
 
@@ -20,7 +25,7 @@ use crate::spec::{
     AppSpec, ContainerSpec, Handler, PodSpec, Port, ProbeKind, ProbeSpec, ProbeTiming, PullPolicy,
     RestartPolicy, Scheme, SelfExit, Sigterm,
 };
-use crate::time::SimDuration;
+use crate::time::{SimDuration, SimTime};
 
 /// The numbers of a probe of `kind` after defaulting: delay 0–30 s, timeout 1–5 s, period
 /// mostly 5–30 s and sometimes 1–4 s, failure threshold 1–6; a success threshold of 1 for
@@ -115,10 +120,14 @@ pub fn handler() -> impl Strategy<Value = Handler> {
 
 /// A valid probe of `kind`: any [`handler`] with [`probe_timing`] for that kind.
 pub fn probe_spec(kind: ProbeKind) -> impl Strategy<Value = ProbeSpec> {
-    (handler(), probe_timing(kind)).prop_filter_map(
-        "the timing strategy yields only valid numbers",
-        |(handler, timing)| ProbeSpec::new(handler, timing).ok(),
-    )
+    (handler(), probe_timing(kind))
+        .prop_filter_map(
+            "the timing strategy yields only valid numbers",
+            |(handler, timing)| ProbeSpec::new(handler, timing).ok(),
+        )
+        // Boxed, as are the other building blocks of a pod: a value tree of nested tuples is large,
+        // and a case nests many of them (debug builds would need more than a test thread's stack).
+        .boxed()
 }
 
 /// How a process behaves apart from probe answers: a pull of 0–3 s (mostly none), sometimes an
@@ -149,19 +158,27 @@ pub fn app_spec() -> impl Strategy<Value = AppSpec> {
         3 => Just(None),
         1 => (0_u64..=10_000).prop_map(|ms| Some(SimDuration::from_millis(ms))),
     ];
-    (pull, exit, sigterm, pre_stop).prop_map(|(pull, exit, sigterm, pre_stop)| AppSpec {
-        pull,
-        exit,
-        sigterm,
-        pre_stop,
-    })
+    (pull, exit, sigterm, pre_stop)
+        .prop_map(|(pull, exit, sigterm, pre_stop)| AppSpec {
+            pull,
+            exit,
+            sigterm,
+            pre_stop,
+        })
+        .boxed()
 }
 
 /// One regular container with 0–3 probes (at most one of each kind), an [`app_spec`], and a
 /// name from a small set; [`pod`] makes the names unique.
 pub fn container() -> impl Strategy<Value = ContainerSpec> {
+    probed_container(&["app", "web", "sidecar", "cache"])
+}
+
+/// A container named from `names` with 0–3 probes (at most one of each kind) and an
+/// [`app_spec`].
+fn probed_container(names: &[&'static str]) -> impl Strategy<Value = ContainerSpec> {
     (
-        prop::sample::select(vec!["app", "web", "sidecar", "cache"]),
+        prop::sample::select(names.to_vec()),
         prop::sample::select(vec!["example/app:1.0", "example/app:latest", "busybox"]),
         prop_oneof![
             3 => Just(PullPolicy::IfNotPresent),
@@ -182,12 +199,60 @@ pub fn container() -> impl Strategy<Value = ContainerSpec> {
                 c
             },
         )
+        .boxed()
 }
 
-/// A pod of 1–3 [`container`]s with unique names (a repeated name gets its index as a suffix),
-/// any restart policy, and a grace period of 0–60 s.
+/// A regular init container (R18): no probes (P61), and a process that exits by itself after
+/// 1–60 s, mostly with code 0 (it completes) and sometimes with 1–3 (it fails).
+pub fn init_container() -> impl Strategy<Value = ContainerSpec> {
+    (
+        prop::sample::select(vec!["init", "setup", "migrate", "app"]),
+        prop::sample::select(vec!["busybox", "example/migrate:1.0"]),
+        prop_oneof![
+            3 => Just(PullPolicy::IfNotPresent),
+            1 => Just(PullPolicy::Always),
+        ],
+        app_spec(),
+        prop_oneof![3 => Just(0_i32), 1 => 1_i32..=3],
+        1_u64..=60,
+    )
+        .prop_map(|(name, image, pull_policy, mut app, code, secs)| {
+            app.exit = Some(SelfExit {
+                code,
+                after: SimDuration::from_secs(secs),
+            });
+            let mut c = ContainerSpec::new(name, image);
+            c.pull_policy = pull_policy;
+            c.app = app;
+            c
+        })
+        .boxed()
+}
+
+/// A sidecar: an init container with `restartPolicy: Always` (R58–R62), 0–3 probes and any
+/// [`app_spec`].
+pub fn sidecar() -> impl Strategy<Value = ContainerSpec> {
+    probed_container(&["proxy", "mesh", "sidecar"]).prop_map(|mut c| {
+        c.restartable = true;
+        c
+    })
+}
+
+/// 0–2 init containers, about half the time none: regular ones ([`init_container`]) and
+/// sidecars ([`sidecar`]) in any order.
+pub fn init_containers() -> impl Strategy<Value = Vec<ContainerSpec>> {
+    prop_oneof![
+        1 => Just(Vec::new()),
+        1 => prop::collection::vec(prop_oneof![init_container(), sidecar()], 1..=2),
+    ]
+}
+
+/// A pod of 0–2 [`init_containers`] and 1–3 [`container`]s with names unique across both (a
+/// repeated name gets its engine index as a suffix), any restart policy, and a grace period of
+/// 0–60 s.
 pub fn pod() -> impl Strategy<Value = PodSpec> {
     (
+        init_containers(),
         prop::collection::vec(container(), 1..=3),
         prop_oneof![
             Just(RestartPolicy::Always),
@@ -196,18 +261,26 @@ pub fn pod() -> impl Strategy<Value = PodSpec> {
         ],
         prop_oneof![3 => Just(30_i64), 2 => 0_i64..=60],
     )
-        .prop_map(|(containers, restart_policy, grace)| {
+        .prop_map(|(init, containers, restart_policy, grace)| {
             let mut pod = PodSpec::new("prop");
             pod.restart_policy = restart_policy;
             pod.termination_grace_period_seconds = grace;
-            for (i, mut c) in containers.into_iter().enumerate() {
-                if pod.containers.iter().any(|other| other.name == c.name) {
+            let ni = init.len();
+            for (i, mut c) in init.into_iter().enumerate() {
+                if pod.all_containers().any(|other| other.name == c.name) {
                     c.name = format!("{}-{i}", c.name);
+                }
+                pod.init_containers.push(c);
+            }
+            for (i, mut c) in containers.into_iter().enumerate() {
+                if pod.all_containers().any(|other| other.name == c.name) {
+                    c.name = format!("{}-{}", c.name, ni + i);
                 }
                 pod.containers.push(c);
             }
             pod
         })
+        .boxed()
 }
 
 /// The profile of any modelled minor (1.19 … 1.37), sometimes with feature gates overridden
@@ -375,8 +448,12 @@ pub struct Case {
     pub kubelet: KubeletConfig,
     /// The seed of the simulation's generator.
     pub seed: u64,
-    /// One answer table per probe: `(container index, probe kind, table)`.
+    /// One answer table per probe: `(engine index, probe kind, table)`, init containers first.
     pub answers: Vec<(usize, ProbeKind, AnswerTable)>,
+    /// A deletion through the API: when, and its grace period (the pod's when `None`).
+    pub delete: Option<(SimTime, Option<SimDuration>)>,
+    /// When the kubelet process restarts, if it does.
+    pub kubelet_restart: Option<SimTime>,
 }
 
 impl Case {
@@ -391,47 +468,67 @@ impl Case {
         behaviours
     }
 
-    /// A new simulation of this case, at time zero.
+    /// A new simulation of this case, at time zero, with its deletion and kubelet restart
+    /// planned.
     #[must_use]
     pub fn simulation(&self) -> Simulation {
-        Simulation::new(
+        let mut sim = Simulation::new(
             self.pod.clone(),
             self.profile.clone(),
             self.kubelet,
             self.seed,
             self.behaviours(),
-        )
+        );
+        if let Some((at, grace)) = self.delete {
+            sim.delete_at(at, grace);
+        }
+        if let Some(at) = self.kubelet_restart {
+            sim.restart_kubelet_at(at);
+        }
+        sim
     }
 }
 
 /// A [`pod`] valid under the profile: where the profile does not run gRPC probes (the gate is
 /// off, P52) their handlers become `tcpSocket` probes of the same port; where gate
-/// `StartupProbe` is off (1.19 only) the API server drops startup probes, and so does this.
-fn pod_for(profile: &Profile) -> impl Strategy<Value = PodSpec> {
+/// `StartupProbe` is off (1.19 only) the API server drops startup probes, and so does this;
+/// where gate `SidecarContainers` is off the API server drops an init container's
+/// `restartPolicy` (R58), and the probes it would then reject (P61) are left out.
+pub fn pod_for(profile: &Profile) -> impl Strategy<Value = PodSpec> {
+    let profile = profile.clone();
+    pod().prop_map(move |pod| fit_to(&profile, pod))
+}
+
+/// What the API server stores of `pod` under `profile` (see [`pod_for`]).
+#[must_use]
+pub fn fit_to(profile: &Profile, mut pod: PodSpec) -> PodSpec {
     let grpc = profile.grpc_probes();
     let startup = profile.gate(Gate::StartupProbe);
-    pod().prop_map(move |mut pod| {
+    if !profile.gate(Gate::SidecarContainers) {
+        for c in &mut pod.init_containers {
+            c.restartable = false;
+            c.probes = [None, None, None];
+        }
+    }
+    for c in pod.init_containers.iter_mut().chain(&mut pod.containers) {
         if !startup {
-            for c in &mut pod.containers {
-                c.probes[ProbeKind::Startup.index()] = None;
+            c.probes[ProbeKind::Startup.index()] = None;
+        }
+        if grpc {
+            continue;
+        }
+        for slot in &mut c.probes {
+            let Some(probe) = slot.as_ref() else { continue };
+            if let Handler::Grpc { port, .. } = probe.handler() {
+                let tcp = Handler::TcpSocket {
+                    host: None,
+                    port: Port::Number(*port),
+                };
+                *slot = ProbeSpec::new(tcp, timing_of(probe)).ok();
             }
         }
-        if !grpc {
-            for c in &mut pod.containers {
-                for slot in &mut c.probes {
-                    let Some(probe) = slot.as_ref() else { continue };
-                    if let Handler::Grpc { port, .. } = probe.handler() {
-                        let tcp = Handler::TcpSocket {
-                            host: None,
-                            port: Port::Number(*port),
-                        };
-                        *slot = ProbeSpec::new(tcp, timing_of(probe)).ok();
-                    }
-                }
-            }
-        }
-        pod
-    })
+    }
+    pod
 }
 
 fn timing_of(p: &ProbeSpec) -> ProbeTiming {
@@ -445,29 +542,79 @@ fn timing_of(p: &ProbeSpec) -> ProbeTiming {
     }
 }
 
-/// A whole [`Case`]: a [`profile`], a pod valid under it, [`kubelet`] knobs, any seed, and an
-/// [`answer_table`] for every probe of the pod.
+/// An instant in the first ten minutes, half the time on a whole second (where it ties with the
+/// kubelet's own whole-second deadlines).
+fn instant() -> impl Strategy<Value = SimTime> {
+    prop_oneof![
+        1 => (0_u64..=600).prop_map(SimTime::from_secs),
+        1 => (0_u64..=600_000).prop_map(SimTime::from_millis),
+    ]
+}
+
+/// A deletion through the API (`deleteAt`): at an [`instant`] in the first ten minutes, mostly
+/// with the pod's grace period and sometimes with a deletion grace period of 0–60 s.
+pub fn deletion() -> impl Strategy<Value = (SimTime, Option<SimDuration>)> {
+    (
+        instant(),
+        prop_oneof![
+            2 => Just(None),
+            1 => (0_u64..=60).prop_map(|s| Some(SimDuration::from_secs(s))),
+        ],
+    )
+}
+
+/// A kubelet restart (`kubelet.restartAt`) at an [`instant`] in the first ten minutes.
+pub fn kubelet_restart() -> impl Strategy<Value = SimTime> {
+    instant()
+}
+
+/// A whole [`Case`]: a [`profile`], a pod valid under it, [`kubelet`] knobs, any seed, an
+/// [`answer_table`] for every probe of the pod, and a quarter of the time each a [`deletion`]
+/// and a [`kubelet_restart`].
 pub fn case() -> impl Strategy<Value = Case> {
-    (profile(), kubelet(), any::<u64>())
-        .prop_flat_map(|(profile, kubelet, seed)| {
-            (pod_for(&profile), Just(profile), Just(kubelet), Just(seed))
+    case_with(profile(), pod_for)
+}
+
+/// A [`Case`] like [`case`] whose profile comes from `profiles` and whose pod comes from
+/// `pods` for that profile (which must yield only pods valid under it, like [`pod_for`]).
+pub fn case_with<P, F, S>(profiles: P, pods: F) -> impl Strategy<Value = Case>
+where
+    P: Strategy<Value = Profile>,
+    F: Fn(&Profile) -> S,
+    S: Strategy<Value = PodSpec>,
+{
+    (profiles, kubelet(), any::<u64>())
+        .prop_flat_map(move |(profile, kubelet, seed)| {
+            (pods(&profile), Just(profile), Just(kubelet), Just(seed))
         })
         .prop_flat_map(|(pod, profile, kubelet, seed)| {
             let mut tables = Vec::new();
-            for (c, spec) in pod.containers.iter().enumerate() {
+            for (c, spec) in pod.all_containers().enumerate() {
                 for kind in ProbeKind::ALL {
                     if let Some(probe) = spec.probe(kind) {
                         tables.push(answer_table(probe).prop_map(move |t| (c, kind, t)));
                     }
                 }
             }
-            (Just(pod), Just(profile), Just(kubelet), Just(seed), tables)
+            (
+                Just(pod),
+                Just(profile),
+                Just(kubelet),
+                Just(seed),
+                tables,
+                prop::option::weighted(0.25, deletion()),
+                prop::option::weighted(0.25, kubelet_restart()),
+            )
         })
-        .prop_map(|(pod, profile, kubelet, seed, answers)| Case {
-            pod,
-            profile,
-            kubelet,
-            seed,
-            answers,
-        })
+        .prop_map(
+            |(pod, profile, kubelet, seed, answers, delete, kubelet_restart)| Case {
+                pod,
+                profile,
+                kubelet,
+                seed,
+                answers,
+                delete,
+                kubelet_restart,
+            },
+        )
 }

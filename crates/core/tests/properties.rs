@@ -2,27 +2,41 @@
 //!
 //! Each property is stated in domain words and cites the rule it protects (`P…` probe layer,
 //! `R…` runtime layer, `§…` contract). The inputs come from `probesim_core::proptest`, which
-//! yields only valid values. A failing case is shrunk and its seed saved under
-//! `proptest-regressions/` (commit that file).
+//! yields only valid values: pods with init containers and sidecars, preStop hooks, and cases
+//! that delete the pod or restart the kubelet. Containers are named by their engine index, init
+//! containers first. A failing case is shrunk and its seed saved under `proptest-regressions/`
+//! (commit that file).
 
 use std::convert::Infallible;
 
 use ::proptest::prelude::*;
 use ::proptest::test_runner::FileFailurePersistence;
-use probesim_core::proptest::{case, handler, probe_timing, profile, Case};
+use probesim_core::proptest::{
+    case, case_with, deletion, handler, kubelet_restart, pod_for, probe_timing, profile, Case,
+};
 use probesim_core::{
     Answer, Attempt, Behaviours, ContainerSpec, ContainerState, ContainerStatus, Event, EventKind,
     Flow, Gate, Handler, KillReason, KubeletConfig, Outcome, Phase, PodSpec, PodStatus, Port,
     ProbeKind, ProbeResult, ProbeSpec, ProbeTiming, Profile, Record, Response, RestartPolicy,
-    RunEnd, RunError, Scheme, SelfExit, SimDuration, SimTime, Simulation, Sink, VecSink,
-    WaitingReason,
+    RunEnd, RunError, Scheme, SelfExit, SimDuration, SimTime, Simulation, Sink, SyncTrigger,
+    VecSink, WaitingReason,
 };
 
 /// Cases per property: enough to find the interesting interleavings, few enough for debug
 /// builds to finish in seconds.
 const CASES: u32 = 96;
 
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a longer hunt is asked for by the environment"
+)]
 fn config(cases: u32) -> ProptestConfig {
+    // `PROPTEST_CASES` raises the count for a longer hunt (`PROPTEST_CASES=2000 cargo test
+    // --release -p probesim-core --test properties`).
+    let asked = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let cases = asked.map_or(cases, |n: u32| n.max(cases));
     ProptestConfig {
         cases,
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
@@ -37,7 +51,7 @@ fn horizon() -> impl Strategy<Value = SimTime> {
     (600_u64..=1800).prop_map(SimTime::from_secs)
 }
 
-/// What one event said, owned, with the container as its index in the pod.
+/// What one event said, owned, with the container as its engine index (init containers first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Seen {
     Probe {
@@ -58,6 +72,7 @@ enum Seen {
     },
     Exit {
         c: usize,
+        code: i32,
     },
     Start {
         c: usize,
@@ -80,6 +95,12 @@ enum Seen {
         status: ContainerStatus,
     },
     Phase(Phase),
+    Sync(SyncTrigger),
+    Delete {
+        grace: SimDuration,
+    },
+    Deleted,
+    KubeletRestart,
     Other,
 }
 
@@ -92,7 +113,7 @@ struct Trace {
 impl Trace {
     fn new(pod: &PodSpec) -> Trace {
         Trace {
-            names: pod.containers.iter().map(|c| c.name.clone()).collect(),
+            names: pod.all_containers().map(|c| c.name.clone()).collect(),
             events: Vec::new(),
         }
     }
@@ -146,8 +167,13 @@ impl Sink for Trace {
                 reason,
                 grace,
             },
-            EventKind::Exit { container, .. } => Seen::Exit {
+            EventKind::Exit {
+                container,
+                exit_code,
+                ..
+            } => Seen::Exit {
                 c: self.index(container),
+                code: exit_code,
             },
             EventKind::Start {
                 container,
@@ -173,12 +199,11 @@ impl Sink for Trace {
                 status: *status,
             },
             EventKind::Phase { phase } => Seen::Phase(phase),
-            EventKind::PodReady { .. }
-            | EventKind::Sync { .. }
-            | EventKind::Event(_)
-            | EventKind::Delete { .. }
-            | EventKind::Deleted
-            | EventKind::KubeletRestart => Seen::Other,
+            EventKind::Sync { trigger } => Seen::Sync(trigger),
+            EventKind::Delete { grace } => Seen::Delete { grace },
+            EventKind::Deleted => Seen::Deleted,
+            EventKind::KubeletRestart => Seen::KubeletRestart,
+            EventKind::PodReady { .. } | EventKind::Event(_) => Seen::Other,
         };
         self.events.push((event.t, seen));
         Ok(Flow::Continue)
@@ -285,6 +310,46 @@ fn is_running(status: &ContainerStatus) -> bool {
     matches!(status.state, ContainerState::Running { .. })
 }
 
+/// A sidecar: an init container with `restartPolicy: Always` (R58).
+fn is_sidecar(pod: &PodSpec, c: usize) -> bool {
+    pod.is_init(c) && pod.container(c).restartable
+}
+
+/// An init container that is not a sidecar (R18).
+fn is_regular_init(pod: &PodSpec, c: usize) -> bool {
+    pod.is_init(c) && !pod.container(c).restartable
+}
+
+/// Whether a status of container `c` shows `ready` and `started` only where they can be: while
+/// running (P45, R39, R40), except that a regular init container is `ready` once it exited
+/// with 0 (P46).
+fn flags_fit_the_state(pod: &PodSpec, c: usize, status: &ContainerStatus) -> bool {
+    if is_regular_init(pod, c) {
+        let completed = matches!(status.state, ContainerState::Terminated(t) if t.exit_code == 0);
+        (is_running(status) || !status.started) && (completed || !status.ready)
+    } else {
+        is_running(status) || !(status.ready || status.started)
+    }
+}
+
+/// Whether container `c` was running just before a kubelet restart at `t`.
+fn kept_through(restart: Option<&(SimTime, Vec<bool>)>, t: SimTime, c: usize) -> bool {
+    restart.is_some_and(|(at, kept)| *at == t && kept[c])
+}
+
+/// Whether each container's process is running, from the starts and exits seen so far.
+fn running_after(events: &[(SimTime, Seen)], n: usize) -> Vec<bool> {
+    let mut alive = vec![false; n];
+    for (_, seen) in events {
+        match *seen {
+            Seen::Start { c, .. } => alive[c] = true,
+            Seen::Exit { c, .. } => alive[c] = false,
+            _ => {}
+        }
+    }
+    alive
+}
+
 proptest! {
     #![proptest_config(config(64))]
 
@@ -354,7 +419,7 @@ proptest! {
         horizon in horizon(),
     ) {
         let run = run(&case, horizon);
-        let n = case.pod.containers.len();
+        let n = case.pod.container_count();
         let mut starts = vec![0_u32; n];
         let mut shown: Vec<(u32, u32)> = vec![(0, 0); n]; // (restartCount, starts at that time)
         for (t, seen) in &run.events {
@@ -387,18 +452,19 @@ proptest! {
     }
 
     /// A container instance starts only after the previous one's process exited: the starts and
-    /// exits of each container alternate, beginning with a start (R16, R17, R36).
+    /// exits of each container, init containers and sidecars included, alternate, beginning with
+    /// a start (R16, R17, R36); neither a deletion nor a kubelet restart starts a second process.
     #[test]
     fn a_container_starts_again_only_after_it_exited(case in case(), horizon in horizon()) {
         let run = run(&case, horizon);
-        let mut alive = vec![false; case.pod.containers.len()];
+        let mut alive = vec![false; case.pod.container_count()];
         for (t, seen) in &run.events {
             match *seen {
                 Seen::Start { c, .. } => {
                     prop_assert!(!alive[c], "t={}: container {} started while running", t, c);
                     alive[c] = true;
                 }
-                Seen::Exit { c } => {
+                Seen::Exit { c, .. } => {
                     prop_assert!(alive[c], "t={}: container {} exited while not running", t, c);
                     alive[c] = false;
                 }
@@ -413,7 +479,7 @@ proptest! {
     #[test]
     fn a_probe_worker_never_runs_two_probes_at_once(case in case(), horizon in horizon()) {
         let run = run(&case, horizon);
-        let mut ended: Vec<[Option<SimTime>; 3]> = vec![[None; 3]; case.pod.containers.len()];
+        let mut ended: Vec<[Option<SimTime>; 3]> = vec![[None; 3]; case.pod.container_count()];
         for (t, seen) in &run.events {
             if let Seen::Probe { c, probe, began, .. } = *seen {
                 if let Some(previous) = ended[c][probe.index()] {
@@ -428,7 +494,8 @@ proptest! {
         }
     }
 
-    /// With restartPolicy Never no container is ever started twice (R14, R15, R17).
+    /// With restartPolicy Never no container is ever started twice (R14, R15, R17, R18), except
+    /// sidecars, which are restarted whatever the pod's policy (R60).
     #[test]
     fn with_restart_policy_never_no_container_starts_twice(
         case in case().prop_map(|mut c| {
@@ -438,9 +505,12 @@ proptest! {
         horizon in horizon(),
     ) {
         let run = run(&case, horizon);
-        let mut starts = vec![0_u32; case.pod.containers.len()];
+        let mut starts = vec![0_u32; case.pod.container_count()];
         for (t, seen) in &run.events {
             if let Seen::Start { c, .. } = *seen {
+                if is_sidecar(&case.pod, c) {
+                    continue;
+                }
                 starts[c] += 1;
                 prop_assert!(starts[c] <= 1, "t={}: container {} started again", t, c);
             }
@@ -449,24 +519,47 @@ proptest! {
 
     /// The kubelet kills a container for a probe only when that probe's cached result for it is
     /// Failure: the last liveness (or startup) result reported for the container before a
-    /// LivenessProbe (or StartupProbe) kill is Failure (R13, P42). A kill without a probe
-    /// reason is a whole-pod kill, which only restartPolicy Never leads to (R15).
+    /// LivenessProbe (or StartupProbe) kill is Failure (R13, R60, P42). A kill without a probe
+    /// reason is a whole-pod kill: for a deletion once the pod was deleted (R22), otherwise under
+    /// restartPolicy Never (R15, R18), or, under OnFailure, of a sidecar once every regular
+    /// container completed with 0 (R61: sidecars cannot keep the pod alive).
     #[test]
     fn probe_kills_follow_a_failure_of_that_probe(case in case(), horizon in horizon()) {
         let run = run(&case, horizon);
-        let mut last: Vec<[Option<ProbeResult>; 3]> =
-            vec![[None; 3]; case.pod.containers.len()];
+        let n = case.pod.container_count();
+        let mut last: Vec<[Option<ProbeResult>; 3]> = vec![[None; 3]; n];
+        let mut exit_code: Vec<Option<i32>> = vec![None; n];
+        let mut alive = vec![false; n];
+        let mut deleted = false;
         for (t, seen) in &run.events {
             match *seen {
                 Seen::Result { c, probe, result } => last[c][probe.index()] = Some(result),
+                Seen::Start { c, .. } => alive[c] = true,
+                Seen::Exit { c, code } => (alive[c], exit_code[c]) = (false, Some(code)),
+                Seen::Delete { .. } => deleted = true,
                 Seen::Kill { c, reason, .. } => {
                     let kind = match reason {
                         KillReason::LivenessProbe => ProbeKind::Liveness,
                         KillReason::StartupProbe => ProbeKind::Startup,
-                        KillReason::Unknown | KillReason::Deletion => {
-                            prop_assert_eq!(
-                                case.pod.restart_policy, RestartPolicy::Never,
-                                "t={}: whole-pod kill of container {}", t, c
+                        KillReason::Deletion => {
+                            prop_assert!(
+                                deleted,
+                                "t={}: deletion kill of container {} before any deletion", t, c
+                            );
+                            continue;
+                        }
+                        KillReason::Unknown => {
+                            let regular = (case.pod.init_containers.len()..n)
+                                .all(|r| !alive[r] && exit_code[r] == Some(0));
+                            let sidecar_of_completed_pod = case.pod.restart_policy
+                                == RestartPolicy::OnFailure
+                                && is_sidecar(&case.pod, c)
+                                && regular;
+                            prop_assert!(
+                                case.pod.restart_policy == RestartPolicy::Never
+                                    || sidecar_of_completed_pod,
+                                "t={}: whole-pod kill of container {} under {:?}",
+                                t, c, case.pod.restart_policy
                             );
                             continue;
                         }
@@ -482,15 +575,16 @@ proptest! {
         }
     }
 
-    /// With one container, no probe-sync delay, and a profile whose startup results trigger
-    /// syncs (≥1.21), a probe kill happens at the very instant the probe's Failure result is
-    /// reported (R1, R2, R12, §2.3.3). (Not in general: a probe-sync delay postpones the kill by
-    /// that delay, a pod worker busy with another container's kill or pull postpones it to the
-    /// end of that work (R3), and 1.19–1.20 act on a startup Failure only at the next sync.)
+    /// With one container (no init container), no probe-sync delay, and a profile whose startup
+    /// results trigger syncs (≥1.21), a probe kill happens at the very instant the probe's
+    /// Failure result is reported (R1, R2, R12, §2.3.3). (Not in general: a probe-sync delay
+    /// postpones the kill by that delay, a pod worker busy with another container's kill or pull
+    /// postpones it to the end of that work (R3), and 1.19–1.20 act on a startup Failure only at
+    /// the next sync.)
     #[test]
     fn a_probe_kill_comes_at_the_instant_of_the_failure(
         case in case().prop_filter("one container, no probe-sync delay, 1.21 or later", |c| {
-            c.pod.containers.len() == 1
+            c.pod.container_count() == 1
                 && c.kubelet.probe_sync_delay.is_zero()
                 && c.profile.readiness_startup_sync
         }),
@@ -513,7 +607,8 @@ proptest! {
     }
 
     /// A status the kubelet generates shows a container `ready` or `started` only while it is
-    /// running (P45, R39, R40).
+    /// running (P45, R39, R40), except a regular init container, which is `ready` once it
+    /// exited with 0 (P46).
     #[test]
     fn generated_statuses_are_ready_or_started_only_while_running(
         case in case(),
@@ -523,7 +618,7 @@ proptest! {
         for (t, seen) in &run.events {
             if let Seen::Status { c, status } = *seen {
                 prop_assert!(
-                    is_running(&status) || !(status.ready || status.started),
+                    flags_fit_the_state(&case.pod, c, &status),
                     "t={}: container {} written as {:?}", t, c, status
                 );
             }
@@ -531,12 +626,12 @@ proptest! {
     }
 
     /// The API never shows a container `ready` or `started` while its state there is not
-    /// running, at the end of any instant: updates between two status generations keep it so
-    /// too (P45, R39, R40, R41).
+    /// running (a regular init container: `ready` unless it completed, P46), at the end of any
+    /// instant: updates between two status generations keep it so too (P45, R39, R40, R41).
     #[test]
-    fn the_api_shows_ready_or_started_only_while_running(case in case(), horizon in horizon()) {
+        fn the_api_shows_ready_or_started_only_while_running(case in case(), horizon in horizon()) {
         let run = run(&case, horizon);
-        let n = case.pod.containers.len();
+        let n = case.pod.container_count();
         let mut api = vec![ContainerStatus::default(); n];
         for (i, (t, seen)) in run.events.iter().enumerate() {
             match *seen {
@@ -549,16 +644,17 @@ proptest! {
             if instant_ends {
                 for (c, status) in api.iter().enumerate() {
                     prop_assert!(
-                        is_running(status) || !(status.ready || status.started),
+                        flags_fit_the_state(&case.pod, c, status),
                         "t={}: container {} is {} with ready={} started={}",
                         t, c, status.state.name(), status.ready, status.started
                     );
                 }
             }
         }
-        for (c, status) in run.status.containers.iter().enumerate() {
+        for c in 0..n {
+            let status = run.status.container(c);
             prop_assert!(
-                is_running(status) || !(status.ready || status.started),
+                flags_fit_the_state(&case.pod, c, status),
                 "final status of container {}: {:?}", c, status
             );
         }
@@ -567,14 +663,15 @@ proptest! {
     /// Every kill grants at least 2 s (R21, R24), and the killed instance's process is gone no
     /// later than the grace period after the kill (R25, §2.3.7); a preStop hook may add up to
     /// 2 s, since its whole seconds come off the grace period and the signal keeps at least 2 s
-    /// (R24).
+    /// (R24). This holds for probe kills, whole-pod kills, deletions and sidecars alike (a
+    /// sidecar's wait for its turn comes off its grace period, R24, R61).
     #[test]
     fn kills_grant_two_seconds_and_end_the_process_within_the_grace_period(
         case in case(),
         horizon in horizon(),
     ) {
         let run = run(&case, horizon);
-        let n = case.pod.containers.len();
+        let n = case.pod.container_count();
         let mut alive = vec![false; n];
         // The deadline by which the current instance must exit, from a kill.
         let mut deadline: Vec<Option<SimTime>> = vec![None; n];
@@ -598,7 +695,7 @@ proptest! {
                     }
                 }
                 Seen::Start { c, .. } => alive[c] = true,
-                Seen::Exit { c } => {
+                Seen::Exit { c, .. } => {
                     alive[c] = false;
                     deadline[c] = None;
                 }
@@ -658,6 +755,451 @@ proptest! {
                 _ => continue,
             };
             prop_assert!(curve.contains(&backoff), "t={}: back-off {} is not on {:?}", t, backoff, curve);
+        }
+    }
+}
+
+/// Time enough, after a deletion or a terminal phase, for any pod to finish stopping: a sync
+/// already running may be waiting for a kill (a probe-level grace period of up to 60 s and a
+/// preStop hook of up to 10 s, once per container), and the termination's own kills take up to
+/// the grace period plus 2 s per sidecar.
+const SETTLE: SimDuration = SimDuration::from_secs(400);
+
+/// A [`Case`] that deletes the pod.
+fn deleted_case() -> impl Strategy<Value = Case> {
+    (case(), deletion()).prop_map(|(mut c, d)| {
+        c.delete = Some(d);
+        c
+    })
+}
+
+/// A [`Case`] that restarts the kubelet.
+fn restarted_case() -> impl Strategy<Value = Case> {
+    (case(), kubelet_restart()).prop_map(|(mut c, at)| {
+        c.kubelet_restart = Some(at);
+        c
+    })
+}
+
+/// A [`Case`] whose pod has at least one init container.
+fn init_case() -> impl Strategy<Value = Case> {
+    case_with(profile(), |p| {
+        pod_for(p).prop_filter("an init container", |pod| !pod.init_containers.is_empty())
+    })
+}
+
+/// A [`Case`] whose profile runs sidecars (R58) and whose pod has at least one.
+fn sidecar_case() -> impl Strategy<Value = Case> {
+    case_with(
+        profile().prop_filter("sidecars run", |p| p.gate(Gate::SidecarContainers)),
+        |p| {
+            pod_for(p).prop_filter("a sidecar", |pod| {
+                pod.init_containers.iter().any(|c| c.restartable)
+            })
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(config(CASES))]
+
+    /// Once the kubelet has begun terminating a deleted pod, every sync is a terminating one
+    /// and no container starts (R17: nothing is restarted while the pod is being deleted); once
+    /// the pod object is removed no probe begins and no sync runs (P10, RemovePod).
+    #[test]
+    fn a_deleted_pod_starts_nothing_and_once_removed_probes_nothing(
+        case in deleted_case(),
+        horizon in horizon(),
+    ) {
+        let run = run(&case, horizon);
+        let mut deleted: Option<SimTime> = None;
+        let mut terminating: Option<SimTime> = None;
+        let mut removed: Option<SimTime> = None;
+        for (t, seen) in &run.events {
+            match *seen {
+                Seen::Delete { .. } => deleted = Some(*t),
+                Seen::Sync(trigger) if deleted.is_some() => {
+                    prop_assert!(
+                        removed.is_none(),
+                        "t={}: a {:?} sync after the pod was removed", t, trigger
+                    );
+                    prop_assert!(
+                        matches!(trigger, SyncTrigger::Terminating | SyncTrigger::Terminated),
+                        "t={}: a {:?} sync of a deleted pod", t, trigger
+                    );
+                    terminating.get_or_insert(*t);
+                }
+                Seen::Start { c, .. } => {
+                    prop_assert!(
+                        terminating.is_none(),
+                        "t={}: container {} started while the pod terminates (since {:?})",
+                        t, c, terminating
+                    );
+                }
+                Seen::Deleted => {
+                    prop_assert!(deleted.is_some(), "t={}: removed without a deletion", t);
+                    removed = Some(*t);
+                }
+                Seen::Probe { c, probe, began, .. } => {
+                    if let Some(since) = removed {
+                        prop_assert!(
+                            began < since || (began == since && began < *t),
+                            "t={}: container {} {} probe began at {}, after the pod was removed \
+                             at {}",
+                            t, c, probe, began, since
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A deleted pod is gone in the end: once the deletion had time to finish, the pod object
+    /// is removed, its phase is Succeeded or Failed — Succeeded exactly when every regular
+    /// container terminated with 0 (R43, podIsTerminal; `TerminatePod`) — and no container of it
+    /// runs, in the status or in the runtime. A pod already Succeeded or Failed when deleted
+    /// stays as it was.
+    #[test]
+        fn a_deleted_pod_ends_succeeded_or_failed_with_every_container_stopped(
+        case in deleted_case(),
+        horizon in horizon(),
+    ) {
+        let run = run(&case, horizon);
+        let (at, grace) = case.delete.expect("a deletion");
+        let delete = run.events.iter().find_map(|(t, s)| match s {
+            Seen::Delete { grace } => Some((*t, *grace)),
+            _ => None,
+        });
+        let Some((t, resolved)) = delete else {
+            let terminal_before = run.events.iter().any(|(t, s)| {
+                *t <= at && matches!(s, Seen::Phase(p) if p.is_terminal())
+            });
+            prop_assert!(
+                at > horizon || terminal_before,
+                "the deletion at {} never happened (phase {:?})", at, run.status.phase
+            );
+            return Ok(());
+        };
+        prop_assert_eq!(t, at);
+        let pod_grace = u64::try_from(case.pod.termination_grace_period_seconds).unwrap_or(0);
+        prop_assert_eq!(resolved, grace.unwrap_or(SimDuration::from_secs(pod_grace)));
+        if t.saturating_add(SETTLE) > horizon {
+            return Ok(());
+        }
+        let status = &run.status;
+        prop_assert!(status.removed, "not removed {} after the deletion at {}", SETTLE, t);
+        prop_assert!(run.events.iter().any(|(_, s)| *s == Seen::Deleted));
+        prop_assert_eq!(status.deletion_timestamp, Some(t));
+        prop_assert!(
+            status.phase.is_terminal(),
+            "phase {:?} after the deletion at {}", status.phase, t
+        );
+        let n = case.pod.container_count();
+        let completed = status
+            .containers
+            .iter()
+            .all(|s| matches!(s.state, ContainerState::Terminated(x) if x.exit_code == 0));
+        prop_assert_eq!(
+            status.phase == Phase::Succeeded, completed,
+            "phase {:?} with regular containers {:?}", status.phase, status.containers
+        );
+        let alive = running_after(&run.events, n);
+        for (c, running) in alive.into_iter().enumerate() {
+            prop_assert!(!running, "container {} still runs after the deletion at {}", c, t);
+            let shown = status.container(c);
+            prop_assert!(!is_running(shown), "container {} shown running: {:?}", c, shown);
+        }
+    }
+
+    /// A deletion's kills use the deletion's grace period (R22 step 1, raised to 2 s, R21),
+    /// except that a sidecar's wait for its turn comes off it (R24, R61).
+    #[test]
+    fn deletion_kills_use_the_deletions_grace_period(
+        case in deleted_case(),
+        horizon in horizon(),
+    ) {
+        let run = run(&case, horizon);
+        let mut grace: Option<SimDuration> = None;
+        let min = SimDuration::from_secs(2);
+        for (t, seen) in &run.events {
+            match *seen {
+                Seen::Delete { grace: g } => grace = Some(g.max(min)),
+                Seen::Kill { c, reason: KillReason::Deletion, grace: g } => {
+                    let Some(full) = grace else {
+                        prop_assert!(false, "t={}: a deletion kill before the deletion", t);
+                        continue;
+                    };
+                    if is_sidecar(&case.pod, c) {
+                        prop_assert!(
+                            min <= g && g <= full,
+                            "t={}: sidecar {} killed with {} of {}", t, c, g, full
+                        );
+                    } else {
+                        prop_assert_eq!(g, full, "t={}: container {} killed with {}", t, c, g);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// From the first sync of a terminating pod on, the liveness and startup probes of its
+    /// regular containers stop (P12, ≥1.23): none begins afterwards.
+    #[test]
+    fn a_terminating_pod_stops_liveness_and_startup_probes(
+        case in deleted_case().prop_filter("1.23 or later", |c| {
+            c.profile.stop_liveness_on_termination
+        }),
+        horizon in horizon(),
+    ) {
+        let run = run(&case, horizon);
+        let mut deleted = false;
+        let mut since: Option<SimTime> = None;
+        for (t, seen) in &run.events {
+            match *seen {
+                Seen::Delete { .. } => deleted = true,
+                Seen::Sync(_) if deleted => {
+                    since.get_or_insert(*t);
+                }
+                Seen::Probe { c, probe, began, .. } => {
+                    let Some(since) = since else { continue };
+                    if case.pod.is_init(c) || probe == ProbeKind::Readiness {
+                        continue;
+                    }
+                    prop_assert!(
+                        began < since || (began == since && began < *t),
+                        "t={}: container {} {} probe began at {}, after termination began at {}",
+                        t, c, probe, began, since
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A kubelet restart stops no container: each container running just before it keeps its
+    /// process (it exits at that instant only if it was being killed or its own exit was due
+    /// then), and the new kubelet's status shows it running with the same restartCount (R36,
+    /// P45). restartCount never decreases (R36).
+    #[test]
+    fn a_kubelet_restart_keeps_running_containers_and_their_restart_counts(
+        case in restarted_case(),
+        horizon in horizon(),
+    ) {
+        let run = run(&case, horizon);
+        let n = case.pod.container_count();
+        let mut alive = vec![false; n];
+        let mut since = vec![SimTime::ZERO; n];
+        let mut count = vec![0_u32; n];
+        let mut killed = vec![false; n];
+        let mut restart: Option<(SimTime, Vec<bool>)> = None;
+        let mut api = vec![ContainerStatus::default(); n];
+        for (i, (t, seen)) in run.events.iter().enumerate() {
+            match *seen {
+                Seen::KubeletRestart => restart = Some((*t, alive.clone())),
+                Seen::Start { c, restart_count } => {
+                    (alive[c], since[c], count[c], killed[c]) = (true, *t, restart_count, false);
+                }
+                Seen::Kill { c, .. } => killed[c] = true,
+                Seen::Exit { c, .. } => {
+                    if kept_through(restart.as_ref(), *t, c) && alive[c] {
+                        let due = case
+                            .pod
+                            .container(c)
+                            .app
+                            .exit
+                            .is_some_and(|e| since[c].saturating_add(e.after) == *t);
+                        prop_assert!(
+                            killed[c] || due,
+                            "t={}: container {} exited at the kubelet restart", t, c
+                        );
+                    }
+                    alive[c] = false;
+                }
+                Seen::Status { c, status } => {
+                    prop_assert!(
+                        status.restart_count >= api[c].restart_count,
+                        "t={}: restartCount of container {} went from {} to {}",
+                        t, c, api[c].restart_count, status.restart_count
+                    );
+                    api[c] = status;
+                }
+                _ => {}
+            }
+            let instant_ends = run.events.get(i + 1).is_none_or(|(next, _)| next > t);
+            if !instant_ends {
+                continue;
+            }
+            for c in 0..n {
+                if kept_through(restart.as_ref(), *t, c) && alive[c] {
+                    prop_assert!(
+                        is_running(&api[c]) && api[c].restart_count == count[c],
+                        "t={}: container {} (restartCount {}) shown as {:?} after the restart",
+                        t, c, count[c], api[c]
+                    );
+                }
+            }
+        }
+    }
+
+    /// Regular init containers run one at a time and in order, before any regular container:
+    /// one starts only while no other runs, after every one before it exited with 0, and never
+    /// once a regular container has started; and no regular container starts before every
+    /// regular init container has exited with 0 (R18).
+    #[test]
+    fn regular_init_containers_run_one_at_a_time_in_order_before_the_app(
+        case in init_case(),
+        horizon in horizon(),
+    ) {
+        let run = run(&case, horizon);
+        let pod = &case.pod;
+        let n = pod.container_count();
+        let inits: Vec<usize> = (0..pod.init_containers.len())
+            .filter(|&c| is_regular_init(pod, c))
+            .collect();
+        let mut alive = vec![false; n];
+        let mut last_exit: Vec<Option<i32>> = vec![None; n];
+        let mut app_started = false;
+        for (t, seen) in &run.events {
+            match *seen {
+                Seen::Start { c, .. } if is_regular_init(pod, c) => {
+                    prop_assert!(
+                        !app_started,
+                        "t={}: init container {} started after the app", t, c
+                    );
+                    for &j in &inits {
+                        prop_assert!(
+                            j == c || !alive[j],
+                            "t={}: init containers {} and {} run together", t, c, j
+                        );
+                        if j < c {
+                            prop_assert_eq!(
+                                last_exit[j], Some(0),
+                                "t={}: init container {} started before {} completed", t, c, j
+                            );
+                        }
+                    }
+                }
+                Seen::Start { c, .. } if !pod.is_init(c) => {
+                    for &j in &inits {
+                        prop_assert!(
+                            !alive[j] && last_exit[j] == Some(0),
+                            "t={}: container {} started before init container {} completed", t, c, j
+                        );
+                    }
+                    app_started = true;
+                }
+                _ => {}
+            }
+            match *seen {
+                Seen::Start { c, .. } => alive[c] = true,
+                Seen::Exit { c, code } => (alive[c], last_exit[c]) = (false, Some(code)),
+                _ => {}
+            }
+        }
+    }
+
+    /// A sidecar that exits while the pod goes on is started again, or refused by back-off,
+    /// whatever the pod's restartPolicy (R60, R61): within a few minutes comes a start or a
+    /// back-off for it, unless in the meantime the pod is deleted, killed as a whole, or ends.
+    #[test]
+    fn a_sidecar_is_restarted_whatever_the_restart_policy(
+        case in sidecar_case(),
+        horizon in horizon(),
+    ) {
+        let run = run(&case, horizon);
+        let n = case.pod.container_count();
+        // The pod ends (or is killed as a whole): a sidecar need not come back.
+        let ends = |s: &Seen| match *s {
+            Seen::Phase(p) => p.is_terminal(),
+            Seen::Delete { .. } => true,
+            Seen::Kill { reason, .. } => {
+                matches!(reason, KillReason::Unknown | KillReason::Deletion)
+            }
+            _ => false,
+        };
+        let mut ended = false;
+        let mut killed_with_pod = vec![false; n];
+        for (i, (t, seen)) in run.events.iter().enumerate() {
+            ended |= ends(seen);
+            match *seen {
+                Seen::Start { c, .. } => killed_with_pod[c] = false,
+                Seen::Kill { c, reason: KillReason::Unknown | KillReason::Deletion, .. } => {
+                    killed_with_pod[c] = true;
+                }
+                Seen::Exit { c, .. } if is_sidecar(&case.pod, c) && !killed_with_pod[c] => {
+                    let window = t.saturating_add(SETTLE);
+                    if ended || window > horizon {
+                        continue;
+                    }
+                    let next = run.events[i + 1..]
+                        .iter()
+                        .take_while(|(u, _)| *u <= window)
+                        .find(|(_, s)| {
+                            ends(s)
+                                || matches!(*s, Seen::Start { c: x, .. } if x == c)
+                                || matches!(*s, Seen::BackOff { c: x, .. } if x == c)
+                        });
+                    prop_assert!(
+                        next.is_some(),
+                        "t={}: sidecar {} exited under {:?} and was not restarted by {}",
+                        t, c, case.pod.restart_policy, window
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// When the whole pod is killed (R15, R61) or deleted, sidecars are killed only after the
+    /// regular containers have exited, and last first: at a sidecar's kill no regular container
+    /// and no later sidecar still runs.
+    #[test]
+    fn sidecars_are_killed_after_the_regular_containers_last_first(
+        case in sidecar_case(),
+        horizon in horizon(),
+    ) {
+        let run = run(&case, horizon);
+        let pod = &case.pod;
+        let n = pod.container_count();
+        let mut alive = vec![false; n];
+        for (t, seen) in &run.events {
+            match *seen {
+                Seen::Start { c, .. } => alive[c] = true,
+                Seen::Exit { c, .. } => alive[c] = false,
+                Seen::Kill { c, reason: KillReason::Unknown | KillReason::Deletion, .. }
+                    if is_sidecar(pod, c) =>
+                {
+                    let later = alive.iter().enumerate().skip(c + 1);
+                    for (other, running) in later {
+                        prop_assert!(
+                            !running,
+                            "t={}: sidecar {} killed while container {} still runs", t, c, other
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A pod that reached Succeeded or Failed keeps no container running: the kubelet kills
+    /// what is left (R45: SyncTerminatingPod, ≥1.22), sidecars included (R61, R62).
+    #[test]
+        fn a_terminal_pod_keeps_no_container_running(case in case(), horizon in horizon()) {
+        let run = run(&case, horizon);
+        let terminal = run.events.iter().find_map(|(t, s)| match s {
+            Seen::Phase(p) if p.is_terminal() => Some((*t, *p)),
+            _ => None,
+        });
+        let Some((t, phase)) = terminal else { return Ok(()) };
+        if t.saturating_add(SETTLE) > horizon {
+            return Ok(());
+        }
+        let alive = running_after(&run.events, case.pod.container_count());
+        for (c, running) in alive.iter().enumerate() {
+            prop_assert!(!running, "container {} still runs in a pod {:?} since {}", c, phase, t);
         }
     }
 }
@@ -889,4 +1431,107 @@ fn a_startup_success_arriving_after_the_exit_does_not_mark_a_dead_container_star
     assert_eq!(run.status.phase, Phase::Failed);
     assert_eq!(status.state.name(), "terminated");
     assert!(!status.started, "{status:?}");
+}
+
+// Minimal reproducers of the engine bugs the properties on init containers, sidecars, deletion and
+// kubelet restarts found, kept as regression tests: a pod deleted while initializing ended
+// Pending, a kubelet restart marked a running init container ready, and a sidecar outlived a pod
+// that its failed init container had made Failed.
+
+/// Runs `pod` on 1.37 to `secs` with every probe answering `ok`, after `plan` (a deletion, a
+/// kubelet restart), and returns the events and the final status.
+fn run_pod(pod: PodSpec, plan: impl FnOnce(&mut Simulation), secs: u64) -> Run {
+    let behaviours = Behaviours::new(&pod);
+    let mut sim = Simulation::new(
+        pod,
+        Profile::newest(),
+        KubeletConfig::default(),
+        0,
+        behaviours,
+    );
+    plan(&mut sim);
+    simulate(sim, SimTime::from_secs(secs))
+}
+
+/// A container whose process exits by itself with `code` after `secs` seconds.
+fn exiting(name: &str, code: i32, secs: u64) -> ContainerSpec {
+    let mut c = ContainerSpec::new(name, "busybox");
+    c.app.exit = Some(SelfExit {
+        code,
+        after: SimDuration::from_secs(secs),
+    });
+    c
+}
+
+/// Found by `a_deleted_pod_ends_succeeded_or_failed_with_every_container_stopped`. A pod
+/// deleted before it initialized keeps phase Pending for good: `setup` (an init container that
+/// would complete at 60 s) runs, the pod is deleted at 10 s, `setup` is killed (143) and the pod
+/// object is removed at 11 s, but the final status still says Pending, because `getPhase` counts
+/// the never-started `app` as waiting. The kubelet's `TerminatePod` turns a Pending or Running
+/// phase into Failed before the pod is removed, and docs/versions.md ("Deletion before 1.27")
+/// promises Succeeded or Failed in every profile.
+#[test]
+fn a_pod_deleted_while_it_initializes_ends_failed() {
+    let pod = PodSpec::new("p")
+        .with_init_container(exiting("setup", 0, 60))
+        .with_container(ContainerSpec::new("app", "example/app:1.0"));
+    let run = run_pod(pod, |s| s.delete_at(SimTime::from_secs(10), None), 120);
+    assert!(run
+        .events
+        .contains(&(SimTime::from_secs(11), Seen::Deleted)));
+    assert!(run.status.removed);
+    assert_eq!(run.status.phase, Phase::Failed);
+}
+
+/// Found by `the_api_shows_ready_or_started_only_while_running`. After a kubelet restart on
+/// 1.35 or later (gate `ChangeContainerStatusOnKubeletRestart` off), the restart's sync marks a
+/// running regular init container `ready`, and with it the pod `Initialized`, while it still
+/// runs: `setup` runs from 0 s to 60 s, the kubelet restarts at 30 s, and at 30 s the API shows
+/// `setup` running with `ready: true`. A regular init container is ready only once it exited
+/// with 0 (P46); the kubelet-restart preservation of `ready` (P45.3) applies to regular
+/// containers and sidecars only (`UpdatePodStatus` skips non-restartable init containers
+/// before computing readiness).
+#[test]
+fn a_kubelet_restart_does_not_make_a_running_init_container_ready() {
+    let pod = PodSpec::new("p")
+        .with_init_container(exiting("setup", 0, 60))
+        .with_container(ContainerSpec::new("app", "example/app:1.0"));
+    let run = run_pod(pod, |s| s.restart_kubelet_at(SimTime::from_secs(30)), 40);
+    let setup = run.status.init_containers[0];
+    assert!(is_running(&setup), "{setup:?}");
+    assert!(!setup.ready, "{setup:?}");
+    assert!(!run.status.conditions.initialized);
+}
+
+/// Found by `a_terminal_pod_keeps_no_container_running`. Under restartPolicy Never, a regular
+/// init container that fails after a sidecar started makes the pod Failed (R43 rule 1), and
+/// then the sidecar runs for ever: `proxy` (a sidecar) starts at 0 s, `setup` starts at 1 s
+/// and exits with 1 at 6 s, the sync at 7 s writes phase Failed and stops there, and `proxy` is
+/// never killed (it still shows running and ready at the end). The kubelet kills what is left of
+/// a terminal pod (R45: SyncTerminatingPod; R18: a failed init container under Never is a
+/// KillPod, which stops the sidecars, R61).
+#[test]
+fn a_sidecar_is_stopped_when_an_init_container_fails_a_never_pod() {
+    let mut proxy = ContainerSpec::new("proxy", "example/proxy:1.0");
+    proxy.restartable = true;
+    let mut pod = PodSpec::new("p")
+        .with_init_container(proxy)
+        .with_init_container(exiting("setup", 1, 5))
+        .with_container(ContainerSpec::new("app", "example/app:1.0"));
+    pod.restart_policy = RestartPolicy::Never;
+    let run = run_pod(pod, |_| {}, 120);
+    assert_eq!(run.status.phase, Phase::Failed);
+    assert!(
+        run.events.iter().any(|(_, s)| matches!(
+            s,
+            Seen::Kill {
+                c: 0,
+                reason: KillReason::Unknown,
+                ..
+            }
+        )),
+        "proxy is never killed"
+    );
+    assert_eq!(running_after(&run.events, 3), [false, false, false]);
+    assert!(!is_running(&run.status.init_containers[0]));
 }

@@ -28,6 +28,16 @@ impl Simulation {
         // The status is generated from the PLEG's cached snapshot before anything else (R11).
         self.generate_status(out);
         if self.status.phase.is_terminal() {
+            if self.any_running() {
+                // R45, R61: a pod that reached a terminal phase with containers still running
+                // (a sidecar next to a failed init container, say) has them stopped; the sync
+                // after that finds nothing running and the pod is done.
+                self.job.snapshot.clear();
+                self.job.snapshot.extend_from_slice(&self.snapshot);
+                self.kill_all(KillReason::Unknown);
+                self.begin_job(out);
+                return;
+            }
             self.terminal = true;
             self.requeue = None;
             self.pending = None;
@@ -35,25 +45,31 @@ impl Simulation {
         }
         self.add_pod();
         self.compute_pod_actions();
+        self.sandbox_ready = true;
+        self.begin_job(out);
+    }
+
+    /// Runs the kills and starts the sync decided on.
+    fn begin_job<S: Sink>(&mut self, out: &mut Out<'_, S>) {
         self.job.active = true;
         self.job.changed = false;
         self.job.backoff_expiry = None;
         self.job.stage = Some(Stage::Kill(0));
-        if !self.sandbox_ready {
-            self.sandbox_ready = true;
-        }
         self.advance_job(out);
+    }
+
+    /// Whether the PLEG's snapshot shows a container running.
+    fn any_running(&self) -> bool {
+        self.snapshot
+            .iter()
+            .any(|s| s.newest.is_some_and(|i| i.exited.is_none()))
     }
 
     /// A sync of a pod with a deletion timestamp: `SyncTerminatingPod` while containers run
     /// (P12, R22–R25), then `SyncTerminatedPod` once they are all gone.
     pub(super) fn run_termination_sync<S: Sink>(&mut self, out: &mut Out<'_, S>) {
         let now = self.now;
-        let running = self
-            .snapshot
-            .iter()
-            .any(|s| s.newest.is_some_and(|i| i.exited.is_none()));
-        if !running {
+        if !self.any_running() {
             out.emit(
                 now,
                 EventKind::Sync {
@@ -61,6 +77,17 @@ impl Simulation {
                 },
             );
             self.generate_status(out);
+            if !self.status.phase.is_terminal() {
+                // TerminatePod: a pod removed before it could finish (still initializing, say)
+                // ends Failed.
+                self.status.phase = Phase::Failed;
+                out.emit(
+                    now,
+                    EventKind::Phase {
+                        phase: Phase::Failed,
+                    },
+                );
+            }
             for w in 0..self.workers.len() {
                 self.stop_worker(w);
             }
@@ -90,16 +117,12 @@ impl Simulation {
         self.job.snapshot.clear();
         self.job.snapshot.extend_from_slice(&self.snapshot);
         self.kill_all(KillReason::Deletion);
-        self.job.active = true;
-        self.job.changed = false;
-        self.job.backoff_expiry = None;
-        self.job.stage = Some(Stage::Kill(0));
-        self.advance_job(out);
+        self.begin_job(out);
     }
 
     /// The API deletion of the pod (`deleteAt`).
     pub(super) fn delete<S: Sink>(&mut self, grace: Option<SimDuration>, out: &mut Out<'_, S>) {
-        if self.terminal || self.deleting.is_some() {
+        if self.deleting.is_some() || self.status.removed {
             return;
         }
         let pod_grace = u64::try_from(self.pod.termination_grace_period_seconds).unwrap_or(0);
@@ -107,6 +130,12 @@ impl Simulation {
         self.deleting = Some(grace);
         self.status.deletion_timestamp = Some(self.now);
         out.emit(self.now, EventKind::Delete { grace });
+        if self.terminal {
+            // A pod that already finished has nothing to stop: its object goes at once.
+            self.status.removed = true;
+            out.emit(self.now, EventKind::Deleted);
+            return;
+        }
         self.request_sync(SyncTrigger::Terminating, out);
     }
 

@@ -96,7 +96,7 @@ impl Simulation {
                     },
                 };
             }
-            if st.started && !st.ready && self.predates_kubelet_restart(&view) {
+            if !regular_init && st.started && !st.ready && self.predates_kubelet_restart(&view) {
                 // P45 (setReadyStateOnKubeletRestart): keep a ready container ready when the
                 // readiness cache is still empty, unless the pod was not Ready before.
                 let entry = self.cached_opt(c, ProbeKind::Readiness, view.id);
