@@ -262,6 +262,10 @@ pub struct Profile {
     /// P27: a terminated restartable init container keeps its probe workers even in a
     /// `restartPolicy: Never` pod (1.35, backported to the 1.34 patch releases).
     pub sidecar_workers_survive_exit: bool,
+    /// R43: a pod the kubelet has finished with (deleted and all containers gone) is forced to
+    /// `Succeeded`/`Failed` whatever its restart policy, and `TerminatePod` marks a pod that is
+    /// still `Pending` or `Running` `Failed` (≥1.27).
+    pub terminal_phase_forcing: bool,
 }
 
 impl Profile {
@@ -319,6 +323,7 @@ impl Profile {
             stop_liveness_on_termination: minor >= 23,
             ready_to_start_condition: minor >= 29,
             sidecar_workers_survive_exit: minor >= 34,
+            terminal_phase_forcing: minor >= 27,
             event_spam_key_has_type: minor >= 32,
             init_container_started: minor >= 28,
         })

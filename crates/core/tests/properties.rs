@@ -856,10 +856,10 @@ proptest! {
     }
 
     /// A deleted pod is gone in the end: once the deletion had time to finish, the pod object
-    /// is removed, its phase is Succeeded or Failed — Succeeded exactly when every regular
-    /// container terminated with 0 (R43, podIsTerminal; `TerminatePod`) — and no container of it
-    /// runs, in the status or in the runtime. A pod already Succeeded or Failed when deleted
-    /// stays as it was.
+    /// is removed and no container of it runs, in the status or in the runtime. From 1.27 its
+    /// phase is Succeeded or Failed — Succeeded exactly when every regular container terminated
+    /// with 0 (R43, podIsTerminal; `TerminatePod`). A pod already Succeeded or Failed when
+    /// deleted stays as it was.
     #[test]
         fn a_deleted_pod_ends_succeeded_or_failed_with_every_container_stopped(
         case in deleted_case(),
@@ -891,19 +891,21 @@ proptest! {
         prop_assert!(status.removed, "not removed {} after the deletion at {}", SETTLE, t);
         prop_assert!(run.events.iter().any(|(_, s)| *s == Seen::Deleted));
         prop_assert_eq!(status.deletion_timestamp, Some(t));
-        prop_assert!(
-            status.phase.is_terminal(),
-            "phase {:?} after the deletion at {}", status.phase, t
-        );
+        if case.profile.terminal_phase_forcing {
+            prop_assert!(
+                status.phase.is_terminal(),
+                "phase {:?} after the deletion at {}", status.phase, t
+            );
+            let completed = status
+                .containers
+                .iter()
+                .all(|s| matches!(s.state, ContainerState::Terminated(x) if x.exit_code == 0));
+            prop_assert_eq!(
+                status.phase == Phase::Succeeded, completed,
+                "phase {:?} with regular containers {:?}", status.phase, status.containers
+            );
+        }
         let n = case.pod.container_count();
-        let completed = status
-            .containers
-            .iter()
-            .all(|s| matches!(s.state, ContainerState::Terminated(x) if x.exit_code == 0));
-        prop_assert_eq!(
-            status.phase == Phase::Succeeded, completed,
-            "phase {:?} with regular containers {:?}", status.phase, status.containers
-        );
         let alive = running_after(&run.events, n);
         for (c, running) in alive.into_iter().enumerate() {
             prop_assert!(!running, "container {} still runs after the deletion at {}", c, t);
@@ -1441,16 +1443,7 @@ fn a_startup_success_arriving_after_the_exit_does_not_mark_a_dead_container_star
 /// Runs `pod` on 1.37 to `secs` with every probe answering `ok`, after `plan` (a deletion, a
 /// kubelet restart), and returns the events and the final status.
 fn run_pod(pod: PodSpec, plan: impl FnOnce(&mut Simulation), secs: u64) -> Run {
-    let behaviours = Behaviours::new(&pod);
-    let mut sim = Simulation::new(
-        pod,
-        Profile::newest(),
-        KubeletConfig::default(),
-        0,
-        behaviours,
-    );
-    plan(&mut sim);
-    simulate(sim, SimTime::from_secs(secs))
+    run_pod_on(probesim_core::profile::NEWEST_MINOR, pod, plan, secs)
 }
 
 /// A container whose process exits by itself with `code` after `secs` seconds.
@@ -1534,4 +1527,56 @@ fn a_sidecar_is_stopped_when_an_init_container_fails_a_never_pod() {
     );
     assert_eq!(running_after(&run.events, 3), [false, false, false]);
     assert!(!is_running(&run.status.init_containers[0]));
+}
+
+/// R43: before 1.27 nothing forces a deleted pod into a terminal phase; the restart policy
+/// decides, so an `Always` pod whose only container was stopped by the deletion is removed while
+/// its last phase reads Running. From 1.27 (podIsTerminal, `TerminatePod`) it ends Succeeded or
+/// Failed, and one deleted while its init container runs ends Failed rather than Pending.
+#[test]
+fn deleted_pods_are_forced_terminal_only_from_1_27() {
+    for (minor, forced) in [(26, false), (27, true)] {
+        let pod = PodSpec::new("p").with_container(ContainerSpec::new("app", "example/app:1.0"));
+        let run = run_pod_on(
+            minor,
+            pod,
+            |s| s.delete_at(SimTime::from_secs(10), None),
+            120,
+        );
+        assert!(run.status.removed, "1.{minor}");
+        assert_eq!(
+            run.status.phase.is_terminal(),
+            forced,
+            "1.{minor}: {:?}",
+            run.status.phase
+        );
+        if !forced {
+            assert_eq!(run.status.phase, Phase::Running, "1.{minor}");
+        }
+
+        let pod = PodSpec::new("p")
+            .with_init_container(exiting("setup", 0, 60))
+            .with_container(ContainerSpec::new("app", "example/app:1.0"));
+        let run = run_pod_on(
+            minor,
+            pod,
+            |s| s.delete_at(SimTime::from_secs(10), None),
+            120,
+        );
+        assert!(run.status.removed, "1.{minor}");
+        let expected = if forced {
+            Phase::Failed
+        } else {
+            Phase::Pending
+        };
+        assert_eq!(run.status.phase, expected, "1.{minor}");
+    }
+}
+
+fn run_pod_on(minor: u8, pod: PodSpec, plan: impl FnOnce(&mut Simulation), secs: u64) -> Run {
+    let behaviours = Behaviours::new(&pod);
+    let profile = Profile::for_minor(minor).expect("a modelled minor");
+    let mut sim = Simulation::new(pod, profile, KubeletConfig::default(), 0, behaviours);
+    plan(&mut sim);
+    simulate(sim, SimTime::from_secs(secs))
 }

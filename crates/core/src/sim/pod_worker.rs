@@ -77,7 +77,7 @@ impl Simulation {
                 },
             );
             self.generate_status(out);
-            if !self.status.phase.is_terminal() {
+            if self.profile.terminal_phase_forcing && !self.status.phase.is_terminal() {
                 // TerminatePod: a pod removed before it could finish (still initializing, say)
                 // ends Failed.
                 self.status.phase = Phase::Failed;

@@ -116,7 +116,8 @@ impl Simulation {
             let initialized =
                 (ni..self.pod.container_count()).any(|c| self.snapshot[c].newest.is_some());
             // A deleted pod whose containers are all gone is terminal (podIsTerminal, ≥1.27).
-            let terminal = self.deleting.is_some()
+            let terminal = self.profile.terminal_phase_forcing
+                && self.deleting.is_some()
                 && !self
                     .snapshot
                     .iter()
