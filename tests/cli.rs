@@ -5,6 +5,7 @@
 //! ```text
 //! args: run scenarios/kubia-unhealthy.yaml --for 2m --format jsonl
 //! stdin: tests/cmd/input.yaml        (optional: a file fed to standard input)
+//! as: kubectl-probesim               (optional: run a copy of the binary under this name)
 //! status: 0
 //! --- stdout
 //! …expected standard output…
@@ -18,7 +19,7 @@
 
 mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use libtest_mimic::Failed;
@@ -26,6 +27,7 @@ use libtest_mimic::Failed;
 struct Case {
     args: Vec<String>,
     stdin: Option<String>,
+    invoked_as: Option<String>,
     status: i32,
     sections: Vec<(String, String)>,
 }
@@ -34,6 +36,7 @@ fn parse(text: &str) -> Result<Case, String> {
     let mut case = Case {
         args: Vec::new(),
         stdin: None,
+        invoked_as: None,
         status: 0,
         sections: Vec::new(),
     };
@@ -52,6 +55,8 @@ fn parse(text: &str) -> Result<Case, String> {
                 .map_err(|_| format!("bad status line {line:?}"))?;
         } else if let Some(s) = line.strip_prefix("stdin:") {
             case.stdin = Some(s.trim().to_owned());
+        } else if let Some(s) = line.strip_prefix("as:") {
+            case.invoked_as = Some(s.trim().to_owned());
         } else if !line.trim().is_empty() && !line.starts_with('#') {
             return Err(format!("unknown header line {line:?}"));
         }
@@ -97,7 +102,11 @@ fn run_case(path: &Path) -> Result<(), Failed> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
     let case = parse(&text).map_err(|e| format!("{name}: {e}"))?;
     let root = support::root();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_probesim"));
+    let binary = match &case.invoked_as {
+        Some(as_name) => binary_named(path, as_name).map_err(|e| format!("{name}: {e}"))?,
+        None => PathBuf::from(env!("CARGO_BIN_EXE_probesim")),
+    };
+    let mut cmd = Command::new(binary);
     cmd.args(&case.args)
         .current_dir(&root)
         .env_remove("PROBESIM_BLESS");
@@ -146,6 +155,20 @@ fn run_case(path: &Path) -> Result<(), Failed> {
         )
         .into())
     }
+}
+
+/// A copy of the binary named `as_name`, in a directory of the case's own (cases run in
+/// parallel).
+fn binary_named(case: &Path, as_name: &str) -> Result<PathBuf, String> {
+    let stem = case.file_stem().unwrap_or_default();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(stem);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let copy = dir.join(as_name);
+    std::fs::copy(env!("CARGO_BIN_EXE_probesim"), &copy)
+        .map_err(|e| format!("copying the binary to {}: {e}", copy.display()))?;
+    Ok(copy)
 }
 
 fn main() {

@@ -7,15 +7,25 @@ mod cmd;
 mod exit;
 
 use std::io::{self, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 use crate::args::{Cli, Command};
 use crate::exit::ExitStatus;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let mut command = Cli::command();
+    if invoked_as_plugin() {
+        // kubectl runs `kubectl probesim …` as `kubectl-probesim …`: usage and help say what the
+        // user typed.
+        command = command.bin_name("kubectl probesim");
+    }
+    let parsed = command
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version go to stdout and succeed; usage errors exit with 2.
@@ -33,4 +43,11 @@ fn main() -> ExitCode {
     };
     let _ = io::stderr().flush();
     status.into()
+}
+
+/// Whether the binary runs under its kubectl plugin name, `kubectl-probesim`.
+fn invoked_as_plugin() -> bool {
+    std::env::args_os()
+        .next()
+        .is_some_and(|argv0| Path::new(&argv0).file_stem() == Some("kubectl-probesim".as_ref()))
 }
