@@ -280,6 +280,11 @@ struct Instances {
 }
 
 impl Instances {
+    /// Whether the newest instance is running.
+    fn running(&self) -> bool {
+        self.newest.is_some_and(|i| i.exited.is_none())
+    }
+
     /// The first exited instance, newest first (R30 step 1).
     fn first_exited(&self) -> Option<Instance> {
         [self.newest, self.previous]

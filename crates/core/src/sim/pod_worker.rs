@@ -59,10 +59,8 @@ impl Simulation {
     }
 
     /// Whether the PLEG's snapshot shows a container running.
-    fn any_running(&self) -> bool {
-        self.snapshot
-            .iter()
-            .any(|s| s.newest.is_some_and(|i| i.exited.is_none()))
+    pub(super) fn any_running(&self) -> bool {
+        self.snapshot.iter().any(Instances::running)
     }
 
     /// A sync of a pod with a deletion timestamp: `SyncTerminatingPod` while containers run
@@ -253,11 +251,7 @@ impl Simulation {
     pub(super) fn compute_init_actions(&mut self) -> bool {
         let ni = self.pod.init_containers.len();
         let n = self.pod.container_count();
-        let mut initialized = (ni..n).any(|c| {
-            self.job.snapshot[c]
-                .newest
-                .is_some_and(|i| i.exited.is_none())
-        });
+        let mut initialized = (ni..n).any(|c| self.job.snapshot[c].running());
         let mut previously_initialized = initialized;
         let restart_on_failure = self.pod.restart_policy != RestartPolicy::Never;
         let mut starts: Vec<usize> = Vec::new();
@@ -352,11 +346,7 @@ impl Simulation {
         self.job.pod_kill = true;
         // R24, R61: sidecars wait for the regular containers; the wait counts from now.
         self.job.kill_began = self.now;
-        let running = |c: &usize| {
-            self.job.snapshot[*c]
-                .newest
-                .is_some_and(|i| i.exited.is_none())
-        };
+        let running = |c: &usize| self.job.snapshot[*c].running();
         let regular: Vec<usize> = (ni..n).filter(running).collect();
         let sidecars: Vec<usize> = (0..ni).rev().filter(running).collect();
         self.job.parallel = regular.len();

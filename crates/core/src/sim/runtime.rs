@@ -112,7 +112,7 @@ impl Simulation {
         // The signal goes out when the preStop hook is done (R24).
         let now = self.now.saturating_add(hook);
         let rt = &mut self.runtime[c];
-        let alive = rt.instances.newest.is_some_and(|i| i.exited.is_none());
+        let alive = rt.instances.running();
         if !alive {
             return false;
         }

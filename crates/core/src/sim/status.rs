@@ -118,10 +118,7 @@ impl Simulation {
             // A deleted pod whose containers are all gone is terminal (podIsTerminal, ≥1.27).
             let terminal = self.profile.terminal_phase_forcing
                 && self.deleting.is_some()
-                && !self
-                    .snapshot
-                    .iter()
-                    .any(|s| s.newest.is_some_and(|i| i.exited.is_none()));
+                && !self.any_running();
             compute_phase(&self.pod, &self.status, initialized, terminal)
         };
         let ready_to_start = self
