@@ -5,7 +5,7 @@
 //! ```text
 //! args: run scenarios/kubia-unhealthy.yaml --for 2m --format jsonl
 //! stdin: tests/cmd/input.yaml        (optional: a file fed to standard input)
-//! as: kubectl-probesim               (optional: run a copy of the binary under this name)
+//! as: kubectl-probesim               (optional: run the binary under this name)
 //! status: 0
 //! --- stdout
 //! …expected standard output…
@@ -157,18 +157,28 @@ fn run_case(path: &Path) -> Result<(), Failed> {
     }
 }
 
-/// A copy of the binary named `as_name`, in a directory of the case's own (cases run in
-/// parallel).
+/// The binary under the name `as_name`, in a directory of the case's own (cases run in
+/// parallel). It is a hard link (or, across file systems, a symbolic link), never a copy: a
+/// copy is a file open for writing, and a test thread that forks meanwhile keeps that
+/// descriptor alive in its child, so executing the copy can fail with "Text file busy".
 fn binary_named(case: &Path, as_name: &str) -> Result<PathBuf, String> {
     let stem = case.file_stem().unwrap_or_default();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("cli")
         .join(stem);
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let copy = dir.join(as_name);
-    std::fs::copy(env!("CARGO_BIN_EXE_probesim"), &copy)
-        .map_err(|e| format!("copying the binary to {}: {e}", copy.display()))?;
-    Ok(copy)
+    let link = dir.join(as_name);
+    match std::fs::remove_file(&link) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(format!("removing {}: {e}", link.display()));
+        }
+        _ => {}
+    }
+    let binary = Path::new(env!("CARGO_BIN_EXE_probesim"));
+    std::fs::hard_link(binary, &link)
+        .or_else(|_| std::os::unix::fs::symlink(binary, &link))
+        .map_err(|e| format!("linking the binary as {}: {e}", link.display()))?;
+    Ok(link)
 }
 
 fn main() {
