@@ -399,7 +399,9 @@ impl Profile {
     }
 
     /// R28: the crash-loop back-off's `(initial, max)` for a node whose
-    /// `maxContainerRestartPeriod` is `node_max` (300 s when unset).
+    /// `maxContainerRestartPeriod` is `node_max`. With `KubeletCrashLoopBackOffMax` on, the
+    /// node setting replaces the maximum, and the kubelet config defaults an unset one to 300 s
+    /// (so the gate undoes the reduced decay's 60 s cap unless the node sets a lower one).
     #[must_use]
     pub fn crash_loop_backoff(&self, node_max: Option<SimDuration>) -> (SimDuration, SimDuration) {
         let (mut initial, mut max) = if self.gate(Gate::ReduceDefaultCrashLoopBackOffDecay) {
@@ -408,10 +410,8 @@ impl Profile {
             (SimDuration::from_secs(10), SimDuration::from_secs(300))
         };
         if self.gate(Gate::KubeletCrashLoopBackOffMax) {
-            if let Some(m) = node_max {
-                max = m;
-                initial = initial.min(m);
-            }
+            max = node_max.unwrap_or(SimDuration::from_secs(300));
+            initial = initial.min(max);
         }
         (initial, max)
     }
@@ -490,9 +490,26 @@ mod tests {
         assert!(p
             .set_gate("ReduceDefaultCrashLoopBackOffDecay", true)
             .is_ok());
-        assert_eq!(
-            p.crash_loop_backoff(None),
-            (SimDuration::from_secs(1), SimDuration::from_secs(60))
-        );
+    }
+
+    #[test]
+    fn the_back_off_max_gate_replaces_the_reduced_cap_with_the_node_setting() {
+        // R28: with KubeletCrashLoopBackOffMax on (1.35+ default), an unset node maximum is
+        // the kubelet config's default of 300 s, which also replaces the reduced decay's 60 s.
+        let mut p = Profile::newest();
+        p.set_gate("ReduceDefaultCrashLoopBackOffDecay", true)
+            .expect("settable");
+        let secs = SimDuration::from_secs;
+        assert_eq!(p.crash_loop_backoff(None), (secs(1), secs(300)));
+        assert_eq!(p.crash_loop_backoff(Some(secs(30))), (secs(1), secs(30)));
+        p.set_gate("KubeletCrashLoopBackOffMax", false)
+            .expect("settable");
+        assert_eq!(p.crash_loop_backoff(None), (secs(1), secs(60)));
+        assert_eq!(p.crash_loop_backoff(Some(secs(30))), (secs(1), secs(60)));
+        let mut p = Profile::newest();
+        assert_eq!(p.crash_loop_backoff(Some(secs(5))), (secs(5), secs(5)));
+        p.set_gate("KubeletCrashLoopBackOffMax", false)
+            .expect("settable");
+        assert_eq!(p.crash_loop_backoff(Some(secs(5))), (secs(10), secs(300)));
     }
 }

@@ -1420,29 +1420,37 @@ fn a_node_maximum_caps_the_back_off_from_1_35() {
 #[test]
 fn the_reduced_decay_gate_starts_at_one_second_and_caps_at_a_minute() {
     // R28, R31: 0, 1, 2, 4, 8, 16, 32, 60, 60 … The 1 s back-off never refuses a start: the
-    // PLEG notices the exit one second later, when it has already passed.
+    // PLEG notices the exit one second later, when it has already passed. The 60 s cap holds
+    // only while KubeletCrashLoopBackOffMax is off (as in 1.34).
+    let backoffs = |p: Profile| {
+        let r = run_with(
+            crash_loop(RestartPolicy::Always),
+            p,
+            KubeletConfig::default(),
+            vec![],
+            800,
+        );
+        let mut seen: Vec<String> = r
+            .records
+            .iter()
+            .filter(|x| x.kind == "backoff")
+            .map(|x| x.text.rsplit(' ').next().unwrap_or_default().to_owned())
+            .collect();
+        seen.dedup();
+        seen
+    };
+    let mut p = minor(34);
+    p.set_gate("ReduceDefaultCrashLoopBackOffDecay", true)
+        .expect("settable");
+    assert_eq!(backoffs(p), ["2s", "4s", "8s", "16s", "32s", "1m0s"]);
+    // From 1.35 the max gate is on, and an unset node maximum defaults to 300 s.
     let mut p = minor(37);
     p.set_gate("ReduceDefaultCrashLoopBackOffDecay", true)
         .expect("settable");
-    let r = run_with(
-        crash_loop(RestartPolicy::Always),
-        p,
-        KubeletConfig::default(),
-        vec![],
-        400,
+    assert_eq!(
+        backoffs(p),
+        ["2s", "4s", "8s", "16s", "32s", "1m4s", "2m8s", "4m16s", "5m0s"]
     );
-    let mut seen: Vec<String> = r
-        .records
-        .iter()
-        .filter(|x| x.kind == "backoff")
-        .map(|x| x.text.clone())
-        .collect();
-    seen.dedup();
-    let tail: Vec<&str> = seen
-        .iter()
-        .map(|s| s.rsplit(' ').next().unwrap_or_default())
-        .collect();
-    assert_eq!(tail, ["2s", "4s", "8s", "16s", "32s", "1m0s"]);
 }
 
 #[test]
