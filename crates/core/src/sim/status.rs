@@ -179,6 +179,9 @@ impl Simulation {
     pub(super) fn update_ready_conditions<S: Sink>(&mut self, out: &mut Out<'_, S>) {
         let sidecars_count = self.profile.gate(Gate::SidecarContainers);
         let status = &self.status;
+        // Every init container done (a sidecar counts once started), or, as the kubelet's
+        // `GeneratePodInitializedCondition` adds for sidecars that restart later, a regular
+        // container that is running or has run.
         let init_done = self
             .pod
             .init_containers
@@ -192,7 +195,13 @@ impl Simulation {
                         s.ready
                     }
                 },
-            );
+            )
+            || status.containers.iter().any(|s| {
+                matches!(
+                    s.state,
+                    ContainerState::Running { .. } | ContainerState::Terminated(_)
+                )
+            });
         let sidecars_ready = !sidecars_count
             || self
                 .pod

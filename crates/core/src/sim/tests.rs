@@ -908,6 +908,27 @@ fn a_sidecar_failing_liveness_is_restarted_even_in_a_never_pod() {
 }
 
 #[test]
+fn a_pod_stays_initialized_while_its_sidecar_crash_loops() {
+    // R42, GeneratePodInitializedCondition: once a regular container has started, a sidecar
+    // that dies and waits in back-off does not make the pod uninitialized again.
+    let mut proxy = sidecar("proxy");
+    proxy.app.exit = Some(SelfExit {
+        code: 1,
+        after: SimDuration::from_secs(5),
+    });
+    let pod = PodSpec::new("p")
+        .with_init_container(proxy)
+        .with_container(container("app"));
+    let r = run(pod, vec![], 40);
+    let st = r.sim.status();
+    // The sidecar died at 26 s and waits out a 20 s back-off.
+    assert_eq!(st.init_containers[0].state.reason(), Some("Error"));
+    assert!(!st.init_containers[0].started);
+    assert!(st.conditions.initialized);
+    assert_eq!(st.phase, Phase::Running);
+}
+
+#[test]
 fn sidecars_do_not_keep_a_finished_pod_alive() {
     // R61, R43: the regular container completes; the pod is killed, the sidecar last.
     let mut app = container("app");

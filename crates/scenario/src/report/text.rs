@@ -361,72 +361,82 @@ impl fmt::Display for KubectlRow {
     }
 }
 
-/// Computes the `kubectl get pod` row at `now` for Kubernetes `1.<minor>`:
-/// - READY counts containers that are ready and running, sidecars included (R47);
-/// - STATUS starts from the phase; while an init container is not done it is `Init:<reason>`
-///   or `Init:<i>/<n>` (R48 step 2); otherwise it walks the containers from last to first, each setting
-///   its waiting reason, else its terminated reason (or `Signal:N` / `ExitCode:N`); `Completed`
-///   with a ready, running container becomes `Running`, or `NotReady` when the pod is not Ready
-///   (R48 steps 3–4);
-/// - RESTARTS is the sum of restart counts, with ` (<ago> ago)` from the latest
-///   `lastState.finishedAt` from 1.22 on (R49);
+/// Computes the `kubectl get pod` row at `now` for Kubernetes `1.<minor>`, as the API server's
+/// `printPod` does:
+/// - STATUS starts from the phase. Init containers are walked in order: one that exited 0 is
+///   skipped, and so (from 1.29) is a started sidecar; the first other one decides
+///   (`Init:<reason>` or `Init:<i>/<n>`) and ends the walk (R48 step 2). After that, unless the
+///   pod is still initializing (and, from 1.29, its `Initialized` condition is not True), the
+///   regular containers are walked from last to first, each setting its waiting reason, else its
+///   terminated reason; `Completed` with a ready, running container becomes `Running`, or
+///   `NotReady` when the pod is not Ready (R48 steps 3–4);
+/// - READY counts ready, running regular containers and, from 1.29, started and ready sidecars
+///   out of the regular containers plus the sidecars (R47);
+/// - RESTARTS sums the restart counts of the init containers walked; once the regular containers
+///   are walked, it is theirs plus (from 1.29) the sidecars' (R49). From 1.22 a non-zero sum
+///   gets ` (<ago> ago)`, measured from the latest `lastState.finishedAt` among the containers
+///   it saw: before 1.29 that includes the init containers walked; from 1.29, once the regular
+///   containers are walked, only the sidecars and the regular containers;
 /// - AGE is [`human_duration`] of `now`, the origin standing in for the creation time (R50).
 #[must_use]
 pub fn kubectl_row(now: SimTime, pod: &PodSpec, status: &PodStatus, minor: u8) -> KubectlRow {
-    let mut reason: String = status.phase.as_str().to_owned();
-    let (mut ready, mut restarts, mut has_running) = (0usize, 0u64, false);
-    let mut total = status.containers.len();
-    let mut last_finished: Option<SimTime> = None;
-    let mut note_last = |c: &probesim_core::ContainerStatus| {
+    fn note_last(latest: &mut Option<SimTime>, c: &ContainerStatus) {
         if let Some(last) = c.last_state {
-            last_finished =
-                Some(last_finished.map_or(last.finished_at, |l| l.max(last.finished_at)));
+            *latest = Some(latest.map_or(last.finished_at, |l| l.max(last.finished_at)));
         }
-    };
-    // R48 step 2: the first init container that is not done decides; R47, R49: sidecars count
-    // towards READY and RESTARTS (≥1.29).
-    let n_init = status.init_containers.len();
+    }
+    let sidecar_aware = minor >= 29;
+    let mut reason: String = status.phase.as_str().to_owned();
+    let (mut ready, mut restarts) = (0usize, 0u64);
+    let mut last_finished: Option<SimTime> = None;
+    let (mut sidecar_restarts, mut sidecar_last_finished) = (0u64, None);
+    let mut total = status.containers.len();
+    if sidecar_aware {
+        total += pod.init_containers.iter().filter(|s| s.restartable).count();
+    }
+    let n_init = pod.init_containers.len();
     let mut initializing = false;
-    let (mut init_restarts, mut sidecar_restarts) = (0u64, 0u64);
     for (i, (spec, c)) in pod
         .init_containers
         .iter()
         .zip(&status.init_containers)
         .enumerate()
     {
-        if spec.restartable {
-            total += 1;
+        let sidecar = sidecar_aware && spec.restartable;
+        restarts += u64::from(c.restart_count);
+        note_last(&mut last_finished, c);
+        if sidecar {
             sidecar_restarts += u64::from(c.restart_count);
-            note_last(c);
-            if c.started && c.ready && matches!(c.state, ContainerState::Running { .. }) {
-                ready += 1;
-            }
-            if c.started && matches!(c.state, ContainerState::Running { .. }) {
+            note_last(&mut sidecar_last_finished, c);
+        }
+        reason = match c.state {
+            ContainerState::Terminated(t) if t.exit_code == 0 => continue,
+            _ if sidecar && c.started => {
+                if c.ready {
+                    ready += 1;
+                }
                 continue;
             }
-        } else {
-            init_restarts += u64::from(c.restart_count);
-        }
-        if initializing {
-            continue;
-        }
-        match c.state {
-            ContainerState::Terminated(t) if t.exit_code == 0 => continue,
-            ContainerState::Terminated(t) => reason = format!("Init:{}", t.reason.as_str()),
+            ContainerState::Terminated(t) => format!("Init:{}", t.reason.as_str()),
             ContainerState::Waiting(Some(w)) if w.as_str() != "PodInitializing" => {
-                reason = format!("Init:{}", w.as_str());
+                format!("Init:{}", w.as_str())
             }
-            _ => reason = format!("Init:{i}/{n_init}"),
-        }
+            _ => format!("Init:{i}/{n_init}"),
+        };
         initializing = true;
+        break;
     }
-    if initializing {
-        restarts = init_restarts + sidecar_restarts;
-    } else {
-        restarts += sidecar_restarts;
+    let mut has_running = false;
+    if !initializing || (sidecar_aware && status.conditions.initialized) {
+        if sidecar_aware {
+            restarts = sidecar_restarts;
+            last_finished = sidecar_last_finished;
+        } else {
+            restarts = 0;
+        }
         for c in status.containers.iter().rev() {
             restarts += u64::from(c.restart_count);
-            note_last(c);
+            note_last(&mut last_finished, c);
             match c.state {
                 ContainerState::Waiting(Some(w)) => reason = w.as_str().to_owned(),
                 ContainerState::Terminated(t) => reason = t.reason.as_str().to_owned(),
@@ -557,6 +567,103 @@ kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
         assert_eq!(row.status, "CrashLoopBackOff");
         assert_eq!(row.restarts, "3 (27s ago)");
         assert_eq!(row.age, "2m7s");
+    }
+
+    #[test]
+    fn kubectl_restarts_of_a_crash_looping_init_container_say_how_long_ago() {
+        // R48 step 2, R49: while initializing, the init containers' restarts count, and their
+        // lastState gives the "ago".
+        let init = ContainerSpec::new("init", "busybox");
+        let pod = PodSpec::new("p")
+            .with_init_container(init)
+            .with_container(ContainerSpec::new("app", "nginx"));
+        let mut st = status(vec![ContainerStatus::default()], false);
+        st.phase = Phase::Pending;
+        st.conditions.initialized = false;
+        st.init_containers = vec![crash_looping(3, 40)];
+        let row = kubectl_row(SimTime::from_secs(83), &pod, &st, 37);
+        assert_eq!(
+            (
+                row.ready.as_str(),
+                row.status.as_str(),
+                row.restarts.as_str()
+            ),
+            ("0/1", "Init:CrashLoopBackOff", "3 (43s ago)")
+        );
+        assert_eq!(
+            kubectl_row(SimTime::from_secs(83), &pod, &st, 21).restarts,
+            "3"
+        );
+    }
+
+    #[test]
+    fn kubectl_walks_the_regular_containers_once_the_pod_is_initialized() {
+        // R47–R49 (≥1.29): a sidecar that restarts after the pod initialized still sets the
+        // STATUS, but READY and RESTARTS include the regular containers because the pod's
+        // Initialized condition is True.
+        let mut sidecar = ContainerSpec::new("side", "busybox");
+        sidecar.restartable = true;
+        let pod = PodSpec::new("p")
+            .with_init_container(sidecar)
+            .with_container(ContainerSpec::new("app", "nginx"));
+        let app = ContainerStatus {
+            state: ContainerState::Running {
+                started_at: SimTime::from_secs(2),
+            },
+            ready: true,
+            started: true,
+            restart_count: 1,
+            last_state: Some(terminated(1, 1, 50)),
+        };
+        let mut st = status(vec![app], false);
+        st.init_containers = vec![crash_looping(3, 61)];
+        let now = SimTime::from_secs(62);
+        let row = kubectl_row(now, &pod, &st, 37);
+        assert_eq!(
+            (
+                row.ready.as_str(),
+                row.status.as_str(),
+                row.restarts.as_str()
+            ),
+            ("1/2", "Init:CrashLoopBackOff", "4 (1s ago)")
+        );
+        // Not initialized: only what the init walk saw.
+        st.conditions.initialized = false;
+        let row = kubectl_row(now, &pod, &st, 37);
+        assert_eq!(
+            (row.ready.as_str(), row.restarts.as_str()),
+            ("0/2", "3 (1s ago)")
+        );
+    }
+
+    #[test]
+    fn kubectl_before_1_29_keeps_the_init_containers_last_exit_for_the_ago() {
+        // R49 (<1.29): the init walk's latest lastState stays the reference once the regular
+        // containers are walked, though only their restarts are summed.
+        let pod = PodSpec::new("p")
+            .with_init_container(ContainerSpec::new("init", "busybox"))
+            .with_container(ContainerSpec::new("app", "nginx"));
+        let init = ContainerStatus {
+            state: ContainerState::Terminated(terminated(0, 40, 45)),
+            last_state: Some(terminated(1, 30, 35)),
+            ready: true,
+            restart_count: 1,
+            ..ContainerStatus::default()
+        };
+        let app = ContainerStatus {
+            state: ContainerState::Running {
+                started_at: SimTime::from_secs(20),
+            },
+            ready: true,
+            started: true,
+            restart_count: 1,
+            last_state: Some(terminated(1, 10, 15)),
+        };
+        let mut st = status(vec![app], true);
+        st.init_containers = vec![init];
+        let now = SimTime::from_secs(100);
+        assert_eq!(kubectl_row(now, &pod, &st, 28).restarts, "1 (65s ago)");
+        assert_eq!(kubectl_row(now, &pod, &st, 37).restarts, "1 (85s ago)");
     }
 
     #[test]
