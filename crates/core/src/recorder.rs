@@ -116,6 +116,14 @@ impl<S> Recorder<S> {
         &self.inner
     }
 
+    /// A kubelet restart: the correlator lives in the kubelet process, so the new one starts
+    /// with no groups, no counts and full buckets. Its events become new Event objects.
+    fn forget(&mut self) {
+        self.groups.clear();
+        self.observed.clear();
+        self.buckets = [None, None];
+    }
+
     fn correlate(&mut self, t: SimTime, e: &KubeEvent<'_>) -> Recorded {
         self.message.clear();
         let _ = write!(self.message, "{}", e.message);
@@ -170,6 +178,9 @@ impl<S: Sink> Sink for Recorder<S> {
 
     fn event(&mut self, event: &Event<'_>) -> Result<Flow, S::Error> {
         let EventKind::Event(e) = event.kind else {
+            if let EventKind::KubeletRestart = event.kind {
+                self.forget();
+            }
             return self.inner.event(event);
         };
         let recorded = self.correlate(event.t, &e);
@@ -224,6 +235,23 @@ mod tests {
             texts[1],
             "Normal Killing: Stopping container a (x2 since 10s)"
         );
+    }
+
+    #[test]
+    fn a_kubelet_restart_starts_a_new_correlator() {
+        // R54: the correlator's caches and buckets are in the kubelet's memory.
+        let mut r = Recorder::new(VecSink::default(), true);
+        for i in 0..30 {
+            killing(i, "a", &mut r);
+        }
+        let _ = r.event(&Event {
+            t: SimTime::from_secs(40),
+            kind: EventKind::KubeletRestart,
+        });
+        killing(41, "a", &mut r);
+        let texts: Vec<_> = r.into_inner().records.into_iter().map(|x| x.text).collect();
+        assert!(texts[29].ends_with("(x30 since 0s, not sent)"), "{texts:?}");
+        assert_eq!(texts[31], "Normal Killing: Stopping container a");
     }
 
     #[test]
