@@ -96,13 +96,21 @@ impl Simulation {
                     },
                 };
             }
-            if !regular_init && st.started && !st.ready && self.predates_kubelet_restart(&view) {
-                // P45 (setReadyStateOnKubeletRestart): keep a ready container ready when the
-                // readiness cache is still empty, unless the pod was not Ready before.
+            if !regular_init && st.started && self.predates_kubelet_restart(&view) {
+                // P45 (setReadyStateOnKubeletRestart), whenever the readiness cache does not
+                // hold Success: a container that is not ready becomes ready while the cache is
+                // still empty; then one with a readiness probe is not ready unless the pod was
+                // Ready before. The second step also covers a container found ready because its
+                // readiness worker does not exist yet (the first sync after the restart).
                 let entry = self.cached_opt(c, ProbeKind::Readiness, view.id);
-                let has_probe = self.pod.container(c).probe(ProbeKind::Readiness).is_some();
-                if entry.is_none() && (!has_probe || self.status.conditions.ready) {
-                    st.ready = true;
+                if entry != Some(ProbeResult::Success) {
+                    if !st.ready && entry.is_none() {
+                        st.ready = true;
+                    }
+                    let has_probe = self.pod.container(c).probe(ProbeKind::Readiness).is_some();
+                    if has_probe && !self.status.conditions.ready {
+                        st.ready = false;
+                    }
                 }
             }
             self.view[c] = view;

@@ -1160,6 +1160,49 @@ fn a_kubelet_restart_on_1_37_keeps_a_ready_container_ready() {
 }
 
 #[test]
+fn a_kubelet_restart_on_1_37_keeps_an_unready_container_unready() {
+    // P45 (setReadyStateOnKubeletRestart): at the first sync after the restart the readiness
+    // worker does not exist yet, which alone would make the container ready; the pod was not
+    // Ready, so the container with a readiness probe stays not ready.
+    let ok = container("ok").with_probe(ProbeKind::Readiness, probe(http(), |_| {}));
+    let failing = container("failing").with_probe(ProbeKind::Readiness, probe(http(), |_| {}));
+    let pod = PodSpec::new("p").with_container(ok).with_container(failing);
+    let mut behaviours = Behaviours::new(&pod);
+    let refused = behaviours.add(per_instance(|_, _| Response::now(Answer::Refused)));
+    behaviours.bind(1, ProbeKind::Readiness, refused);
+    let mut sim = Simulation::new(
+        pod,
+        Profile::newest(),
+        KubeletConfig::default(),
+        7,
+        behaviours,
+    );
+    sim.restart_kubelet_at(SimTime::from_secs(60));
+    let mut sink = VecSink::default();
+    sim.run_until(SimTime::from_secs(120), &mut sink)
+        .expect("run");
+    let ready: Vec<_> = sink
+        .records
+        .iter()
+        .filter(|x| x.kind == "ready" || x.kind == "podReady")
+        .map(|x| format!("{} {:?} {}", x.t, x.container, x.text))
+        .collect();
+    assert!(
+        sink.records
+            .iter()
+            .all(|x| x.kind != "podReady" || x.text.ends_with("false")),
+        "{ready:?}"
+    );
+    assert!(
+        !ready
+            .iter()
+            .any(|x| x.contains("failing") && x.ends_with("true")),
+        "{ready:?}"
+    );
+    assert!(!sim.status().containers[1].ready);
+}
+
+#[test]
 fn a_kubelet_restart_before_1_35_flaps_readiness() {
     // P25: the new readiness worker records its initial Failure for the running container.
     let profile = Profile::for_minor(34).expect("1.34");
