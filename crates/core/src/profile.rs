@@ -266,6 +266,11 @@ pub struct Profile {
     /// `Succeeded`/`Failed` whatever its restart policy, and `TerminatePod` marks a pod that is
     /// still `Pending` or `Running` `Failed` (≥1.27).
     pub terminal_phase_forcing: bool,
+    /// P25 (1.36+, with `ChangeContainerStatusOnKubeletRestart` off): a sidecar's startup
+    /// worker that meets a container whose status already says `started` records Success for
+    /// it before the usual initial value (which only a container that predates the kubelet's
+    /// restart skips).
+    pub sidecar_startup_keeps_started: bool,
 }
 
 impl Profile {
@@ -326,6 +331,7 @@ impl Profile {
             terminal_phase_forcing: minor >= 27,
             event_spam_key_has_type: minor >= 32,
             init_container_started: minor >= 28,
+            sidecar_startup_keeps_started: minor >= 36,
         })
     }
 

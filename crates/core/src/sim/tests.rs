@@ -1203,6 +1203,36 @@ fn a_kubelet_restart_on_1_37_keeps_an_unready_container_unready() {
 }
 
 #[test]
+fn after_a_kubelet_restart_a_started_sidecar_gets_startup_success_from_1_36() {
+    // P25 (1.36+): the sidecar's new startup worker records Success for the old container
+    // because its status already says started; 1.35 records nothing for it.
+    let side = sidecar("proxy").with_probe(ProbeKind::Startup, probe(http(), |_| {}));
+    let pod = || {
+        PodSpec::new("p")
+            .with_init_container(side.clone())
+            .with_container(container("app"))
+    };
+    let results_after = |m: u8| {
+        let r = run_plan(
+            pod(),
+            minor(m),
+            KubeletConfig::default(),
+            |s| s.restart_kubelet_at(SimTime::from_secs(60)),
+            120,
+        );
+        assert!(r.sim.status().init_containers[0].started);
+        r.records
+            .iter()
+            .filter(|x| x.kind == "result" && x.t >= SimTime::from_secs(60))
+            .map(|x| x.text.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(results_after(37), ["startup result -> Success"]);
+    assert_eq!(results_after(36), ["startup result -> Success"]);
+    assert_eq!(results_after(35), Vec::<String>::new());
+}
+
+#[test]
 fn a_kubelet_restart_before_1_35_flaps_readiness() {
     // P25: the new readiness worker records its initial Failure for the running container.
     let profile = Profile::for_minor(34).expect("1.34");

@@ -332,6 +332,17 @@ impl Simulation {
             self.cache[w] = None;
             self.workers[w].container_id = Some(id);
             self.workers[w].on_hold = false;
+            // 1.36+, ChangeContainerStatusOnKubeletRestart off: a sidecar whose status says
+            // started keeps that through its startup worker.
+            if self.profile.sidecar_startup_keeps_started
+                && self.profile.inherits_started()
+                && worker.kind == ProbeKind::Startup
+                && self.pod.is_init(c)
+                && self.pod.container(c).restartable
+                && self.status.container(c).started
+            {
+                self.set_result(w, id, ProbeResult::Success, out);
+            }
             // 1.35+, ChangeContainerStatusOnKubeletRestart off: a container that predates the
             // kubelet's restart by more than 10 s gets no initial value.
             if !self.predates_kubelet_restart(&view) {
