@@ -46,7 +46,11 @@ fn round_trip(path: &Path) -> Result<(), Failed> {
             ]
         })
         .collect();
-    let run = ManifestRun { select, apps };
+    let run = ManifestRun {
+        select,
+        apps,
+        kubernetes: None,
+    };
     let mut built = Scenario::from_manifest(&text, &name, &run).map_err(|e| e.render(&text))?;
     built
         .scenario

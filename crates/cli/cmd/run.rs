@@ -106,6 +106,7 @@ pub fn run(args: &RunArgs) -> ExitStatus {
         let run = ManifestRun {
             select: args.select.clone(),
             apps: app_args(args),
+            kubernetes: args.kubernetes.clone(),
         };
         let mut built = match Scenario::from_manifest(&text, display, &run) {
             Ok(b) => b,
@@ -143,17 +144,13 @@ pub fn run(args: &RunArgs) -> ExitStatus {
             ));
             return ExitStatus::Error;
         }
-        let mut scenario = match Scenario::from_str_with(&text, display, &mut FileReader) {
+        let scenario = match Scenario::load_with(&text, display, &mut FileReader, &overrides) {
             Ok(s) => s,
             Err(e) => {
                 print_error(&e.render(&text));
                 return ExitStatus::Error;
             }
         };
-        if let Err(e) = scenario.apply(&overrides) {
-            print_error(&e.render(&text));
-            return ExitStatus::Error;
-        }
         print_notes(&scenario.notes);
         scenario
     };

@@ -226,6 +226,10 @@ pub struct ManifestRun {
     pub select: Option<String>,
     /// `--app`, `--exit`, `--sigterm` and `--pull`, in the order given.
     pub apps: Vec<AppArg>,
+    /// `--kubernetes`: the release whose API server and kubelet read the manifest (default
+    /// the newest modelled). It decides which fields the API server keeps (gRPC probes before
+    /// their gate is on are dropped, as the API server drops them).
+    pub kubernetes: Option<String>,
 }
 
 /// A scenario built from a manifest file and command-line arguments.
@@ -326,6 +330,32 @@ impl Scenario {
         display_path: &str,
         reader: &mut dyn ManifestReader,
     ) -> Result<Scenario, ScenarioError> {
+        Scenario::parse(text, display_path, reader, None)
+    }
+
+    /// [`Scenario::from_str_with`] followed by [`Scenario::apply`]. The `--kubernetes`
+    /// override is known while the file is read, so `featureGates` and the fields the API
+    /// server keeps are judged against that release, not the file's own.
+    ///
+    /// # Errors
+    /// As both.
+    pub fn load_with(
+        text: &str,
+        display_path: &str,
+        reader: &mut dyn ManifestReader,
+        overrides: &Overrides,
+    ) -> Result<Scenario, ScenarioError> {
+        let mut s = Scenario::parse(text, display_path, reader, overrides.kubernetes.as_deref())?;
+        s.apply(overrides)?;
+        Ok(s)
+    }
+
+    fn parse(
+        text: &str,
+        display_path: &str,
+        reader: &mut dyn ManifestReader,
+        kubernetes: Option<&str>,
+    ) -> Result<Scenario, ScenarioError> {
         let root = yaml::parse(text).map_err(|e| {
             ScenarioError::single(
                 display_path,
@@ -333,6 +363,7 @@ impl Scenario {
             )
         })?;
         let mut loader = Loader::new(vec![text], Vec::new(), Some(reader));
+        loader.kubernetes = kubernetes.map(str::to_owned);
         match loader.scenario(&root, display_path) {
             Some(s) if loader.d.is_empty() => Ok(s),
             _ => Err(loader.into_error(display_path)),
@@ -369,6 +400,7 @@ impl Scenario {
     /// let run = ManifestRun {
     ///     select: None,
     ///     apps: vec![AppArg { flag: AppFlag::App, value: "web: liveness=refused for 90s then ok".into() }],
+    ///     kubernetes: None,
     /// };
     /// let built = Scenario::from_manifest(manifest, "deploy.yaml", &run)?;
     /// assert_eq!(built.workload, "Deployment/web");
@@ -436,6 +468,7 @@ impl Scenario {
         let mut texts = vec![text];
         texts.extend(run.apps.iter().map(|a| a.value.as_str()));
         let mut loader = Loader::new(texts, sources, None);
+        loader.kubernetes.clone_from(&run.kubernetes);
         loader.d.extend(problems);
         match loader.scenario(&root, display_path) {
             Some(mut scenario) if loader.d.is_empty() => {
@@ -463,9 +496,7 @@ impl Scenario {
         display_path: &str,
         overrides: &Overrides,
     ) -> Result<Scenario, ScenarioError> {
-        let mut s = Scenario::from_str(text, display_path)?;
-        s.apply(overrides)?;
-        Ok(s)
+        Scenario::load_with(text, display_path, &mut NoFiles, overrides)
     }
 
     /// Applies command-line overrides: a new profile (with the `featureGates` applied again),
@@ -914,6 +945,8 @@ struct Loader<'s> {
     /// The sources besides the main input, for the error: `SourceId(n)` is `sources[n - 1]`.
     sources: Vec<Source>,
     reader: Option<&'s mut dyn ManifestReader>,
+    /// The `--kubernetes` override, which takes the place of the file's `kubernetes`.
+    kubernetes: Option<String>,
     notes: Vec<String>,
     services: Vec<catalog::Service>,
     d: Diags,
@@ -929,6 +962,7 @@ impl<'s> Loader<'s> {
             texts,
             sources,
             reader,
+            kubernetes: None,
             notes: Vec::new(),
             services: Vec::new(),
             d: Diags::new(),
@@ -994,6 +1028,10 @@ impl<'s> Loader<'s> {
                 }
             },
         };
+        // An unknown override is reported by `Scenario::apply`.
+        if let Some(p) = self.kubernetes.as_deref().and_then(Profile::parse) {
+            profile = p;
+        }
         let feature_gates = self.feature_gates(f.get("featureGates"));
         apply_gates(&mut profile, &feature_gates, &mut self.d);
         let seed = f.get("seed").and_then(|n| {
@@ -1024,7 +1062,10 @@ impl<'s> Loader<'s> {
                     self.d.extend(ds);
                     None
                 }
-                Ok(mut m) => match validate::validate(&mut m) {
+                Ok(mut m) => match {
+                    self.drop_disabled_fields(&mut m, &profile);
+                    validate::validate(&mut m)
+                } {
                     Ok(v) => Some((m, v)),
                     Err(ds) => {
                         self.d.extend(ds);
@@ -1075,6 +1116,52 @@ impl<'s> Loader<'s> {
             notes: std::mem::take(&mut self.notes),
             services: std::mem::take(&mut self.services),
         })
+    }
+
+    /// The API server's `dropDisabledFields` for what probesim reads: with gate
+    /// `GRPCContainerProbe` off (1.23, or turned off in 1.24–1.26) a probe's `grpc` is dropped
+    /// before validation, which then finds a probe without a handler. The drop is reported
+    /// too, since the API server's own message does not say why the handler is missing.
+    fn drop_disabled_fields(&mut self, m: &mut PodManifest, profile: &Profile) {
+        if profile.grpc_probes() {
+            return;
+        }
+        let spec_path = m.kind.pod_spec_path();
+        let lists = [
+            ("initContainers", &mut m.spec.init_containers),
+            ("containers", &mut m.spec.containers),
+        ];
+        for (list, containers) in lists {
+            for (i, c) in containers.iter_mut().enumerate() {
+                for kind in ProbeKind::ALL {
+                    let Some(probe) = c.probes[kind.index()].as_mut() else {
+                        continue;
+                    };
+                    if let Some(grpc) = probe.grpc.take() {
+                        let why = if profile.minor() < 23 {
+                            format!(
+                                "gRPC probes arrived in Kubernetes 1.23; the API server of {} does not know this field and drops it",
+                                profile.version()
+                            )
+                        } else {
+                            format!(
+                                "gRPC probes need feature gate GRPCContainerProbe, which is off here (Kubernetes {}); the API server drops this field",
+                                profile.version()
+                            )
+                        };
+                        self.report(
+                            &spec_path
+                                .child(list)
+                                .index(i)
+                                .child(kind.field())
+                                .child("grpc"),
+                            Some(grpc.mark),
+                            why,
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// The manifest of the pod: `pod:` as written, or the workload `manifest:` and `select:`
@@ -2906,6 +2993,7 @@ spec:
                     value: (*value).to_owned(),
                 })
                 .collect(),
+            kubernetes: None,
         };
         Scenario::from_manifest(DEPLOYMENT, "app.yaml", &run)
     }
@@ -2983,6 +3071,7 @@ spec:
         let run = ManifestRun {
             select: Some("deploy/web".into()),
             apps: Vec::new(),
+            kubernetes: None,
         };
         let built = Scenario::from_manifest(&text, "app.yaml", &run).unwrap();
         let names: Vec<String> = built
