@@ -1062,16 +1062,16 @@ impl<'s> Loader<'s> {
                     self.d.extend(ds);
                     None
                 }
-                Ok(mut m) => match {
+                Ok(mut m) => {
                     self.drop_disabled_fields(&mut m, &profile);
-                    validate::validate(&mut m)
-                } {
-                    Ok(v) => Some((m, v)),
-                    Err(ds) => {
-                        self.d.extend(ds);
-                        None
+                    match validate::validate(&mut m) {
+                        Ok(v) => Some((m, v)),
+                        Err(ds) => {
+                            self.d.extend(ds);
+                            None
+                        }
                     }
-                },
+                }
             },
         };
         let (manifest, mut validated) = match pod {
