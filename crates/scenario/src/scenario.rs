@@ -1119,14 +1119,44 @@ impl<'s> Loader<'s> {
     }
 
     /// The API server's `dropDisabledFields` for what probesim reads: with gate
-    /// `GRPCContainerProbe` off (1.23, or turned off in 1.24–1.26) a probe's `grpc` is dropped
-    /// before validation, which then finds a probe without a handler. The drop is reported
-    /// too, since the API server's own message does not say why the handler is missing.
+    /// `SidecarContainers` off (before 1.28, and by default in 1.28) an init container's
+    /// `restartPolicy` is dropped; with gate `GRPCContainerProbe` off (before 1.23, 1.23 by
+    /// default) a probe's `grpc` is dropped. Validation then judges what is left (an init
+    /// container with a probe, a probe without a handler). Each drop is reported too, since
+    /// the API server's own messages do not say why.
     fn drop_disabled_fields(&mut self, m: &mut PodManifest, profile: &Profile) {
+        let spec_path = m.kind.pod_spec_path();
+        // Sidecars: an init container's `restartPolicy` needs gate SidecarContainers (1.28,
+        // off by default there). Without it the container is an ordinary init container, and
+        // any probe on it is refused by validation (P61).
+        if !profile.gate(Gate::SidecarContainers) {
+            for (i, c) in m.spec.init_containers.iter_mut().enumerate() {
+                if let Some(policy) = c.restart_policy.take() {
+                    let why = if profile.minor() < 28 {
+                        format!(
+                            "sidecar containers (init containers with a restartPolicy) arrived in Kubernetes 1.28; the API server of {} does not know this field and drops it",
+                            profile.version()
+                        )
+                    } else {
+                        format!(
+                            "sidecar containers need feature gate SidecarContainers, which is off here (Kubernetes {}); the API server drops this field",
+                            profile.version()
+                        )
+                    };
+                    self.report(
+                        &spec_path
+                            .child("initContainers")
+                            .index(i)
+                            .child("restartPolicy"),
+                        Some(policy.mark),
+                        why,
+                    );
+                }
+            }
+        }
         if profile.grpc_probes() {
             return;
         }
-        let spec_path = m.kind.pod_spec_path();
         let lists = [
             ("initContainers", &mut m.spec.init_containers),
             ("containers", &mut m.spec.containers),
