@@ -1120,8 +1120,8 @@ impl<'s> Loader<'s> {
 
     /// The API server's `dropDisabledFields` for what probesim reads: with gate
     /// `SidecarContainers` off (before 1.28, and by default in 1.28) an init container's
-    /// `restartPolicy` is dropped; with gate `GRPCContainerProbe` off (before 1.23, 1.23 by
-    /// default) a probe's `grpc` is dropped. Validation then judges what is left (an init
+    /// `restartPolicy` is dropped; with gate `StartupProbe` off (1.19 only) a `startupProbe`;
+    /// with gate `GRPCContainerProbe` off (before 1.23, 1.23 by default) a probe's `grpc`. Validation then judges what is left (an init
     /// container with a probe, a probe without a handler). Each drop is reported too, since
     /// the API server's own messages do not say why.
     fn drop_disabled_fields(&mut self, m: &mut PodManifest, profile: &Profile) {
@@ -1151,6 +1151,28 @@ impl<'s> Loader<'s> {
                         Some(policy.mark),
                         why,
                     );
+                }
+            }
+        }
+        // Startup probes: gate StartupProbe (on by default in 1.19, the only release where it
+        // can be turned off).
+        if !profile.gate(Gate::StartupProbe) {
+            let lists = [
+                ("initContainers", &mut m.spec.init_containers),
+                ("containers", &mut m.spec.containers),
+            ];
+            for (list, containers) in lists {
+                for (i, c) in containers.iter_mut().enumerate() {
+                    if let Some(probe) = c.probes[ProbeKind::Startup.index()].take() {
+                        self.report(
+                            &spec_path.child(list).index(i).child("startupProbe"),
+                            Some(probe.mark),
+                            format!(
+                                "startup probes need feature gate StartupProbe, which is off here (Kubernetes {}); the API server drops this field",
+                                profile.version()
+                            ),
+                        );
+                    }
                 }
             }
         }
