@@ -16,8 +16,8 @@ use probesim_core::{
 use super::RunInfo;
 
 /// The `counts` key of pod-level events (`phase`, `podReady`, `sync`, Events about the pod) in
-/// the summary.
-pub const POD_COUNTS_KEY: &str = "pod";
+/// the summary. Parentheses keep it apart from every container name (a DNS label).
+pub const POD_COUNTS_KEY: &str = "(pod)";
 
 /// Writes `s` as a JSON string literal: `"`, `\` and control characters are escaped the way
 /// `serde_json` escapes them; everything else, non-ASCII included, is written as is.
@@ -443,7 +443,7 @@ impl<W: Write> Sink for JsonlSink<W> {
 ///   "t": 1800, "phase": "Running", "ready": false, "conditions": {…}, "containers": […],
 ///   "counts": {
 ///     "kubia": {"probe": 97, "result": 18, "kill": 9, "exit": 9, "start": 10, …},
-///     "pod": {"podReady": 2, "phase": 1}
+///     "(pod)": {"podReady": 2, "phase": 1}
 ///   }
 /// }
 /// ```
@@ -826,7 +826,7 @@ mod tests {
         let expected = r#"  "counts": {
     "kubia": {"probe": 4, "result": 1, "kill": 1, "exit": 1, "start": 1, "backoff": 1, "ready": 1, "started": 1, "status": 1, "event": 1},
     "idle": {},
-    "pod": {"podReady": 1, "phase": 1, "sync": 1}
+    "(pod)": {"podReady": 1, "phase": 1, "sync": 1}
   }
 }
 "#;
