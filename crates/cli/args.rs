@@ -45,7 +45,7 @@ pub struct RunArgs {
 
     /// Virtual time to simulate, overriding the scenario's `duration` (e.g. 90s, 30m, 2h, or
     /// plain seconds; 10m for a manifest).
-    #[arg(long = "for", value_name = "DURATION")]
+    #[arg(long = "for", value_name = "DURATION", allow_hyphen_values = true)]
     pub for_: Option<String>,
 
     /// Seed of the simulation's random generator, overriding the scenario's `seed`.

@@ -3,11 +3,11 @@
 use std::path::{Path, PathBuf};
 
 use probesim_scenario::catalog;
-use probesim_scenario::run::check as check_scenario;
+use probesim_scenario::run::{check as check_scenario, RunFailure};
 use probesim_scenario::scenario::Scenario;
 
 use crate::args::CheckArgs;
-use crate::cmd::{print_error, read_file, FileReader};
+use crate::cmd::{print_error, read_file, stdout_line, FileReader};
 use crate::exit::ExitStatus;
 
 pub fn check(args: &CheckArgs) -> ExitStatus {
@@ -45,7 +45,7 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
         };
         if catalog::is_manifest(&text) {
             if *named {
-                println!("invalid {display}");
+                stdout_line(&format!("invalid {display}"));
                 print_error(&format!(
                     "{display}: a Kubernetes manifest, not a scenario: run it with `probesim run {display} --app …`, or reference it from a scenario with `manifest:`"
                 ));
@@ -58,7 +58,7 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
         let scenario = match Scenario::from_str_with(&text, &display, &mut FileReader) {
             Ok(s) => s,
             Err(e) => {
-                println!("invalid {display}");
+                stdout_line(&format!("invalid {display}"));
                 print_error(&e.render(&text));
                 invalid += 1;
                 continue;
@@ -74,18 +74,25 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
                     } else {
                         "expectations"
                     };
-                    println!("ok      {display} ({n} {what})");
+                    stdout_line(&format!("ok      {display} ({n} {what})"));
                 }
             }
             Ok(failures) => {
                 failed += 1;
-                println!("FAILED  {display}: {}", failures[0]);
+                stdout_line(&format!("FAILED  {display}: {}", failures[0]));
                 for more in &failures[1..] {
-                    println!("        {more}");
+                    stdout_line(&format!("        {more}"));
                 }
             }
+            Err(RunFailure::NoDuration) => {
+                stdout_line(&format!("invalid {display}"));
+                print_error(&format!(
+                    "{display}: duration: Required value: the scenario sets no duration, and `probesim check` replays a scenario for its own: add `duration:`"
+                ));
+                invalid += 1;
+            }
             Err(e) => {
-                println!("invalid {display}");
+                stdout_line(&format!("invalid {display}"));
                 print_error(&format!("{display}: {e}"));
                 invalid += 1;
             }
@@ -99,7 +106,7 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
     if invalid > 0 {
         summary.push_str(&format!(", {invalid} invalid"));
     }
-    println!("{summary}");
+    stdout_line(&summary);
     if bad_input || invalid > 0 {
         ExitStatus::Error
     } else if failed > 0 {

@@ -3,7 +3,7 @@
 pub mod check;
 pub mod run;
 
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::path::Path;
 
 use probesim_scenario::scenario::ManifestReader;
@@ -83,7 +83,26 @@ impl ManifestReader for FileReader {
 /// Prints notes (not errors) on standard error: `note: …`.
 pub fn print_notes(notes: &[String]) {
     for note in notes {
-        eprintln!("note: {note}");
+        stderr_line(&format!("note: {note}"));
+    }
+}
+
+/// Writes one line to standard error. A closed standard error is no reason to fail (or
+/// panic, as `eprintln!` does): the exit code still tells what happened.
+fn stderr_line(line: &str) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
+/// Writes one line to standard output. When the reader has gone (`probesim check … | head`),
+/// probesim stops quietly with exit code 0, as `run` does; another write error is reported
+/// and ends the command with exit code 2.
+pub fn stdout_line(line: &str) {
+    if let Err(e) = writeln!(io::stdout().lock(), "{line}") {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        print_error(&format!("writing to standard output: {e}"));
+        std::process::exit(2);
     }
 }
 
@@ -100,9 +119,9 @@ fn io_text(e: &io::Error) -> String {
 pub fn print_error(message: &str) {
     for (i, line) in message.lines().enumerate() {
         if i == 0 && !line.starts_with("error") {
-            eprintln!("error: {line}");
+            stderr_line(&format!("error: {line}"));
         } else {
-            eprintln!("{line}");
+            stderr_line(line);
         }
     }
 }

@@ -3,12 +3,12 @@
 use std::io::{self, Write};
 
 use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
-use probesim_core::{Profile, SimDuration, SimTime};
+use probesim_core::Profile;
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::catalog;
 use probesim_scenario::report::Format;
 use probesim_scenario::run::{render, RunFailure};
-use probesim_scenario::scenario::{ManifestRun, Overrides, Scenario};
+use probesim_scenario::scenario::{horizon, ManifestRun, Overrides, Scenario};
 
 use crate::args::RunArgs;
 use crate::cmd::{print_error, print_notes, read_input, FileReader};
@@ -60,15 +60,11 @@ pub fn run(args: &RunArgs) -> ExitStatus {
     // Options are checked before the file is read: their errors name the option.
     let duration = match args.for_.as_deref().map(probesim_script::parse_duration) {
         None => None,
-        Some(Ok(d)) => match SimTime::ZERO.checked_add(d).filter(|t| *t < SimTime::MAX) {
-            Some(t) => Some(t),
-            None => {
+        Some(Ok(d)) => match horizon(d) {
+            Ok(t) => Some(t),
+            Err(message) => {
                 // The same limit as the scenario's `duration`.
-                let limit =
-                    probesim_script::format_duration(SimDuration::from_millis(u64::MAX - 1));
-                print_error(&format!(
-                    "--for: duration too large for the simulation clock: at most {limit} (about 584 million years)"
-                ));
+                print_error(&format!("--for: {message}"));
                 return ExitStatus::Error;
             }
         },

@@ -687,6 +687,7 @@ impl Simulation {
         until: SimTime,
         sink: &mut S,
     ) -> Result<RunEnd, RunError<S::Error>> {
+        let until = until.min(SimTime::HORIZON_LIMIT);
         let mut out = Out {
             sink,
             error: None,

@@ -19,6 +19,10 @@ impl SimTime {
     pub const ZERO: SimTime = SimTime(0);
     /// The latest representable instant.
     pub const MAX: SimTime = SimTime(u64::MAX);
+    /// The latest instant a simulation can run to: the engine orders its agenda by instant
+    /// and a 3-bit class packed into 64 bits, so instants stay below 2^61 ms (about 73
+    /// million years). [`Simulation::run_until`](crate::Simulation::run_until) stops here.
+    pub const HORIZON_LIMIT: SimTime = SimTime((1 << 61) - 1);
 
     /// An instant `ms` milliseconds after the origin.
     #[must_use]

@@ -581,6 +581,25 @@ impl Scenario {
     }
 }
 
+/// A duration as an instant on the timeline, if the simulation clock reaches it
+/// ([`SimTime::HORIZON_LIMIT`]); otherwise the error to report.
+///
+/// # Errors
+/// The message for a duration past the limit.
+pub fn horizon(d: SimDuration) -> Result<SimTime, String> {
+    match SimTime::ZERO.checked_add(d) {
+        Some(t) if t <= SimTime::HORIZON_LIMIT => Ok(t),
+        _ => {
+            let limit = probesim_script::format_duration(
+                SimTime::HORIZON_LIMIT.saturating_since(SimTime::ZERO),
+            );
+            Err(format!(
+                "duration too large for the simulation clock: at most {limit} (about 73 million years)"
+            ))
+        }
+    }
+}
+
 fn unsupported_version(version: &str) -> String {
     format!(
         "unsupported Kubernetes version {version:?}: probesim models 1.{} to 1.{}",
@@ -746,10 +765,12 @@ fn handler_targets(handler: &Handler, raw_exec: Option<&[String]>, pod_ip: &str)
             https: matches!(scheme, probesim_core::Scheme::Https),
             host: norm_host(host.as_deref(), pod_ip),
             port: port_key(port),
-            path: if path.is_empty() {
-                "/".to_owned()
-            } else {
+            // The request URL has a slash between the port and a path without one (Go's
+            // `url.URL.String`), so `path: healthz` is the endpoint `:PORT/healthz`.
+            path: if path.starts_with('/') {
                 path.clone()
+            } else {
+                format!("/{path}")
             },
         }],
         Handler::TcpSocket { host, port } => vec![Target::Tcp {
@@ -1407,8 +1428,17 @@ impl<'s> Loader<'s> {
     /// A duration: a Go-style string or a plain number of seconds.
     fn duration(&mut self, node: &Node, path: &FieldPath) -> Option<SimDuration> {
         let text = match node.value() {
-            Value::Str(s) => s,
-            Value::Int(_) | Value::Float(_) => node.scalar_text().unwrap_or_default(),
+            Value::Str(s) => s.to_owned(),
+            Value::Int(_) => node.scalar_text().unwrap_or_default().to_owned(),
+            Value::Float(_) => {
+                let text = node.scalar_text().unwrap_or_default();
+                // A number with an exponent (`1e3`, JSON's `1.5E2`) is spelt out in decimal
+                // digits, which the duration syntax reads as seconds.
+                match text.trim().parse::<f64>() {
+                    Ok(x) if text.contains(['e', 'E']) && x.is_finite() => format!("{x}"),
+                    _ => text.to_owned(),
+                }
+            }
             _ => {
                 decode::type_error(&mut self.d, node, path, DURATION_TYPE);
                 return None;
@@ -1426,16 +1456,10 @@ impl<'s> Loader<'s> {
     /// A duration read as an instant on the timeline.
     fn instant(&mut self, node: &Node, path: &FieldPath) -> Option<SimTime> {
         let d = self.duration(node, path)?;
-        match SimTime::ZERO.checked_add(d).filter(|t| *t < SimTime::MAX) {
-            Some(t) => Some(t),
-            None => {
-                let limit =
-                    probesim_script::format_duration(SimDuration::from_millis(u64::MAX - 1));
-                self.report(
-                    path,
-                    Some(node.mark),
-                    format!("duration too large for the simulation clock: at most {limit} (about 584 million years)"),
-                );
+        match horizon(d) {
+            Ok(t) => Some(t),
+            Err(message) => {
+                self.report(path, Some(node.mark), message);
                 None
             }
         }
@@ -2477,6 +2501,9 @@ pod:
             ("1m30s", 90_000),
             ("\"2h\"", 7_200_000),
             ("0", 0),
+            ("1e3", 1_000_000),
+            ("1.5E2", 150_000),
+            ("2e-3", 2),
         ] {
             let s =
                 load(&with_pod("").replace("duration: 10m", &format!("duration: {text}"))).unwrap();
@@ -2635,6 +2662,10 @@ pod:
             (
                 "{httpGet: {port: 8080, path: /healthz?x=1}}",
                 "http :8080/healthz?x=1",
+            ),
+            (
+                "{httpGet: {port: 8080, path: healthz}}",
+                "http :8080/healthz",
             ),
             (
                 "{httpGet: {port: 8443, scheme: HTTPS, host: Example.COM}}",
