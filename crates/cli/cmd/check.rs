@@ -118,6 +118,18 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
 
 /// Scenario files under a directory, recursively, in sorted order.
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    collect_from(dir, &mut Vec::new(), out)
+}
+
+/// Walks `dir`, sorted by name, skipping a directory met again through a symbolic link (one
+/// of `seen`, by its resolved path) so that a link cycle is not followed for ever.
+fn collect_from(dir: &Path, seen: &mut Vec<PathBuf>, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    if let Ok(real) = std::fs::canonicalize(dir) {
+        if seen.contains(&real) {
+            return Ok(());
+        }
+        seen.push(real);
+    }
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: cannot read directory: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -125,7 +137,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     entries.sort();
     for path in entries {
         if path.is_dir() {
-            collect(&path, out)?;
+            collect_from(&path, seen, out)?;
         } else if path
             .extension()
             .and_then(|e| e.to_str())
