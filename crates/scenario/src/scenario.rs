@@ -1971,7 +1971,7 @@ impl<'s> Loader<'s> {
                 p,
                 0,
                 i128::from(u64::MAX),
-                "a count of 0 or more",
+                "a count from 0 to 18446744073709551615",
             )
             .and_then(|x| u64::try_from(x).ok())
         };
