@@ -779,6 +779,11 @@ fn syntax_error(text: &str, mark: Mark, info: &str) -> YamlError {
         && (info.contains("indentation") || info.contains("end of stream"))
     {
         format!("{info} (is its closing quote missing?)")
+    } else if info == "simple key expect ':'" {
+        // The scanner notices only here that a key started earlier never got its `:`.
+        "expected the `:` of a `key: value` pair here: does a line above hold a bare word, or \
+         lack its `:`?"
+            .to_owned()
     } else {
         info.to_owned()
     };
@@ -1149,6 +1154,17 @@ mod tests {
         assert!(
             err.message.starts_with("document nested too deeply"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn a_key_without_its_colon_is_explained() {
+        let err = parse("duration: 1m\nexpect\npod: {}\n").unwrap_err();
+        assert!(
+            err.message
+                .starts_with("expected the `:` of a `key: value` pair"),
+            "{}",
+            err.message
         );
     }
 
