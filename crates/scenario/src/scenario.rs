@@ -581,6 +581,22 @@ impl Scenario {
     }
 }
 
+/// Why the API server of `profile` dropped a field: `what` arrived in `1.<since>`, and is
+/// behind `gate` where the release has it but the gate is off.
+fn dropped_field(profile: &Profile, what: &str, gate: &str, since: u8) -> String {
+    if profile.minor() < since {
+        format!(
+            "{what} arrived in Kubernetes 1.{since}; the API server of {} does not know this field and drops it",
+            profile.version()
+        )
+    } else {
+        format!(
+            "{what} need feature gate {gate}, which is off here (Kubernetes {}); the API server drops this field",
+            profile.version()
+        )
+    }
+}
+
 /// A duration as an instant on the timeline, if the simulation clock reaches it
 /// ([`SimTime::HORIZON_LIMIT`]); otherwise the error to report.
 ///
@@ -1142,94 +1158,45 @@ impl<'s> Loader<'s> {
     /// The API server's `dropDisabledFields` for what probesim reads: with gate
     /// `SidecarContainers` off (before 1.28, and by default in 1.28) an init container's
     /// `restartPolicy` is dropped; with gate `StartupProbe` off (1.19 only) a `startupProbe`;
-    /// with gate `GRPCContainerProbe` off (before 1.23, 1.23 by default) a probe's `grpc`. Validation then judges what is left (an init
-    /// container with a probe, a probe without a handler). Each drop is reported too, since
-    /// the API server's own messages do not say why.
+    /// with gate `GRPCContainerProbe` off (before 1.23, 1.23 by default) a probe's `grpc`.
+    /// Validation then judges what is left (an init container with a probe, a probe without a
+    /// handler). Each drop is reported too, since the API server's own messages do not say why.
     fn drop_disabled_fields(&mut self, m: &mut PodManifest, profile: &Profile) {
         let spec_path = m.kind.pod_spec_path();
-        // Sidecars: an init container's `restartPolicy` needs gate SidecarContainers (1.28,
-        // off by default there). Without it the container is an ordinary init container, and
-        // any probe on it is refused by validation (P61).
-        if !profile.gate(Gate::SidecarContainers) {
-            for (i, c) in m.spec.init_containers.iter_mut().enumerate() {
-                if let Some(policy) = c.restart_policy.take() {
-                    let why = if profile.minor() < 28 {
-                        format!(
-                            "sidecar containers (init containers with a restartPolicy) arrived in Kubernetes 1.28; the API server of {} does not know this field and drops it",
-                            profile.version()
-                        )
-                    } else {
-                        format!(
-                            "sidecar containers need feature gate SidecarContainers, which is off here (Kubernetes {}); the API server drops this field",
-                            profile.version()
-                        )
-                    };
-                    self.report(
-                        &spec_path
-                            .child("initContainers")
-                            .index(i)
-                            .child("restartPolicy"),
-                        Some(policy.mark),
-                        why,
-                    );
-                }
-            }
-        }
-        // Startup probes: gate StartupProbe (on by default in 1.19, the only release where it
-        // can be turned off).
-        if !profile.gate(Gate::StartupProbe) {
-            let lists = [
-                ("initContainers", &mut m.spec.init_containers),
-                ("containers", &mut m.spec.containers),
-            ];
-            for (list, containers) in lists {
-                for (i, c) in containers.iter_mut().enumerate() {
-                    if let Some(probe) = c.probes[ProbeKind::Startup.index()].take() {
-                        self.report(
-                            &spec_path.child(list).index(i).child("startupProbe"),
-                            Some(probe.mark),
-                            format!(
-                                "startup probes need feature gate StartupProbe, which is off here (Kubernetes {}); the API server drops this field",
-                                profile.version()
-                            ),
-                        );
-                    }
-                }
-            }
-        }
-        if profile.grpc_probes() {
-            return;
-        }
+        let sidecars = profile.gate(Gate::SidecarContainers);
+        let startup = profile.gate(Gate::StartupProbe);
+        let grpc = profile.grpc_probes();
         let lists = [
             ("initContainers", &mut m.spec.init_containers),
             ("containers", &mut m.spec.containers),
         ];
         for (list, containers) in lists {
             for (i, c) in containers.iter_mut().enumerate() {
+                let path = spec_path.child(list).index(i);
+                let policy = c
+                    .restart_policy
+                    .take_if(|_| list == "initContainers" && !sidecars);
+                if let Some(policy) = policy {
+                    let what = "sidecar containers (init containers with a restartPolicy)";
+                    let message = dropped_field(profile, what, "SidecarContainers", 28);
+                    self.report(&path.child("restartPolicy"), Some(policy.mark), message);
+                }
+                let probe = c.probes[ProbeKind::Startup.index()].take_if(|_| !startup);
+                if let Some(probe) = probe {
+                    let message = dropped_field(profile, "startup probes", "StartupProbe", 0);
+                    self.report(&path.child("startupProbe"), Some(probe.mark), message);
+                }
                 for kind in ProbeKind::ALL {
                     let Some(probe) = c.probes[kind.index()].as_mut() else {
                         continue;
                     };
-                    if let Some(grpc) = probe.grpc.take() {
-                        let why = if profile.minor() < 23 {
-                            format!(
-                                "gRPC probes arrived in Kubernetes 1.23; the API server of {} does not know this field and drops it",
-                                profile.version()
-                            )
-                        } else {
-                            format!(
-                                "gRPC probes need feature gate GRPCContainerProbe, which is off here (Kubernetes {}); the API server drops this field",
-                                profile.version()
-                            )
-                        };
+                    if let Some(g) = probe.grpc.take_if(|_| !grpc) {
+                        let message =
+                            dropped_field(profile, "gRPC probes", "GRPCContainerProbe", 23);
                         self.report(
-                            &spec_path
-                                .child(list)
-                                .index(i)
-                                .child(kind.field())
-                                .child("grpc"),
-                            Some(grpc.mark),
-                            why,
+                            &path.child(kind.field()).child("grpc"),
+                            Some(g.mark),
+                            message,
                         );
                     }
                 }
