@@ -89,6 +89,9 @@ pub struct PodSpecManifest {
     pub termination_grace_period_seconds: Option<At<i64>>,
     /// `activeDeadlineSeconds` (validated, not simulated).
     pub active_deadline_seconds: Option<At<i64>>,
+    /// Where the Job spec around this template (a Job's, or a CronJob's job template) sets
+    /// `podFailurePolicy`, which only a `Never` restart policy may go with.
+    pub pod_failure_policy: Option<Mark>,
 }
 
 /// One entry of `containers` or `initContainers`.
@@ -647,6 +650,7 @@ fn read_workload_spec(
             ));
         }
     }
+    let mut pod_failure_policy = None;
     let (template, template_path, template_parent) = if kind == WorkloadKind::CronJob {
         let jp = path.child("jobTemplate");
         match f.get("jobTemplate") {
@@ -660,12 +664,16 @@ fn read_workload_spec(
                     Some(job_spec) => {
                         let sf =
                             decode::fields(d, job_spec, &jsp, &["template"], JOB_SPEC_IGNORED)?;
+                        pod_failure_policy = sf.get("podFailurePolicy").map(|n| n.mark);
                         (sf.get("template"), jsp.child("template"), sf.mark)
                     }
                 }
             }
         }
     } else {
+        if kind == WorkloadKind::Job {
+            pod_failure_policy = f.get("podFailurePolicy").map(|n| n.mark);
+        }
         (f.get("template"), path.child("template"), f.mark)
     };
     let Some(template) = template else {
@@ -686,7 +694,12 @@ fn read_workload_spec(
         decode::fields(d, md, &mp, &known, &[])?;
         labels = read_labels(md);
     }
-    let spec = read_spec(d, tf.get("spec"), tf.mark, &template_path.child("spec"));
+    let spec = read_spec(d, tf.get("spec"), tf.mark, &template_path.child("spec")).map(|s| {
+        PodSpecManifest {
+            pod_failure_policy,
+            ..s
+        }
+    });
     Some((labels, spec))
 }
 
@@ -740,6 +753,7 @@ fn read_spec(
             restart_policy: None,
             termination_grace_period_seconds: None,
             active_deadline_seconds: None,
+            pod_failure_policy: None,
         });
     };
     let f = decode::fields(d, node, path, POD_SPEC_FIELDS, POD_SPEC_IGNORED)?;
@@ -761,6 +775,7 @@ fn read_spec(
             f.get("activeDeadlineSeconds"),
             &path.child("activeDeadlineSeconds"),
         ),
+        pod_failure_policy: None,
     })
 }
 

@@ -352,8 +352,21 @@ impl Validator {
             return;
         };
         if let Some(rp) = &m.spec.restart_policy {
-            if !policies.contains(&rp.value.as_str()) {
-                self.not_supported(&path.child("restartPolicy"), rp, policies);
+            let path = path.child("restartPolicy");
+            if m.kind.is_job() {
+                // validateJobSpec: anything but OnFailure or Never (the defaulted Always
+                // included) is "required", and podFailurePolicy wants Never.
+                if !policies.contains(&rp.value.as_str()) {
+                    self.required(&path, rp.mark, r#"valid values: "OnFailure", "Never""#);
+                } else if m.spec.pod_failure_policy.is_some() && rp.value != "Never" {
+                    self.invalid_str(
+                        &path,
+                        rp,
+                        r#"only "Never" is supported when podFailurePolicy is specified"#,
+                    );
+                }
+            } else if !policies.contains(&rp.value.as_str()) {
+                self.not_supported(&path, rp, policies);
             }
         }
         if let (Some(word), Some(deadline)) = (deadline_word, &m.spec.active_deadline_seconds) {

@@ -149,6 +149,12 @@ impl WorkloadKind {
         }
     }
 
+    /// A Job, or a CronJob (whose template is a Job's).
+    #[must_use]
+    pub const fn is_job(self) -> bool {
+        matches!(self, WorkloadKind::Job | WorkloadKind::CronJob)
+    }
+
     /// The kinds as a sentence: `Pod, Deployment, …, Job or CronJob`.
     #[must_use]
     pub fn list() -> String {
