@@ -1427,14 +1427,15 @@ mod tests {
                 "spec.template.spec.restartPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\"",
             ]
         );
-        // A Job's template defaults to Always like any pod, which a Job refuses.
+        // A Job's template defaults to Always like any pod, which a Job refuses: for
+        // validateJobSpec any other policy than OnFailure or Never is a missing one.
         assert_eq!(
             load(&workload("Job", "")).unwrap_err(),
-            ["spec.template.spec.restartPolicy: Unsupported value: \"Always\": supported values: \"OnFailure\", \"Never\""]
+            ["spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", \"Never\""]
         );
         assert_eq!(
             load(&workload("CronJob", "")).unwrap_err(),
-            ["spec.jobTemplate.spec.template.spec.restartPolicy: Unsupported value: \"Always\": supported values: \"OnFailure\", \"Never\""]
+            ["spec.jobTemplate.spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", \"Never\""]
         );
         let job = load(&workload("Job", "restartPolicy: OnFailure")).unwrap();
         assert_eq!(job.pod.restart_policy, RestartPolicy::OnFailure);
