@@ -1102,7 +1102,13 @@ impl<'s> Loader<'s> {
                 Ok(mut m) => {
                     self.drop_disabled_fields(&mut m, &profile);
                     match validate::validate(&mut m) {
-                        Ok(v) => Some((m, v)),
+                        Ok(v) => {
+                            for w in validate::warnings_for(&m) {
+                                self.notes
+                                    .push(format!("{display_path}: the API server warns: {w}"));
+                            }
+                            Some((m, v))
+                        }
                         Err(ds) => {
                             self.d.extend(ds);
                             None

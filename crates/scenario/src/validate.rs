@@ -167,6 +167,26 @@ pub fn validate(m: &mut PodManifest) -> Result<ValidatedPod, Vec<Diagnostic>> {
     build(m, &mut v.d).ok_or(v.d)
 }
 
+/// The API server's warnings for a pod that passed validation (`pkg/api/pod/warnings.go`), for
+/// what probesim reads: a negative pod-level `terminationGracePeriodSeconds`.
+#[must_use]
+pub fn warnings_for(m: &PodManifest) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if m.spec
+        .termination_grace_period_seconds
+        .as_ref()
+        .is_some_and(|g| g.value < 0)
+    {
+        warnings.push(format!(
+            "{}: must be >= 0; negative values are invalid and will be treated as 1",
+            m.kind
+                .pod_spec_path()
+                .child("terminationGracePeriodSeconds")
+        ));
+    }
+    warnings
+}
+
 struct Validator {
     d: Diags,
 }
@@ -337,10 +357,8 @@ impl Validator {
                 );
             }
         }
-        self.non_negative(
-            &path.child("terminationGracePeriodSeconds"),
-            spec.termination_grace_period_seconds.as_ref(),
-        );
+        // A negative `terminationGracePeriodSeconds` is not an error: the API server only
+        // warns (`warnings_for` below), and a deletion then uses 1 s.
     }
 
     /// What a workload's controller adds to the pod template's validation: the restart
@@ -1259,10 +1277,7 @@ mod tests {
         let text = pod("") + "  restartPolicy: Sometimes\n  terminationGracePeriodSeconds: -1\n";
         assert_eq!(
             load(&text).unwrap_err(),
-            [
-                "spec.restartPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnFailure\", \"Never\"",
-                "spec.terminationGracePeriodSeconds: Invalid value: -1: must be greater than or equal to 0",
-            ]
+            ["spec.restartPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnFailure\", \"Never\""]
         );
         let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: Kubia}\nspec: {containers: []}\n";
         assert_eq!(

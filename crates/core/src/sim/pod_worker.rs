@@ -123,7 +123,8 @@ impl Simulation {
         if self.deleting.is_some() || self.status.removed {
             return;
         }
-        let pod_grace = u64::try_from(self.pod.termination_grace_period_seconds).unwrap_or(0);
+        // The API server's delete path turns a negative grace period into 1 s.
+        let pod_grace = u64::try_from(self.pod.termination_grace_period_seconds).unwrap_or(1);
         let grace = grace.unwrap_or(SimDuration::from_secs(pod_grace));
         self.deleting = Some(grace);
         self.status.deletion_timestamp = Some(self.now);
