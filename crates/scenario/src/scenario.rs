@@ -1164,7 +1164,9 @@ impl<'s> Loader<'s> {
     /// The API server's `dropDisabledFields` for what probesim reads: with gate
     /// `SidecarContainers` off (before 1.28, and by default in 1.28) an init container's
     /// `restartPolicy` is dropped; with gate `StartupProbe` off (1.19 only) a `startupProbe`;
-    /// with gate `GRPCContainerProbe` off (before 1.23, 1.23 by default) a probe's `grpc`.
+    /// with gate `GRPCContainerProbe` off (before 1.23, 1.23 by default) a probe's `grpc`; with
+    /// gate `ContainerRestartRules` off (before 1.35 by default) a container's
+    /// `restartPolicyRules`, and a regular container's `restartPolicy` is refused.
     /// Validation then judges what is left (an init container with a probe, a probe without a
     /// handler). Each drop is reported too, since the API server's own messages do not say why.
     fn drop_disabled_fields(&mut self, m: &mut PodManifest, profile: &Profile) {
@@ -1172,6 +1174,7 @@ impl<'s> Loader<'s> {
         let sidecars = profile.gate(Gate::SidecarContainers);
         let startup = profile.gate(Gate::StartupProbe);
         let grpc = profile.grpc_probes();
+        let rules = profile.gate(Gate::ContainerRestartRules);
         let lists = [
             ("initContainers", &mut m.spec.init_containers),
             ("containers", &mut m.spec.containers),
@@ -1186,6 +1189,22 @@ impl<'s> Loader<'s> {
                     let what = "sidecar containers (init containers with a restartPolicy)";
                     let message = dropped_field(profile, what, "SidecarContainers", 28);
                     self.report(&path.child("restartPolicy"), Some(policy.mark), message);
+                }
+                // A regular container's restartPolicy: known from 1.28 (for sidecars), allowed
+                // only with gate ContainerRestartRules (1.34 alpha, on from 1.35).
+                let policy = c.restart_policy.take_if(|_| list == "containers" && !rules);
+                if let Some(policy) = policy {
+                    let message = if profile.minor() < 28 {
+                        dropped_field(profile, "container restart policies", "", 28)
+                    } else {
+                        "Forbidden: may not be set for non-init containers".to_owned()
+                    };
+                    self.report(&path.child("restartPolicy"), Some(policy.mark), message);
+                }
+                if let Some(mark) = c.restart_policy_rules.take_if(|_| !rules) {
+                    let what = "container restart rules";
+                    let message = dropped_field(profile, what, "ContainerRestartRules", 34);
+                    self.report(&path.child("restartPolicyRules"), Some(mark), message);
                 }
                 let probe = c.probes[ProbeKind::Startup.index()].take_if(|_| !startup);
                 if let Some(probe) = probe {
