@@ -130,20 +130,131 @@ fn default_probe(p: &mut ProbeManifest) {
     }
 }
 
-/// The tag of an image reference as the defaulting code sees it: `latest` when there is
-/// neither tag nor digest, `None` when there is a digest and no tag.
+/// The tag of an image reference as the defaulting code sees it (`parsers.ParseImageName` over
+/// the distribution `ParseNormalizedNamed`): `latest` when there is neither tag nor digest,
+/// `None` when there is a digest and no tag, and `None` too when the reference does not parse
+/// (uppercase in the repository path, a malformed tag or digest, a 64-hex-digit name, more
+/// than 255 characters), which the defaulting code reads as "no tag".
 #[must_use]
 pub fn image_tag(image: &str) -> Option<&str> {
-    let (name, digest) = match image.split_once('@') {
-        Some((name, _)) => (name, true),
-        None => (image, false),
+    let (rest, digest) = match image.split_once('@') {
+        Some((rest, digest)) => (rest, Some(digest)),
+        None => (image, None),
     };
-    let last = name.rsplit('/').next().unwrap_or(name);
-    match last.rsplit_once(':') {
-        Some((_, tag)) => Some(tag),
-        None if digest => None,
-        None => Some("latest"),
+    if digest.is_some_and(|d| !is_digest(d)) {
+        return None;
     }
+    // A tag is what follows the last `:` after the last `/` (an earlier `:` is a port).
+    let last_slash = rest.rfind('/').map_or(0, |i| i + 1);
+    let (name, tag) = match rest[last_slash..].rfind(':') {
+        Some(i) => (&rest[..last_slash + i], Some(&rest[last_slash + i + 1..])),
+        None => (rest, None),
+    };
+    if !is_repository_name(name) || tag.is_some_and(|t| !is_tag(t)) {
+        return None;
+    }
+    match (tag, digest) {
+        (Some(tag), _) => Some(tag),
+        (None, Some(_)) => None,
+        (None, None) => Some("latest"),
+    }
+}
+
+/// `[domain/]path`, as `ParseNormalizedNamed` accepts it.
+fn is_repository_name(name: &str) -> bool {
+    if name.is_empty() || name.len() > 255 {
+        return false;
+    }
+    // 64 hex digits alone look like an image ID, which a name may not be.
+    if name.len() == 64 && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        return false;
+    }
+    // The first component is a registry when it has a `.` or `:`, is `localhost`, or has an
+    // uppercase letter (which a path component may not have).
+    let (domain, path) = match name.split_once('/') {
+        Some((first, rest))
+            if first.contains(['.', ':'])
+                || first == "localhost"
+                || first.bytes().any(|b| b.is_ascii_uppercase()) =>
+        {
+            (Some(first), rest)
+        }
+        _ => (None, name),
+    };
+    domain.is_none_or(is_domain) && path.split('/').all(is_path_component)
+}
+
+/// `host[:port]`: dot-separated labels of letters, digits and inner hyphens, or `[IPv6]`.
+fn is_domain(domain: &str) -> bool {
+    let (host, port) = match domain.rsplit_once(':') {
+        Some((host, port)) if !host.ends_with(':') => (host, Some(port)),
+        _ => (domain, None),
+    };
+    if port.is_some_and(|p| p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit())) {
+        return false;
+    }
+    if let Some(ip) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        return !ip.is_empty() && ip.bytes().all(|b| b.is_ascii_hexdigit() || b == b':');
+    }
+    !host.is_empty()
+        && host.split('.').all(|label| {
+            !label.is_empty()
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+        })
+}
+
+/// Lowercase letters and digits, joined by `.`, `_`, `__` or any run of `-`.
+fn is_path_component(component: &str) -> bool {
+    let bytes = component.as_bytes();
+    let alnum = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+    if !bytes.first().copied().is_some_and(alnum) || !bytes.last().copied().is_some_and(alnum) {
+        return false;
+    }
+    let mut i = 0;
+    while i < bytes.len() {
+        if alnum(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && !alnum(bytes[i]) {
+            i += 1;
+        }
+        let separator = &component[start..i];
+        let ok = matches!(separator, "." | "_" | "__") || separator.bytes().all(|b| b == b'-');
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// A word character, then up to 127 word characters, `.` or `-`.
+fn is_tag(tag: &str) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let bytes = tag.as_bytes();
+    bytes.len() <= 128
+        && bytes.first().copied().is_some_and(word)
+        && bytes.iter().all(|&b| word(b) || b == b'.' || b == b'-')
+}
+
+/// `algorithm:hex` for the algorithms the digest package knows, with their exact lengths of
+/// lowercase hex digits.
+fn is_digest(digest: &str) -> bool {
+    let Some((algorithm, hex)) = digest.split_once(':') else {
+        return false;
+    };
+    let length = match algorithm {
+        "sha256" => 64,
+        "sha384" => 96,
+        "sha512" => 128,
+        _ => return false,
+    };
+    hex.len() == length && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// Applies defaults, then validates, collecting every error.
@@ -1104,7 +1215,19 @@ mod tests {
             ("luksa/kubia:1.0", PullPolicy::IfNotPresent),
             ("localhost:5000/kubia", PullPolicy::Always),
             ("kubia@sha256:abcd", PullPolicy::IfNotPresent),
-            ("kubia:latest@sha256:abcd", PullPolicy::Always),
+            (
+                "kubia:latest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                PullPolicy::Always,
+            ),
+            // A reference that does not parse has no tag for the defaulting code.
+            ("kubia:latest@sha256:abcd", PullPolicy::IfNotPresent),
+            ("Nginx", PullPolicy::IfNotPresent),
+            ("Registry.Example.com/team/app", PullPolicy::Always),
+            ("registry.example.com:5000/team/app:latest", PullPolicy::Always),
+            ("team/App:latest", PullPolicy::IfNotPresent),
+            ("app:la$test", PullPolicy::IfNotPresent),
+            ("my_org/my--app", PullPolicy::Always),
+            ("my_org/-app", PullPolicy::IfNotPresent),
         ] {
             let text = pod("").replace("luksa/kubia:1.0", image);
             assert_eq!(
