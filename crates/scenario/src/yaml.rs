@@ -3,7 +3,8 @@
 //! Built on the events of `saphyr-parser`. JSON is YAML flow syntax, so JSON input goes through
 //! the same parser. Plain scalars are typed by the YAML 1.2 core schema (`10` is an integer,
 //! `true` a boolean, `null`, `~` and nothing at all are null); quoted and block scalars are
-//! always strings. Duplicate keys are errors. Aliases are expanded, with hard limits on the
+//! always strings. Duplicate keys are errors. Merge keys (`<<: *defaults`, YAML 1.1, which
+//! kubectl's reader applies) are applied. Aliases are expanded, with hard limits on the
 //! size of the input, the number of nodes produced and the nesting depth, so hostile input
 //! ("billion laughs", deeply nested brackets, a gigabyte of text) fails quickly instead of
 //! exhausting memory or the stack.
@@ -494,7 +495,7 @@ impl Builder {
                 anchor,
                 Built {
                     node: Node {
-                        kind: NodeKind::Map(entries),
+                        kind: NodeKind::Map(merge_keys(entries)?),
                         mark,
                     },
                     count: count + 1,
@@ -736,6 +737,46 @@ impl Builder {
             Event::SequenceEnd | Event::MappingEnd => self.end(),
         }
     }
+}
+
+/// YAML 1.1 merge keys, which kubectl's YAML reader applies: `<<: *defaults` (or a list of
+/// aliases) adds the entries of those mappings that the mapping does not set itself, the
+/// earlier mapping of a list winning over a later one.
+fn merge_keys(entries: Vec<(Key, Node)>) -> Result<Vec<(Key, Node)>, YamlError> {
+    if !entries.iter().any(|(k, _)| k.text == "<<") {
+        return Ok(entries);
+    }
+    let (merges, mut merged): (Vec<_>, Vec<_>) =
+        entries.into_iter().partition(|(k, _)| k.text == "<<");
+    for (key, value) in merges {
+        let sources = match value.kind {
+            NodeKind::Map(m) => vec![m],
+            NodeKind::Seq(items) => items
+                .into_iter()
+                .map(|item| match item.kind {
+                    NodeKind::Map(m) => Ok(m),
+                    _ => Err(YamlError::at(
+                        item.mark,
+                        "a merge key `<<` takes a mapping or a list of mappings",
+                    )),
+                })
+                .collect::<Result<_, _>>()?,
+            _ => {
+                return Err(YamlError::at(
+                    key.mark,
+                    "a merge key `<<` takes a mapping or a list of mappings",
+                ))
+            }
+        };
+        for source in sources {
+            for (k, v) in source {
+                if !merged.iter().any(|(m, _)| m.text == k.text) {
+                    merged.push((k, v));
+                }
+            }
+        }
+    }
+    Ok(merged)
 }
 
 fn core_tag(tag: &Tag) -> Option<&str> {
@@ -1155,6 +1196,24 @@ mod tests {
             err.message.starts_with("document nested too deeply"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn merge_keys_add_what_the_mapping_does_not_set() {
+        let doc = parse(
+            "base: &b {image: nginx, ports: [80]}\nextra: &e {env: x, image: other}\nc:\n  <<: [*b, *e]\n  name: web\n  ports: [8080]\n",
+        )
+        .unwrap();
+        let c = doc.get("c").unwrap();
+        let keys: Vec<_> = c
+            .as_map()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| format!("{}={}", k.text, v.scalar_text().unwrap_or("[..]")))
+            .collect();
+        assert_eq!(keys, ["name=web", "ports=[..]", "image=nginx", "env=x"]);
+        let err = parse("a: &a 1\nb:\n  <<: *a\n").unwrap_err();
+        assert!(err.message.contains("merge key"), "{}", err.message);
     }
 
     #[test]
