@@ -15,7 +15,7 @@ use crate::decode;
 use crate::error::Diagnostic;
 use crate::field_path::FieldPath;
 use crate::workload::{Selector, WorkloadId, WorkloadKind};
-use crate::yaml::{Mark, Node, SourceId, Stream, Unit, Value};
+use crate::yaml::{Key, Mark, Node, NodeKind, SourceId, Stream, Style, Unit, Value};
 
 /// How many names a note or an error lists before it says "and N more".
 const LISTED: usize = 8;
@@ -280,6 +280,7 @@ pub fn select(
         matches: Vec::new(),
         first_with_probes: None,
         only: None,
+        untyped_items: Vec::new(),
     };
     for unit in Stream::new(text, source) {
         match unit {
@@ -309,9 +310,57 @@ struct Reader<'a> {
     first_with_probes: Option<(Workload, Node)>,
     /// Without a selector: the workload, while there has been only one.
     only: Option<(Workload, Node)>,
+    /// Entries of the current list document without a `kind`: a typed list
+    /// (`kind: DeploymentList`, known only once the whole document is read) gives them theirs.
+    untyped_items: Vec<Node>,
 }
 
 impl Reader<'_> {
+    /// At the end of a document, its entries that had no `kind`: a typed list (`DeploymentList`)
+    /// gives each the kind it lists and the list's `apiVersion`, as the API machinery does;
+    /// otherwise each is an object without a kind.
+    fn type_items(&mut self, list_kind: Option<&Node>, api_version: Option<&Node>) {
+        let items = std::mem::take(&mut self.untyped_items);
+        let item_kind = list_kind
+            .and_then(Node::as_str)
+            .and_then(|k| k.strip_suffix("List"))
+            .filter(|k| !k.is_empty());
+        for mut item in items {
+            match (item_kind, &mut item.kind) {
+                (Some(kind), NodeKind::Map(entries)) => {
+                    let scalar = |key: &str, text: &str| {
+                        (
+                            Key {
+                                text: key.to_owned(),
+                                mark: item.mark,
+                            },
+                            Node {
+                                kind: NodeKind::Scalar {
+                                    text: text.to_owned(),
+                                    style: Style::Quoted,
+                                },
+                                mark: item.mark,
+                            },
+                        )
+                    };
+                    if !entries.iter().any(|(k, _)| k.text == "apiVersion") {
+                        if let Some(v) = api_version.and_then(Node::as_str) {
+                            entries.push(scalar("apiVersion", v));
+                        }
+                    }
+                    entries.retain(|(k, _)| k.text != "kind");
+                    entries.push(scalar("kind", kind));
+                    self.object(item, false);
+                }
+                _ => self.diagnostics.push(Diagnostic::new(
+                    FieldPath::new("kind"),
+                    Some(item.mark),
+                    "missing field: every object in a manifest needs apiVersion and kind",
+                )),
+            }
+        }
+    }
+
     fn object(&mut self, node: Node, document: bool) {
         let f = match node.value() {
             Value::Null => return,
@@ -334,7 +383,14 @@ impl Reader<'_> {
             }
         };
         let get = |key: &str| f.iter().find(|(k, _)| k.text == key).map(|(_, v)| v);
+        if document {
+            self.type_items(get("kind"), get("apiVersion"));
+        }
         let kind = match get("kind").filter(|n| !n.is_null()) {
+            None if !document => {
+                self.untyped_items.push(node);
+                return;
+            }
             None => {
                 self.diagnostics.push(Diagnostic::new(
                     FieldPath::new("kind"),
@@ -694,6 +750,29 @@ spec:
             Some("StatefulSet")
         );
         assert_eq!(s.catalog.workloads.len(), 2);
+    }
+
+    #[test]
+    fn a_typed_list_gives_its_entries_their_kind() {
+        // As the API machinery decodes a `DeploymentList`: entries without kind and apiVersion
+        // take the listed kind and the list's version, even when `kind` comes after `items`.
+        let list = "apiVersion: apps/v1\nitems:\n- metadata: {name: web}\n  spec: {template: {spec: {containers: [{name: web, image: nginx, livenessProbe: {tcpSocket: {port: 80}}}]}}}\nkind: DeploymentList\n";
+        let s = pick(list, None).unwrap();
+        assert_eq!(s.workload.id.to_string(), "Deployment/web");
+        assert_eq!(
+            s.node.get("apiVersion").and_then(Node::as_str),
+            Some("apps/v1")
+        );
+        // A plain List cannot say what its entries are.
+        let untyped = list.replace("kind: DeploymentList", "kind: List");
+        let SelectError::Invalid(items) = select(&untyped, SourceId::MAIN, None).unwrap_err()
+        else {
+            panic!("not invalid")
+        };
+        assert_eq!(
+            items[0].to_string(),
+            "kind: missing field: every object in a manifest needs apiVersion and kind"
+        );
     }
 
     #[test]
