@@ -57,6 +57,8 @@ pub struct PodManifest {
     pub spec: PodSpecManifest,
     /// `status.podIP` (Pods only).
     pub pod_ip: Option<At<String>>,
+    /// A CronJob written as `batch/v1beta1` (the only version before 1.21, gone in 1.25): where.
+    pub beta_cron_job: Option<Mark>,
 }
 
 /// `metadata`.
@@ -557,6 +559,9 @@ fn read_kind(d: &mut Diags, f: &decode::Fields<'_>, path: &FieldPath) -> Option<
     None
 }
 
+/// The CronJob API version that releases before 1.21 serve (and 1.21–1.24 still do).
+pub const BETA_CRON_JOB: &str = "batch/v1beta1";
+
 fn read_object(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<PodManifest> {
     let f = decode::fields(d, node, path, OBJECT_FIELDS, &[])?;
     // `apiVersion` is reported before `kind`, as they are written, but checked against it.
@@ -571,6 +576,7 @@ fn read_object(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<PodManife
             format!("missing field, expected {:?}", kind.api_version()),
         ),
         (None, None) => decode::report(d, &p, Some(f.mark), "missing field"),
+        (Some(n), Some(WorkloadKind::CronJob)) if n.as_str() == Some(BETA_CRON_JOB) => {}
         (Some(n), Some(kind)) if n.as_str() != Some(kind.api_version()) => decode::report(
             d,
             &p,
@@ -602,6 +608,10 @@ fn read_object(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<PodManife
         _ => None,
     };
     let (metadata, spec) = (metadata?, spec?);
+    let beta_cron_job = f
+        .get("apiVersion")
+        .filter(|n| kind == WorkloadKind::CronJob && n.as_str() == Some(BETA_CRON_JOB))
+        .map(|n| n.mark);
     Some(PodManifest {
         mark: f.mark,
         kind,
@@ -609,6 +619,7 @@ fn read_object(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<PodManife
         labels,
         spec,
         pod_ip,
+        beta_cron_job,
     })
 }
 

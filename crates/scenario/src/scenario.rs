@@ -1170,6 +1170,25 @@ impl<'s> Loader<'s> {
     /// Validation then judges what is left (an init container with a probe, a probe without a
     /// handler). Each drop is reported too, since the API server's own messages do not say why.
     fn drop_disabled_fields(&mut self, m: &mut PodManifest, profile: &Profile) {
+        // The CronJob API versions a release serves: batch/v1beta1 up to 1.24, batch/v1 from
+        // 1.21.
+        if m.kind == crate::workload::WorkloadKind::CronJob {
+            let served = match (m.beta_cron_job, profile.minor()) {
+                (Some(_), 25..) => Some(("batch/v1beta1", "serves CronJobs as batch/v1 only")),
+                (None, ..=20) => Some(("batch/v1", "serves CronJobs as batch/v1beta1 only")),
+                _ => None,
+            };
+            if let Some((version, only)) = served {
+                self.report(
+                    &FieldPath::new("apiVersion"),
+                    Some(m.beta_cron_job.unwrap_or(m.mark)),
+                    format!(
+                        "no matches for kind \"CronJob\" in version \"{version}\": Kubernetes {} {only}",
+                        profile.version()
+                    ),
+                );
+            }
+        }
         let spec_path = m.kind.pod_spec_path();
         let sidecars = profile.gate(Gate::SidecarContainers);
         let startup = profile.gate(Gate::StartupProbe);
