@@ -1100,7 +1100,7 @@ impl<'s> Loader<'s> {
                     None
                 }
                 Ok(mut m) => {
-                    self.drop_disabled_fields(&mut m, &profile);
+                    self.apply_release(&mut m, &profile);
                     match validate::validate(&mut m) {
                         Ok(v) => {
                             for w in validate::warnings_for(&m) {
@@ -1161,7 +1161,9 @@ impl<'s> Loader<'s> {
         })
     }
 
-    /// The API server's `dropDisabledFields` for what probesim reads: with gate
+    /// What the release's API server makes of the manifest before validation. The API
+    /// versions it serves: a CronJob is `batch/v1beta1` up to 1.24 and `batch/v1` from 1.21.
+    /// Its `dropDisabledFields`, for what probesim reads: with gate
     /// `SidecarContainers` off (before 1.28, and by default in 1.28) an init container's
     /// `restartPolicy` is dropped; with gate `StartupProbe` off (1.19 only) a `startupProbe`;
     /// with gate `GRPCContainerProbe` off (before 1.23, 1.23 by default) a probe's `grpc`; with
@@ -1169,7 +1171,7 @@ impl<'s> Loader<'s> {
     /// `restartPolicyRules`, and a regular container's `restartPolicy` is refused.
     /// Validation then judges what is left (an init container with a probe, a probe without a
     /// handler). Each drop is reported too, since the API server's own messages do not say why.
-    fn drop_disabled_fields(&mut self, m: &mut PodManifest, profile: &Profile) {
+    fn apply_release(&mut self, m: &mut PodManifest, profile: &Profile) {
         // The CronJob API versions a release serves: batch/v1beta1 up to 1.24, batch/v1 from
         // 1.21.
         if m.kind == crate::workload::WorkloadKind::CronJob {
