@@ -130,30 +130,30 @@ impl Simulation {
     pub(super) fn worker_due<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
         self.mark(w);
         let now = self.now;
-        let worker = self.workers[w];
         let key = self.worker_keys[w];
         if key == Key::new(now, Class::Completion) {
             self.complete_attempt(w, out);
             return;
         }
+        let worker = &mut self.workers[w];
+        let idle = worker.in_flight.is_none();
         if key == Key::new(now, Class::Tick) {
             // P17: one tick is kept while busy, the rest dropped; the grid never shifts.
-            let next = worker.next_tick.saturating_add(worker.period);
-            self.workers[w].next_tick = next;
-            self.workers[w].pending_tick = true;
-            if worker.in_flight.is_none() {
+            worker.next_tick = worker.next_tick.saturating_add(worker.period);
+            worker.pending_tick = true;
+            if idle {
                 self.worker_wait(w, out);
             }
             return;
         }
         // A wake-up: the first doProbe after the start-up sleep, or a pending trigger.
-        self.workers[w].wake_at = None;
+        worker.wake_at = None;
         if !worker.running {
-            self.workers[w].running = true;
-            self.workers[w].next_tick = now.saturating_add(worker.period);
+            worker.running = true;
+            worker.next_tick = now.saturating_add(worker.period);
             let step = self.do_probe(w, out);
             self.after_probe(w, step, out);
-        } else if worker.in_flight.is_none() {
+        } else if idle {
             self.worker_wait(w, out);
         }
     }
@@ -313,8 +313,7 @@ impl Simulation {
     /// doProbe up to the point where the probe runs (P22–P31).
     pub(super) fn do_probe<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) -> Step {
         let now = self.now;
-        let worker = self.workers[w];
-        let c = worker.container;
+        let (c, kind) = (self.workers[w].container, self.workers[w].kind);
         // P22, P23.
         if !self.status_written {
             return Step::Continue;
@@ -328,7 +327,7 @@ impl Simulation {
             return Step::Continue;
         };
         // P25: a new container: initial value; counters are not reset.
-        if worker.container_id != Some(id) {
+        if self.workers[w].container_id != Some(id) {
             self.cache[w] = None;
             self.workers[w].container_id = Some(id);
             self.workers[w].on_hold = false;
@@ -336,7 +335,7 @@ impl Simulation {
             // started keeps that through its startup worker.
             if self.profile.sidecar_startup_keeps_started
                 && self.profile.inherits_started()
-                && worker.kind == ProbeKind::Startup
+                && kind == ProbeKind::Startup
                 && self.pod.is_init(c)
                 && self.pod.container(c).restartable
                 && self.status.container(c).started
@@ -346,7 +345,8 @@ impl Simulation {
             // 1.35+, ChangeContainerStatusOnKubeletRestart off: a container that predates the
             // kubelet's restart by more than 10 s gets no initial value.
             if !self.predates_kubelet_restart(&view) {
-                self.set_result(w, id, worker.initial_value(), out);
+                let initial = self.workers[w].initial_value();
+                self.set_result(w, id, initial, out);
             }
         }
         // P26.
@@ -371,7 +371,7 @@ impl Simulation {
             return Step::Continue;
         }
         // P29: whole seconds since the normalised start, truncated.
-        let Some(probe) = self.pod.container(c).probe(worker.kind) else {
+        let Some(probe) = self.pod.container(c).probe(kind) else {
             return Step::Stop;
         };
         let elapsed = now.saturating_since(view.started_at).whole_secs();
@@ -381,7 +381,7 @@ impl Simulation {
         }
         // P30.
         let started = view.started;
-        match worker.kind {
+        match kind {
             ProbeKind::Startup if started => return Step::Continue,
             ProbeKind::Liveness | ProbeKind::Readiness if !started => return Step::Continue,
             _ => {}
@@ -443,10 +443,9 @@ impl Simulation {
             return self.begin_attempt(w, began, attempt + 1, out);
         }
         let now = self.now;
-        let worker = self.workers[w];
-        let c = worker.container;
+        let (c, kind) = (self.workers[w].container, self.workers[w].kind);
         let spec = self.pod.container(c);
-        let Some(probe) = spec.probe(worker.kind) else {
+        let Some(probe) = spec.probe(kind) else {
             return Step::Stop;
         };
         let probe_output = ProbeOutput {
@@ -458,7 +457,7 @@ impl Simulation {
             now,
             EventKind::Probe {
                 container: &spec.name,
-                probe: worker.kind,
+                probe: kind,
                 outcome,
                 output: probe_output,
                 duration: now.saturating_since(began),
@@ -470,21 +469,21 @@ impl Simulation {
             Outcome::Failure => Some((
                 "Unhealthy",
                 Message::ProbeFailed {
-                    probe: worker.kind,
+                    probe: kind,
                     output: probe_output,
                 },
             )),
             Outcome::Error => Some((
                 "Unhealthy",
                 Message::ProbeErrored {
-                    probe: worker.kind,
+                    probe: kind,
                     output: probe_output,
                 },
             )),
             Outcome::Warning => Some((
                 "ProbeWarning",
                 Message::ProbeWarning {
-                    probe: worker.kind,
+                    probe: kind,
                     output: probe_output,
                 },
             )),
@@ -502,7 +501,7 @@ impl Simulation {
             probe.success_threshold().unsigned_abs(),
             probe.failure_threshold().unsigned_abs(),
         );
-        let Some(id) = worker.container_id else {
+        let Some(id) = self.workers[w].container_id else {
             return Step::Continue;
         };
         // P33.
@@ -521,7 +520,7 @@ impl Simulation {
             return Step::Continue;
         }
         // P35: hold after a decisive liveness/startup verdict.
-        let hold = match worker.kind {
+        let hold = match kind {
             ProbeKind::Liveness => result == ProbeResult::Failure,
             ProbeKind::Startup => {
                 result == ProbeResult::Failure || self.profile.startup_holds_on_success
@@ -539,9 +538,8 @@ impl Simulation {
     /// One attempt against the application (P38–P40, P48–P52; contract §2.3.5–6).
     pub(super) fn run_attempt(&mut self, w: usize) -> (Outcome, OutputKind, SimDuration) {
         let now = self.now;
-        let worker = self.workers[w];
-        let c = worker.container;
-        let Some(probe) = self.pod.container(c).probe(worker.kind) else {
+        let (c, kind) = (self.workers[w].container, self.workers[w].kind);
+        let Some(probe) = self.pod.container(c).probe(kind) else {
             return (Outcome::Error, OutputKind::ScriptedError, SimDuration::ZERO);
         };
         let timeout = probe.timeout();
@@ -573,7 +571,7 @@ impl Simulation {
         };
         let attempt = Attempt {
             container: c,
-            probe: worker.kind,
+            probe: kind,
             instance: instance.id,
             uptime: now.saturating_since(instance.started_at),
             now,
