@@ -107,6 +107,7 @@ impl Gate {
         match self {
             Gate::StartupProbe => match minor {
                 19 => GateState::Settable(true),
+                20..=22 => GateState::Locked(true),
                 _ => GateState::Absent(true),
             },
             Gate::ExecProbeTimeout => match minor {
