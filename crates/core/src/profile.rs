@@ -500,6 +500,27 @@ mod tests {
     }
 
     #[test]
+    fn the_startup_probe_gate_is_locked_on_from_1_20_until_its_removal() {
+        // P6: StartupProbe GA in 1.20 (locked on), removed in 1.23.
+        for minor in 20..=22 {
+            let mut p = Profile::for_minor(minor).expect("modelled");
+            assert!(p.set_gate("StartupProbe", true).is_ok(), "1.{minor}");
+            assert!(
+                matches!(
+                    p.set_gate("StartupProbe", false),
+                    Err(GateError::Locked { .. })
+                ),
+                "1.{minor}"
+            );
+        }
+        let mut p = Profile::for_minor(23).expect("modelled");
+        assert!(matches!(
+            p.set_gate("StartupProbe", true),
+            Err(GateError::NotInRelease { .. })
+        ));
+    }
+
+    #[test]
     fn the_back_off_max_gate_replaces_the_reduced_cap_with_the_node_setting() {
         // R28: with KubeletCrashLoopBackOffMax on (1.35+ default), an unset node maximum is
         // the kubelet config's default of 300 s, which also replaces the reduced decay's 60 s.
