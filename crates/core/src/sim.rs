@@ -459,6 +459,7 @@ struct Out<'s, S: Sink> {
 }
 
 impl<S: Sink> Out<'_, S> {
+    #[inline(always)]
     fn emit(&mut self, t: SimTime, kind: EventKind<'_>) {
         if self.error.is_some() {
             return;
