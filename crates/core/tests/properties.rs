@@ -39,6 +39,9 @@ fn config(cases: u32) -> ProptestConfig {
     let cases = asked.map_or(cases, |n: u32| n.max(cases));
     ProptestConfig {
         cases,
+        // Filtered properties (one container, …) reject most generated cases: the budget of
+        // rejects grows with the count, so a longer hunt does not give up on them.
+        max_local_rejects: cases.saturating_mul(64).max(65_536),
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
             "proptest-regressions/properties.txt",
         ))),
