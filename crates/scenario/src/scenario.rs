@@ -1101,7 +1101,7 @@ impl<'s> Loader<'s> {
                 }
                 Ok(mut m) => {
                     self.apply_release(&mut m, &profile);
-                    match validate::validate(&mut m) {
+                    match validate::validate_for(&mut m, profile.minor()) {
                         Ok(v) => {
                             for w in validate::warnings_for(&m) {
                                 self.notes

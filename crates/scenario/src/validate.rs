@@ -257,13 +257,26 @@ fn is_digest(digest: &str) -> bool {
     hex.len() == length && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
-/// Applies defaults, then validates, collecting every error.
+/// Applies defaults, then validates, collecting every error, as the newest modelled API server.
 ///
 /// # Errors
 /// Every API validation error, in the apiserver's wording and order.
 pub fn validate(m: &mut PodManifest) -> Result<ValidatedPod, Vec<Diagnostic>> {
+    validate_for(m, probesim_core::profile::NEWEST_MINOR)
+}
+
+/// [`validate`] as the API server of `1.<minor>` words it where the wording changed: before
+/// sidecars (1.28) a probe on an init container is `may not be set for init containers` (the
+/// 1.26–1.27 text, P61).
+///
+/// # Errors
+/// As [`validate`].
+pub fn validate_for(m: &mut PodManifest, minor: u8) -> Result<ValidatedPod, Vec<Diagnostic>> {
     apply_defaults(m);
-    let mut v = Validator { d: Diags::new() };
+    let mut v = Validator {
+        d: Diags::new(),
+        minor,
+    };
     let root = FieldPath::root();
     v.metadata(m, &root.child("metadata"));
     let spec_path = m.kind.pod_spec_path();
@@ -300,6 +313,8 @@ pub fn warnings_for(m: &PodManifest) -> Vec<String> {
 
 struct Validator {
     d: Diags,
+    /// The release whose wording is used.
+    minor: u8,
 }
 
 impl Validator {
@@ -442,11 +457,12 @@ impl Validator {
                     self.probe(c, kind, &probe_path);
                 } else if let Some(probe) = c.probe(kind) {
                     // P61
-                    self.forbidden(
-                        &probe_path,
-                        probe.mark,
-                        "may not be set for init containers without restartPolicy=Always",
-                    );
+                    let detail = if self.minor >= 28 {
+                        "may not be set for init containers without restartPolicy=Always"
+                    } else {
+                        "may not be set for init containers"
+                    };
+                    self.forbidden(&probe_path, probe.mark, detail);
                 }
             }
         }
