@@ -8,8 +8,9 @@
 //! numbers not, and paths are the object's own (`spec.template.spec.containers[0]…` in a
 //! Deployment). A workload's controller narrows the pod template's rules: `restartPolicy` must
 //! be `Always` (`OnFailure` or `Never` for a Job), and `activeDeadlineSeconds` is forbidden
-//! where pods are meant to run for ever. The wording is that of the newest release (for port
-//! names, the ≥1.26 "must contain at least one letter (a-z)").
+//! where pods are meant to run for ever. The wording is that of the release validated for where
+//! probesim knows it changed (port names' "one letter" text, probes on init containers), else
+//! the newest.
 
 use std::collections::BTreeMap;
 
@@ -583,7 +584,7 @@ impl Validator {
         for (i, port) in ports.iter().enumerate() {
             let p = path.index(i);
             if let Some(name) = port.name.as_ref().filter(|n| !n.value.is_empty()) {
-                let msgs = port_name(&name.value);
+                let msgs = port_name(&name.value, self.minor);
                 if !msgs.is_empty() {
                     for msg in msgs {
                         self.invalid_str(&p.child("name"), name, msg);
@@ -743,7 +744,7 @@ impl Validator {
                 mark,
             }) => {
                 let v = At::new(s.clone(), *mark);
-                for msg in port_name(s) {
+                for msg in port_name(s, self.minor) {
                     self.invalid_str(path, &v, msg);
                 }
             }
@@ -759,8 +760,9 @@ const DNS1123_LABEL: &str = "a lowercase RFC 1123 label must consist of lower ca
 
 const DNS1123_SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
-/// `IsValidPortName` (IANA_SVC_NAME), ≥1.26 wording.
-fn port_name(name: &str) -> Vec<&'static str> {
+/// `IsValidPortName` (IANA_SVC_NAME) in the wording of `1.<minor>`: the "one letter" rule was
+/// always checked, but said "letter or number" up to 1.24 (P58).
+fn port_name(name: &str, minor: u8) -> Vec<&'static str> {
     let mut errs = Vec::new();
     if name.len() > 15 {
         errs.push("must be no more than 15 characters");
@@ -773,7 +775,11 @@ fn port_name(name: &str) -> Vec<&'static str> {
         errs.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
     }
     if !name.bytes().any(|b| b.is_ascii_lowercase()) {
-        errs.push("must contain at least one letter (a-z)");
+        errs.push(if minor >= 25 {
+            "must contain at least one letter (a-z)"
+        } else {
+            "must contain at least one letter or number (a-z, 0-9)"
+        });
     }
     if name.contains("--") {
         errs.push("must not contain consecutive hyphens");
