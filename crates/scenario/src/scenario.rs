@@ -487,10 +487,11 @@ impl Scenario {
         }
     }
 
-    /// [`Scenario::from_str`] followed by [`Scenario::apply`].
+    /// [`Scenario::load_with`] for a scenario that references no manifest file: read with the
+    /// overrides' release, then [`Scenario::apply`].
     ///
     /// # Errors
-    /// As both.
+    /// As [`Scenario::from_str`] and [`Scenario::apply`].
     pub fn load(
         text: &str,
         display_path: &str,
