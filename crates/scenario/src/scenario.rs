@@ -34,6 +34,7 @@ use crate::expect::{CountRange, EventFilter, Expect, Expectation, StateChecks};
 use crate::field_path::FieldPath;
 use crate::manifest::{self, ContainerManifest, IntOrString, PodManifest};
 use crate::validate::{self, ValidatedPod};
+use crate::workload::WorkloadKind;
 use crate::yaml::{self, Key, Mark, Node, NodeKind, SourceId, Style, Value};
 
 const SCENARIO_FIELDS: &[&str] = &[
@@ -1175,7 +1176,7 @@ impl<'s> Loader<'s> {
     fn apply_release(&mut self, m: &mut PodManifest, profile: &Profile) {
         // The CronJob API versions a release serves: batch/v1beta1 up to 1.24, batch/v1 from
         // 1.21.
-        if m.kind == crate::workload::WorkloadKind::CronJob {
+        if m.kind == WorkloadKind::CronJob {
             let served = match (m.beta_cron_job, profile.minor()) {
                 (Some(_), 25..) => Some(("batch/v1beta1", "serves CronJobs as batch/v1 only")),
                 (None, ..=20) => Some(("batch/v1", "serves CronJobs as batch/v1beta1 only")),
