@@ -440,11 +440,10 @@ struct Job {
     stage: Option<Stage>,
     snapshot: Vec<Instances>,
     kills: Vec<Kill>,
-    /// R15: the kills are a whole-pod kill: the first `parallel` at once, the rest (sidecars)
-    /// one after the other.
+    /// R15: the kills are a whole-pod kill: the first `parallel` at once (all of them; a
+    /// sidecar's signal waits for its turn, R61).
     pod_kill: bool,
     parallel: usize,
-    kill_began: SimTime,
     starts: Vec<usize>,
     pull_end: Option<SimTime>,
     changed: bool,

@@ -688,11 +688,17 @@ proptest! {
                 Seen::Kill { c, grace, .. } => {
                     prop_assert!(grace >= SimDuration::from_secs(2), "t={}: grace {}s", t, grace);
                     if alive[c] {
-                        let hook_slack = if case.pod.container(c).app.pre_stop.is_some() {
-                            SimDuration::from_secs(2)
-                        } else {
-                            SimDuration::ZERO
-                        };
+                        // The whole seconds of a hook, and of a sidecar's wait for its turn,
+                        // come off the grace period, and the signal keeps 2 s: each can add up
+                        // to a second, and the 2 s floor the rest.
+                        let spec = case.pod.container(c);
+                        let hook = spec.app.pre_stop.is_some();
+                        let sidecar = case.pod.is_init(c) && spec.restartable;
+                        let hook_slack = SimDuration::from_secs(match (hook, sidecar) {
+                            (true, true) => 3,
+                            (true, false) | (false, true) => 2,
+                            (false, false) => 0,
+                        });
                         let d = t.saturating_add(grace).saturating_add(hook_slack);
                         deadline[c] = Some(deadline[c].map_or(d, |old| old.min(d)));
                     }
@@ -1157,11 +1163,12 @@ proptest! {
         }
     }
 
-    /// When the whole pod is killed (R15, R61) or deleted, sidecars are killed only after the
-    /// regular containers have exited, and last first: at a sidecar's kill no regular container
-    /// and no later sidecar still runs.
+    /// When the whole pod is killed (R15, R61) or deleted, every running container's kill
+    /// begins at the same instant (the kubelet stops them all at once; only a sidecar's signal
+    /// waits for its turn): at a sidecar's kill, every regular container and every later
+    /// sidecar that still runs has been killed at that instant, just before.
     #[test]
-    fn sidecars_are_killed_after_the_regular_containers_last_first(
+    fn a_pod_kill_begins_every_container_kill_at_once(
         case in sidecar_case(),
         horizon in horizon(),
     ) {
@@ -1169,6 +1176,7 @@ proptest! {
         let pod = &case.pod;
         let n = pod.container_count();
         let mut alive = vec![false; n];
+        let mut killed_at: Vec<Option<SimTime>> = vec![None; n];
         for (t, seen) in &run.events {
             match *seen {
                 Seen::Start { c, .. } => alive[c] = true,
@@ -1176,12 +1184,64 @@ proptest! {
                 Seen::Kill { c, reason: KillReason::Unknown | KillReason::Deletion, .. }
                     if is_sidecar(pod, c) =>
                 {
-                    let later = alive.iter().enumerate().skip(c + 1);
-                    for (other, running) in later {
+                    for other in c + 1..n {
                         prop_assert!(
-                            !running,
-                            "t={}: sidecar {} killed while container {} still runs", t, c, other
+                            !alive[other] || killed_at[other] == Some(*t),
+                            "t={}: sidecar {} killed while container {} runs on unkilled", t, c, other
                         );
+                    }
+                    killed_at[c] = Some(*t);
+                }
+                Seen::Kill { c, .. } => killed_at[c] = Some(*t),
+                _ => {}
+            }
+        }
+    }
+
+    /// In a pod kill a sidecar outlives what it waits for: it exits no earlier than the regular
+    /// containers and the later sidecars, unless its own grace period ran out first (R24, R61:
+    /// the signal waits for its turn at most for what is left of the grace period) or its
+    /// process ends by itself.
+    #[test]
+    fn sidecars_exit_after_what_they_wait_for(
+        case in sidecar_case(),
+        horizon in horizon(),
+    ) {
+        let run = run(&case, horizon);
+        let pod = &case.pod;
+        let n = pod.container_count();
+        let mut alive = vec![false; n];
+        // A sidecar's kill in a pod kill: when its grace period (plus the preStop slack) ends.
+        let mut patience: Vec<Option<SimTime>> = vec![None; n];
+        for (t, seen) in &run.events {
+            match *seen {
+                Seen::Start { c, .. } => alive[c] = true,
+                // A grace period of 2 s may be the floor of a zero one, which waits for nothing.
+                Seen::Kill { c, grace, reason: KillReason::Unknown | KillReason::Deletion }
+                    if is_sidecar(pod, c)
+                        && pod.container(c).app.exit.is_none()
+                        && grace > SimDuration::from_secs(2) =>
+                {
+                    // A kill does not cancel an earlier one's deadline (a kubelet restart can
+                    // kill again a container that is already being stopped).
+                    let limit = t.saturating_add(grace);
+                    patience[c] = Some(patience[c].map_or(limit, |p| p.min(limit)));
+                }
+                Seen::Exit { c, .. } => {
+                    alive[c] = false;
+                    if let Some(limit) = patience[c].take() {
+                        if *t < limit {
+                            // What it waits for: the regular containers and the later sidecars
+                            // (regular init containers are nobody's prerequisite).
+                            let waited_for = (c + 1..n)
+                                .filter(|&o| !pod.is_init(o) || is_sidecar(pod, o));
+                            for other in waited_for {
+                                prop_assert!(
+                                    !alive[other],
+                                    "t={}: sidecar {} exited while container {} still runs", t, c, other
+                                );
+                            }
+                        }
                     }
                 }
                 _ => {}

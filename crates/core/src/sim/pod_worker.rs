@@ -332,32 +332,45 @@ impl Simulation {
         initialized
     }
 
-    /// R15, R61: kill every running container: regular ones together, then sidecars one by
-    /// one in reverse order. Nothing is started.
+    /// R15, R61: kill every running container. Nothing is started.
     pub(super) fn kill_pod(&mut self) {
         self.kill_all(KillReason::Unknown);
     }
 
-    /// Kills every running container: regular ones together, then sidecars last first (R61).
+    /// Kills every running container at once, as `killContainersWithSyncResult` does with one
+    /// goroutine each: the regular containers first, then the init containers last first, so
+    /// that each sidecar is killed after everything it waits for (R24, R61).
     pub(super) fn kill_all(&mut self, reason: KillReason) {
         let ni = self.pod.init_containers.len();
         let n = self.pod.container_count();
         self.job.kills.clear();
         self.job.starts.clear();
         self.job.pod_kill = true;
-        // R24, R61: sidecars wait for the regular containers; the wait counts from now.
-        self.job.kill_began = self.now;
         let running = |c: &usize| self.job.snapshot[*c].running();
         let regular: Vec<usize> = (ni..n).filter(running).collect();
-        let sidecars: Vec<usize> = (0..ni).rev().filter(running).collect();
-        self.job.parallel = regular.len();
-        for c in regular.into_iter().chain(sidecars) {
+        let init: Vec<usize> = (0..ni).rev().filter(running).collect();
+        for c in regular.into_iter().chain(init) {
             self.job.kills.push(Kill {
                 container: c,
                 reason,
                 message: KillMessage::Stopping,
             });
         }
+        self.job.parallel = self.job.kills.len();
+    }
+
+    /// R61, `terminationOrdering`: when sidecar `c`'s turn to be signalled comes in a pod kill,
+    /// i.e. when every regular container and the next later sidecar that runs have exited;
+    /// `None` when it waits for nothing. The exits are known: they were scheduled by the kills
+    /// before this one.
+    fn sidecar_turn(&self, c: usize) -> Option<SimTime> {
+        let ni = self.pod.init_containers.len();
+        let exit_of = |k: usize| self.runtime[k].exit_at.map(|(t, _)| t);
+        let regular = (ni..self.pod.container_count()).filter_map(exit_of);
+        let later_sidecar = (c + 1..ni)
+            .find(|&k| self.pod.container(k).restartable && self.runtime[k].exit_at.is_some())
+            .and_then(exit_of);
+        regular.chain(later_sidecar).max()
     }
 
     /// R17, R60: whether an exited container is restarted.
@@ -376,8 +389,8 @@ impl Simulation {
             };
             match stage {
                 Stage::Kill(0) if self.job.pod_kill && self.job.parallel > 0 => {
-                    // R15: the regular containers are stopped together; sidecars follow one by
-                    // one, last first, once they are all gone (R61).
+                    // R15: every container is stopped at once; a sidecar's signal waits for its
+                    // turn (R61).
                     let mut waiting = false;
                     for i in 0..self.job.parallel {
                         let kill = self.job.kills[i];
@@ -425,24 +438,32 @@ impl Simulation {
         .and_then(|p| p.termination_grace_period_seconds())
         .filter(|_| self.profile.probe_grace_period());
         let seconds = probe_grace.unwrap_or(self.pod.termination_grace_period_seconds);
-        let mut grace = match self.deleting {
+        let grace = match self.deleting {
             Some(g) => g,
             None => SimDuration::from_secs(u64::try_from(seconds).unwrap_or(0)),
         };
-        if self.job.pod_kill && self.pod.is_init(c) {
-            // R24, R61: a sidecar waited for its turn; that time comes off its grace period.
-            grace = grace.saturating_sub(now.saturating_since(self.job.kill_began));
-        }
-        // R24: a preStop hook runs first, for at most the grace period, and its whole seconds
-        // come off what is left for the signal, which keeps at least 2 s.
+        // R24: the Killing event first; then a preStop hook runs, for at most the grace period,
+        // and its whole seconds come off what is left.
         let hook = spec
             .app
             .pre_stop
             .filter(|_| !grace.is_zero())
             .map_or(SimDuration::ZERO, |d| d.min(grace));
-        let remaining = grace
-            .saturating_sub(SimDuration::from_secs(hook.whole_secs()))
-            .max(MIN_GRACE);
+        let mut remaining = grace.saturating_sub(SimDuration::from_secs(hook.whole_secs()));
+        // R24, R61: in a pod kill a sidecar then waits for its turn, at most what is left of
+        // its grace period; the whole seconds waited come off too.
+        let mut wait = SimDuration::ZERO;
+        let sidecar = self.job.pod_kill && self.pod.is_init(c) && spec.restartable;
+        if let Some(turn) = self
+            .sidecar_turn(c)
+            .filter(|_| sidecar && !remaining.is_zero())
+        {
+            let hook_end = now.saturating_add(hook);
+            wait = turn.saturating_since(hook_end).min(remaining);
+            remaining = remaining.saturating_sub(SimDuration::from_secs(wait.whole_secs()));
+        }
+        // The signal always gets at least 2 s.
+        let remaining = remaining.max(MIN_GRACE);
         let grace = grace.max(MIN_GRACE);
         out.emit(
             now,
@@ -463,7 +484,7 @@ impl Simulation {
             },
         );
         self.job.changed = true;
-        self.signal(c, hook, remaining)
+        self.signal(c, hook.saturating_add(wait), remaining)
     }
 
     /// One start (R16, R30, R57): returns whether the sync must wait for a pull.
