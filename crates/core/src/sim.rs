@@ -498,6 +498,9 @@ pub struct Simulation {
     reason_cache: Vec<Option<SimDuration>>,
     backoff: Vec<Option<BackOffEntry>>,
     sandbox_ready: bool,
+    /// A whole-pod kill stopped the sandbox after its containers (`killPodWithSyncResult`), so
+    /// `PodReadyToStartContainers` turns False at the next status (R42).
+    sandbox_stopped: bool,
 
     workers: Vec<Worker>,
     /// Each worker's next deadline, recomputed only for workers marked dirty.
@@ -612,6 +615,7 @@ impl Simulation {
             reason_cache: vec![None; n],
             backoff: vec![None; n],
             sandbox_ready: false,
+            sandbox_stopped: false,
             job: Job {
                 snapshot: vec![Instances::default(); n],
                 kills: Vec::with_capacity(n),

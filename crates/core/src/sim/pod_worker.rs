@@ -410,7 +410,13 @@ impl Simulation {
                     }
                     self.job.stage = Some(Stage::Kill(i + 1));
                 }
-                Stage::Kill(_) => self.job.stage = Some(Stage::Start(0)),
+                Stage::Kill(_) => {
+                    // A whole-pod kill ends by stopping the sandbox.
+                    if self.job.pod_kill {
+                        self.sandbox_stopped = true;
+                    }
+                    self.job.stage = Some(Stage::Start(0));
+                }
                 Stage::WaitKill(_) | Stage::WaitPodKill | Stage::Pull(_) => return,
                 Stage::Start(i) if i < self.job.starts.len() => {
                     let c = self.job.starts[i];

@@ -132,7 +132,7 @@ impl Simulation {
         let ready_to_start = self
             .profile
             .ready_to_start_condition
-            .then_some(!first && self.sandbox_ready);
+            .then_some(!first && self.sandbox_ready && !self.sandbox_stopped);
         self.status.conditions.ready_to_start_containers = ready_to_start;
         if phase != self.status.phase {
             self.status.phase = phase;

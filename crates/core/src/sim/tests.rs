@@ -1477,6 +1477,27 @@ fn the_pod_ready_to_start_containers_condition_arrives_in_1_29() {
 }
 
 #[test]
+fn a_finished_pod_is_no_longer_ready_to_start_containers() {
+    // R42, GeneratePodReadyToStartContainersCondition: the whole-pod kill of a pod that is done
+    // stops its sandbox, so the condition is False from the next status on.
+    let mut app = container("app");
+    app.app.exit = Some(SelfExit {
+        code: 0,
+        after: SimDuration::from_secs(5),
+    });
+    let mut pod = PodSpec::new("p")
+        .with_init_container(sidecar("proxy"))
+        .with_container(app);
+    pod.restart_policy = RestartPolicy::OnFailure;
+    let r = run(pod, vec![], 30);
+    assert_eq!(r.sim.status().phase, Phase::Succeeded);
+    assert_eq!(
+        r.sim.status().conditions.ready_to_start_containers,
+        Some(false)
+    );
+}
+
+#[test]
 fn a_node_maximum_caps_the_back_off_from_1_35() {
     // R28: KubeletCrashLoopBackOffMax is beta and on from 1.35; before, the node setting is
     // ignored unless the gate is turned on.
