@@ -272,6 +272,9 @@ pub struct Profile {
     /// it before the usual initial value (which only a container that predates the kubelet's
     /// restart skips).
     pub sidecar_startup_keeps_started: bool,
+    /// R24, R61: in a pod kill a sidecar's signal waits for its turn (`terminationOrdering`,
+    /// with the beta of sidecars in 1.29); 1.28's alpha stops every container at once.
+    pub sidecar_termination_ordering: bool,
 }
 
 impl Profile {
@@ -333,6 +336,7 @@ impl Profile {
             event_spam_key_has_type: minor >= 32,
             init_container_started: minor >= 28,
             sidecar_startup_keeps_started: minor >= 36,
+            sidecar_termination_ordering: minor >= 29,
         })
     }
 

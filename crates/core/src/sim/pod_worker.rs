@@ -459,7 +459,10 @@ impl Simulation {
         // R24, R61: in a pod kill a sidecar then waits for its turn, at most what is left of
         // its grace period; the whole seconds waited come off too.
         let mut wait = SimDuration::ZERO;
-        let sidecar = self.job.pod_kill && self.pod.is_init(c) && spec.restartable;
+        let sidecar = self.job.pod_kill
+            && self.pod.is_init(c)
+            && spec.restartable
+            && self.profile.sidecar_termination_ordering;
         if let Some(turn) = self
             .sidecar_turn(c)
             .filter(|_| sidecar && !remaining.is_zero())

@@ -1477,6 +1477,56 @@ fn the_pod_ready_to_start_containers_condition_arrives_in_1_29() {
 }
 
 #[test]
+fn sidecars_are_signalled_at_once_in_1_28() {
+    // R24, R61: the termination ordering came with the sidecar beta (1.29): the earlier
+    // sidecar waits for the later one only from 1.29.
+    let mut app = container("app");
+    app.app.exit = Some(SelfExit {
+        code: 0,
+        after: SimDuration::from_secs(5),
+    });
+    let slow = |name: &str, after: u64| {
+        let mut s = sidecar(name);
+        s.app.sigterm = Sigterm::Exit {
+            code: Some(0),
+            after: SimDuration::from_secs(after),
+        };
+        s
+    };
+    let pod = || {
+        let mut pod = PodSpec::new("p")
+            .with_init_container(slow("first", 1))
+            .with_init_container(slow("second", 4))
+            .with_container(app.clone());
+        pod.restart_policy = RestartPolicy::OnFailure;
+        pod
+    };
+    let exits = |p: Profile| run_with(pod(), p, KubeletConfig::default(), vec![], 40).texts("exit");
+    let mut p28 = minor(28);
+    p28.set_gate("SidecarContainers", true).expect("settable");
+    let at_once = exits(p28);
+    let ordered = exits(minor(29));
+    // The app exits at 7 s and the pod is killed at 8 s. 1.28: "first" exits 1 s later, at
+    // 9 s, "second" at 12 s. 1.29: "first" waits for "second" (12 s), then takes 1 s.
+    assert_eq!(
+        at_once,
+        [
+            "7 exited with code 0 (Completed)",
+            "9 exited with code 0 (Completed)",
+            "12 exited with code 0 (Completed)"
+        ]
+    );
+    assert_eq!(
+        ordered,
+        [
+            "7 exited with code 0 (Completed)",
+            "12 exited with code 0 (Completed)",
+            "13 exited with code 0 (Completed)"
+        ]
+    );
+}
+
+#[test]
 fn a_finished_pod_is_no_longer_ready_to_start_containers() {
     // R42, GeneratePodReadyToStartContainersCondition: the whole-pod kill of a pod that is done
     // stops its sandbox, so the condition is False from the next status on.
