@@ -1201,10 +1201,11 @@ proptest! {
     /// In a pod kill a sidecar outlives what it waits for: it exits no earlier than the regular
     /// containers and the later sidecars, unless its own grace period ran out first (R24, R61:
     /// the signal waits for its turn at most for what is left of the grace period) or its
-    /// process ends by itself.
+    /// process ends by itself. (1.28 has no such ordering, and a kubelet restart forgets the
+    /// kill: the new kubelet may start a sidecar again while the old kill runs its course.)
     #[test]
     fn sidecars_exit_after_what_they_wait_for(
-        case in sidecar_case(),
+        case in sidecar_case().prop_filter("no kubelet restart", |c| c.kubelet_restart.is_none()),
         horizon in horizon(),
     ) {
         let run = run(&case, horizon);
@@ -1219,6 +1220,7 @@ proptest! {
                 // A grace period of 2 s may be the floor of a zero one, which waits for nothing.
                 Seen::Kill { c, grace, reason: KillReason::Unknown | KillReason::Deletion }
                     if is_sidecar(pod, c)
+                        && case.profile.sidecar_termination_ordering
                         && pod.container(c).app.exit.is_none()
                         && grace > SimDuration::from_secs(2) =>
                 {
