@@ -275,6 +275,8 @@ pub struct Profile {
     /// R24, R61: in a pod kill a sidecar's signal waits for its turn (`terminationOrdering`,
     /// with the beta of sidecars in 1.29); 1.28's alpha stops every container at once.
     pub sidecar_termination_ordering: bool,
+    /// R42: a sidecar's readiness counts in `ContainersReady` and `Ready` (from 1.29).
+    pub sidecar_readiness_counts: bool,
 }
 
 impl Profile {
@@ -337,6 +339,7 @@ impl Profile {
             init_container_started: minor >= 28,
             sidecar_startup_keeps_started: minor >= 36,
             sidecar_termination_ordering: minor >= 29,
+            sidecar_readiness_counts: minor >= 29,
         })
     }
 

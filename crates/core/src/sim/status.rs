@@ -185,7 +185,8 @@ impl Simulation {
 
     /// R42: `Initialized`, `ContainersReady` and `Ready`.
     pub(super) fn update_ready_conditions<S: Sink>(&mut self, out: &mut Out<'_, S>) {
-        let sidecars_count = self.profile.gate(Gate::SidecarContainers);
+        let sidecars_count =
+            self.profile.gate(Gate::SidecarContainers) && self.profile.sidecar_readiness_counts;
         let status = &self.status;
         // Every init container done (a sidecar counts once started), or, as the kubelet's
         // `GeneratePodInitializedCondition` adds for sidecars that restart later, a regular

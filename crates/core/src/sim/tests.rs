@@ -1477,6 +1477,32 @@ fn the_pod_ready_to_start_containers_condition_arrives_in_1_29() {
 }
 
 #[test]
+fn sidecar_readiness_counts_in_pod_readiness_from_1_29() {
+    // R42: a sidecar that never becomes ready keeps the pod un-Ready from 1.29 only.
+    let proxy = sidecar("proxy").with_probe(ProbeKind::Readiness, probe(http(), |_| {}));
+    let pod = || {
+        PodSpec::new("p")
+            .with_init_container(proxy.clone())
+            .with_container(container("app"))
+    };
+    let ready = |p: Profile| {
+        let refused = per_instance(|_, _| Response::now(Answer::Refused));
+        let r = run_with(
+            pod(),
+            p,
+            KubeletConfig::default(),
+            vec![(0, ProbeKind::Readiness, refused)],
+            60,
+        );
+        r.sim.status().conditions.ready
+    };
+    let mut p28 = minor(28);
+    p28.set_gate("SidecarContainers", true).expect("settable");
+    assert!(ready(p28));
+    assert!(!ready(minor(29)));
+}
+
+#[test]
 fn sidecars_are_signalled_at_once_in_1_28() {
     // R24, R61: the termination ordering came with the sidecar beta (1.29): the earlier
     // sidecar waits for the later one only from 1.29.
