@@ -277,6 +277,20 @@ pub struct Profile {
     pub sidecar_termination_ordering: bool,
     /// R42: a sidecar's readiness counts in `ContainersReady` and `Ready` (from 1.29).
     pub sidecar_readiness_counts: bool,
+    /// R49: the `kubectl get` RESTARTS cell adds how long ago the last restart was (≥1.22).
+    pub restarts_say_ago: bool,
+    /// R47–R49: the API server's `printPod` knows sidecars (≥1.29).
+    pub printer_knows_sidecars: bool,
+    /// P58: a port name without a letter is `must contain at least one letter (a-z)` (≥1.25);
+    /// before, `must contain at least one letter or number (a-z, 0-9)`.
+    pub port_name_letter_wording: bool,
+    /// P61: a probe on an init container that is not a sidecar is refused `without
+    /// restartPolicy=Always` (≥1.28); before, `may not be set for init containers`.
+    pub init_probe_wording_names_policy: bool,
+    /// The API server serves CronJobs as `batch/v1beta1` (up to 1.24).
+    pub cron_job_v1beta1: bool,
+    /// The API server serves CronJobs as `batch/v1` (from 1.21).
+    pub cron_job_v1: bool,
 }
 
 impl Profile {
@@ -340,6 +354,12 @@ impl Profile {
             sidecar_startup_keeps_started: minor >= 36,
             sidecar_termination_ordering: minor >= 29,
             sidecar_readiness_counts: minor >= 29,
+            restarts_say_ago: minor >= 22,
+            printer_knows_sidecars: minor >= 29,
+            port_name_letter_wording: minor >= 25,
+            init_probe_wording_names_policy: minor >= 28,
+            cron_job_v1beta1: minor <= 24,
+            cron_job_v1: minor >= 21,
         })
     }
 
@@ -438,6 +458,16 @@ impl Profile {
         !self.gate(Gate::ChangeContainerStatusOnKubeletRestart)
     }
 
+    /// The first modelled release that has `gate`, when this one predates it (the gate is not
+    /// there yet, and its feature is not either).
+    #[must_use]
+    pub fn gate_arrives_in(&self, gate: Gate) -> Option<u8> {
+        if gate.history(self.minor) != GateState::Absent(false) {
+            return None;
+        }
+        (self.minor + 1..=NEWEST_MINOR).find(|&m| gate.history(m) != GateState::Absent(false))
+    }
+
     /// P52: gRPC probes are executed.
     #[must_use]
     pub fn grpc_probes(&self) -> bool {
@@ -504,6 +534,20 @@ mod tests {
         assert!(p
             .set_gate("ReduceDefaultCrashLoopBackOffDecay", true)
             .is_ok());
+    }
+
+    #[test]
+    fn a_release_before_a_gate_says_when_the_gate_arrives() {
+        let at = |m: u8| Profile::for_minor(m).expect("modelled");
+        assert_eq!(at(22).gate_arrives_in(Gate::GrpcContainerProbe), Some(23));
+        assert_eq!(at(23).gate_arrives_in(Gate::GrpcContainerProbe), None);
+        assert_eq!(at(27).gate_arrives_in(Gate::SidecarContainers), Some(28));
+        assert_eq!(
+            at(19).gate_arrives_in(Gate::ContainerRestartRules),
+            Some(34)
+        );
+        // Gone after its graduation is not "not yet".
+        assert_eq!(at(37).gate_arrives_in(Gate::StartupProbe), None);
     }
 
     #[test]

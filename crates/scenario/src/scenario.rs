@@ -583,19 +583,19 @@ impl Scenario {
     }
 }
 
-/// Why the API server of `profile` dropped a field: `what` arrived in `1.<since>`, and is
-/// behind `gate` where the release has it but the gate is off.
-fn dropped_field(profile: &Profile, what: &str, gate: &str, since: u8) -> String {
-    if profile.minor() < since {
-        format!(
+/// Why the API server of `profile` dropped a field: `what` arrives later (with `gate`), or is
+/// behind `gate`, which is off here.
+fn dropped_field(profile: &Profile, what: &str, gate: Gate) -> String {
+    match profile.gate_arrives_in(gate) {
+        Some(since) => format!(
             "{what} arrived in Kubernetes 1.{since}; the API server of {} does not know this field and drops it",
             profile.version()
-        )
-    } else {
-        format!(
-            "{what} need feature gate {gate}, which is off here (Kubernetes {}); the API server drops this field",
+        ),
+        None => format!(
+            "{what} need feature gate {}, which is off here (Kubernetes {}); the API server drops this field",
+            gate.name(),
             profile.version()
-        )
+        ),
     }
 }
 
@@ -1103,7 +1103,7 @@ impl<'s> Loader<'s> {
                 }
                 Ok(mut m) => {
                     self.apply_release(&mut m, &profile);
-                    match validate::validate_for(&mut m, profile.minor()) {
+                    match validate::validate_for(&mut m, &profile) {
                         Ok(v) => {
                             for w in validate::warnings_for(&m) {
                                 self.notes
@@ -1177,9 +1177,13 @@ impl<'s> Loader<'s> {
         // The CronJob API versions a release serves: batch/v1beta1 up to 1.24, batch/v1 from
         // 1.21.
         if m.kind == WorkloadKind::CronJob {
-            let served = match (m.beta_cron_job, profile.minor()) {
-                (Some(_), 25..) => Some(("batch/v1beta1", "serves CronJobs as batch/v1 only")),
-                (None, ..=20) => Some(("batch/v1", "serves CronJobs as batch/v1beta1 only")),
+            let served = match m.beta_cron_job {
+                Some(_) if !profile.cron_job_v1beta1 => {
+                    Some(("batch/v1beta1", "serves CronJobs as batch/v1 only"))
+                }
+                None if !profile.cron_job_v1 => {
+                    Some(("batch/v1", "serves CronJobs as batch/v1beta1 only"))
+                }
                 _ => None,
             };
             if let Some((version, only)) = served {
@@ -1210,15 +1214,19 @@ impl<'s> Loader<'s> {
                     .take_if(|_| list == "initContainers" && !sidecars);
                 if let Some(policy) = policy {
                     let what = "sidecar containers (init containers with a restartPolicy)";
-                    let message = dropped_field(profile, what, "SidecarContainers", 28);
+                    let message = dropped_field(profile, what, Gate::SidecarContainers);
                     self.report(&path.child("restartPolicy"), Some(policy.mark), message);
                 }
                 // A regular container's restartPolicy: known from 1.28 (for sidecars), allowed
                 // only with gate ContainerRestartRules (1.34 alpha, on from 1.35).
                 let policy = c.restart_policy.take_if(|_| list == "containers" && !rules);
                 if let Some(policy) = policy {
-                    let message = if profile.minor() < 28 {
-                        dropped_field(profile, "container restart policies", "", 28)
+                    let message = if profile.gate_arrives_in(Gate::SidecarContainers).is_some() {
+                        dropped_field(
+                            profile,
+                            "container restart policies",
+                            Gate::SidecarContainers,
+                        )
                     } else {
                         "Forbidden: may not be set for non-init containers".to_owned()
                     };
@@ -1226,12 +1234,12 @@ impl<'s> Loader<'s> {
                 }
                 if let Some(mark) = c.restart_policy_rules.take_if(|_| !rules) {
                     let what = "container restart rules";
-                    let message = dropped_field(profile, what, "ContainerRestartRules", 34);
+                    let message = dropped_field(profile, what, Gate::ContainerRestartRules);
                     self.report(&path.child("restartPolicyRules"), Some(mark), message);
                 }
                 let probe = c.probes[ProbeKind::Startup.index()].take_if(|_| !startup);
                 if let Some(probe) = probe {
-                    let message = dropped_field(profile, "startup probes", "StartupProbe", 0);
+                    let message = dropped_field(profile, "startup probes", Gate::StartupProbe);
                     self.report(&path.child("startupProbe"), Some(probe.mark), message);
                 }
                 for kind in ProbeKind::ALL {
@@ -1240,7 +1248,7 @@ impl<'s> Loader<'s> {
                     };
                     if let Some(g) = probe.grpc.take_if(|_| !grpc) {
                         let message =
-                            dropped_field(profile, "gRPC probes", "GRPCContainerProbe", 23);
+                            dropped_field(profile, "gRPC probes", Gate::GrpcContainerProbe);
                         self.report(
                             &path.child(kind.field()).child("grpc"),
                             Some(g.mark),

@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 
 use probesim_core::{
-    ContainerSpec, Handler, PodSpec, Port, ProbeKind, ProbeSpec, ProbeTiming, PullPolicy,
+    ContainerSpec, Handler, PodSpec, Port, ProbeKind, ProbeSpec, ProbeTiming, Profile, PullPolicy,
     RestartPolicy, Scheme, SimDuration,
 };
 
@@ -263,20 +263,23 @@ fn is_digest(digest: &str) -> bool {
 /// # Errors
 /// Every API validation error, in the apiserver's wording and order.
 pub fn validate(m: &mut PodManifest) -> Result<ValidatedPod, Vec<Diagnostic>> {
-    validate_for(m, probesim_core::profile::NEWEST_MINOR)
+    validate_for(m, &Profile::newest())
 }
 
-/// [`validate`] as the API server of `1.<minor>` words it where the wording changed: before
-/// sidecars (1.28) a probe on an init container is `may not be set for init containers` (the
-/// 1.26–1.27 text, P61).
+/// [`validate`] as the API server of `profile`'s release words it where the wording changed
+/// (P58 port names, P61 probes on init containers).
 ///
 /// # Errors
 /// As [`validate`].
-pub fn validate_for(m: &mut PodManifest, minor: u8) -> Result<ValidatedPod, Vec<Diagnostic>> {
+pub fn validate_for(
+    m: &mut PodManifest,
+    profile: &Profile,
+) -> Result<ValidatedPod, Vec<Diagnostic>> {
     apply_defaults(m);
     let mut v = Validator {
         d: Diags::new(),
-        minor,
+        letter_wording: profile.port_name_letter_wording,
+        init_probe_names_policy: profile.init_probe_wording_names_policy,
     };
     let root = FieldPath::root();
     v.metadata(m, &root.child("metadata"));
@@ -314,8 +317,10 @@ pub fn warnings_for(m: &PodManifest) -> Vec<String> {
 
 struct Validator {
     d: Diags,
-    /// The release whose wording is used.
-    minor: u8,
+    /// P58: the ≥1.25 "one letter" wording.
+    letter_wording: bool,
+    /// P61: the ≥1.28 wording that names `restartPolicy=Always`.
+    init_probe_names_policy: bool,
 }
 
 impl Validator {
@@ -458,7 +463,7 @@ impl Validator {
                     self.probe(c, kind, &probe_path);
                 } else if let Some(probe) = c.probe(kind) {
                     // P61
-                    let detail = if self.minor >= 28 {
+                    let detail = if self.init_probe_names_policy {
                         "may not be set for init containers without restartPolicy=Always"
                     } else {
                         "may not be set for init containers"
@@ -584,7 +589,7 @@ impl Validator {
         for (i, port) in ports.iter().enumerate() {
             let p = path.index(i);
             if let Some(name) = port.name.as_ref().filter(|n| !n.value.is_empty()) {
-                let msgs = port_name(&name.value, self.minor);
+                let msgs = port_name(&name.value, self.letter_wording);
                 if !msgs.is_empty() {
                     for msg in msgs {
                         self.invalid_str(&p.child("name"), name, msg);
@@ -744,7 +749,7 @@ impl Validator {
                 mark,
             }) => {
                 let v = At::new(s.clone(), *mark);
-                for msg in port_name(s, self.minor) {
+                for msg in port_name(s, self.letter_wording) {
                     self.invalid_str(path, &v, msg);
                 }
             }
@@ -760,9 +765,9 @@ const DNS1123_LABEL: &str = "a lowercase RFC 1123 label must consist of lower ca
 
 const DNS1123_SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
-/// `IsValidPortName` (IANA_SVC_NAME) in the wording of `1.<minor>`: the "one letter" rule was
-/// always checked, but said "letter or number" up to 1.24 (P58).
-fn port_name(name: &str, minor: u8) -> Vec<&'static str> {
+/// `IsValidPortName` (IANA_SVC_NAME): the "one letter" rule was always checked, but said
+/// "letter or number" up to 1.24 (P58; `letter_wording` is the newer text).
+fn port_name(name: &str, letter_wording: bool) -> Vec<&'static str> {
     let mut errs = Vec::new();
     if name.len() > 15 {
         errs.push("must be no more than 15 characters");
@@ -775,7 +780,7 @@ fn port_name(name: &str, minor: u8) -> Vec<&'static str> {
         errs.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
     }
     if !name.bytes().any(|b| b.is_ascii_lowercase()) {
-        errs.push(if minor >= 25 {
+        errs.push(if letter_wording {
             "must contain at least one letter (a-z)"
         } else {
             "must contain at least one letter or number (a-z, 0-9)"

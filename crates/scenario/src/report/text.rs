@@ -51,7 +51,8 @@ pub struct TextSink<W: Write> {
     verbose: bool,
     time_width: usize,
     name_width: usize,
-    minor: u8,
+    /// The release whose `kubectl get` row is printed at the end.
+    profile: Profile,
     buf: String,
 }
 
@@ -76,8 +77,7 @@ impl<W: Write> TextSink<W> {
             .chain(["CONTAINER".len(), POD_LABEL.len()])
             .max()
             .unwrap_or(0);
-        let minor = Profile::parse(info.kubernetes)
-            .map_or(probesim_core::profile::NEWEST_MINOR, |p| p.minor());
+        let profile = Profile::parse(info.kubernetes).unwrap_or_else(Profile::newest);
         // The horizon as written (`30m`), plus in seconds when that reads differently.
         let span = Span(info.duration.as_millis()).to_string();
         let secs = format!("{}s", info.duration);
@@ -101,7 +101,7 @@ impl<W: Write> TextSink<W> {
             verbose,
             time_width,
             name_width,
-            minor,
+            profile,
             buf: String::new(),
         })
     }
@@ -149,7 +149,8 @@ impl<W: Write> TextSink<W> {
             describe_counts(buf, cs).map_err(io::Error::other)?;
             buf.push('\n');
         }
-        write!(buf, "\n{}", kubectl_row(end, pod, status, self.minor)).map_err(io::Error::other)?;
+        write!(buf, "\n{}", kubectl_row(end, pod, status, &self.profile))
+            .map_err(io::Error::other)?;
         self.w.write_all(buf.as_bytes())?;
         self.w.flush()?;
         Ok(self.w)
@@ -361,7 +362,7 @@ impl fmt::Display for KubectlRow {
     }
 }
 
-/// Computes the `kubectl get pod` row at `now` for Kubernetes `1.<minor>`, as the API server's
+/// Computes the `kubectl get pod` row at `now` for `profile`'s release, as the API server's
 /// `printPod` does:
 /// - STATUS starts from the phase. Init containers are walked in order: one that exited 0 is
 ///   skipped, and so (from 1.29) is a started sidecar; the first other one decides
@@ -379,13 +380,18 @@ impl fmt::Display for KubectlRow {
 ///   containers are walked, only the sidecars and the regular containers;
 /// - AGE is [`human_duration`] of `now`, the origin standing in for the creation time (R50).
 #[must_use]
-pub fn kubectl_row(now: SimTime, pod: &PodSpec, status: &PodStatus, minor: u8) -> KubectlRow {
+pub fn kubectl_row(
+    now: SimTime,
+    pod: &PodSpec,
+    status: &PodStatus,
+    profile: &Profile,
+) -> KubectlRow {
     fn note_last(latest: &mut Option<SimTime>, c: &ContainerStatus) {
         if let Some(last) = c.last_state {
             *latest = Some(latest.map_or(last.finished_at, |l| l.max(last.finished_at)));
         }
     }
-    let sidecar_aware = minor >= 29;
+    let sidecar_aware = profile.printer_knows_sidecars;
     let mut reason: String = status.phase.as_str().to_owned();
     let (mut ready, mut restarts) = (0usize, 0u64);
     let mut last_finished: Option<SimTime> = None;
@@ -462,7 +468,7 @@ pub fn kubectl_row(now: SimTime, pod: &PodSpec, status: &PodStatus, minor: u8) -
         };
     }
     let mut restarts_cell = restarts.to_string();
-    if let (true, Some(finished)) = (minor >= 22 && restarts != 0, last_finished) {
+    if let (true, Some(finished)) = (profile.restarts_say_ago && restarts != 0, last_finished) {
         let ago = human_duration(now.saturating_since(finished));
         restarts_cell = format!("{restarts} ({ago} ago)");
     }
@@ -481,6 +487,11 @@ mod tests {
 
     use super::*;
     use crate::report::fixtures::{crash_looping, every_kind, http, pod, status, terminated};
+
+    /// The profile of `1.<minor>`.
+    fn at(minor: u8) -> Profile {
+        Profile::for_minor(minor).expect("a modelled minor")
+    }
 
     fn info(kubernetes: &str) -> RunInfo<'_> {
         RunInfo {
@@ -562,7 +573,7 @@ kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
             ..ContainerStatus::default()
         };
         let st = status(vec![crash_looping(3, 100), running], false);
-        let row = kubectl_row(SimTime::from_secs(127), &pod, &st, 37);
+        let row = kubectl_row(SimTime::from_secs(127), &pod, &st, &at(37));
         assert_eq!(row.ready, "1/2");
         assert_eq!(row.status, "CrashLoopBackOff");
         assert_eq!(row.restarts, "3 (27s ago)");
@@ -581,7 +592,7 @@ kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
         st.phase = Phase::Pending;
         st.conditions.initialized = false;
         st.init_containers = vec![crash_looping(3, 40)];
-        let row = kubectl_row(SimTime::from_secs(83), &pod, &st, 37);
+        let row = kubectl_row(SimTime::from_secs(83), &pod, &st, &at(37));
         assert_eq!(
             (
                 row.ready.as_str(),
@@ -591,7 +602,7 @@ kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
             ("0/1", "Init:CrashLoopBackOff", "3 (43s ago)")
         );
         assert_eq!(
-            kubectl_row(SimTime::from_secs(83), &pod, &st, 21).restarts,
+            kubectl_row(SimTime::from_secs(83), &pod, &st, &at(21)).restarts,
             "3"
         );
     }
@@ -618,7 +629,7 @@ kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
         let mut st = status(vec![app], false);
         st.init_containers = vec![crash_looping(3, 61)];
         let now = SimTime::from_secs(62);
-        let row = kubectl_row(now, &pod, &st, 37);
+        let row = kubectl_row(now, &pod, &st, &at(37));
         assert_eq!(
             (
                 row.ready.as_str(),
@@ -629,7 +640,7 @@ kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
         );
         // Not initialized: only what the init walk saw.
         st.conditions.initialized = false;
-        let row = kubectl_row(now, &pod, &st, 37);
+        let row = kubectl_row(now, &pod, &st, &at(37));
         assert_eq!(
             (row.ready.as_str(), row.restarts.as_str()),
             ("0/2", "3 (1s ago)")
@@ -662,8 +673,8 @@ kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
         let mut st = status(vec![app], true);
         st.init_containers = vec![init];
         let now = SimTime::from_secs(100);
-        assert_eq!(kubectl_row(now, &pod, &st, 28).restarts, "1 (65s ago)");
-        assert_eq!(kubectl_row(now, &pod, &st, 37).restarts, "1 (85s ago)");
+        assert_eq!(kubectl_row(now, &pod, &st, &at(28)).restarts, "1 (65s ago)");
+        assert_eq!(kubectl_row(now, &pod, &st, &at(37)).restarts, "1 (85s ago)");
     }
 
     #[test]
@@ -684,12 +695,12 @@ kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
         };
         let st = status(vec![done, running], true);
         let now = SimTime::from_secs(60);
-        assert_eq!(kubectl_row(now, &pod, &st, 37).status, "Running");
+        assert_eq!(kubectl_row(now, &pod, &st, &at(37)).status, "Running");
         let st = status(vec![done, running], false);
-        assert_eq!(kubectl_row(now, &pod, &st, 37).status, "NotReady");
+        assert_eq!(kubectl_row(now, &pod, &st, &at(37)).status, "NotReady");
         // Nothing else to say: the phase.
         let st = status(vec![running, running], true);
-        let row = kubectl_row(now, &pod, &st, 37);
+        let row = kubectl_row(now, &pod, &st, &at(37));
         assert_eq!(
             (row.status.as_str(), row.ready.as_str()),
             ("Running", "2/2")
@@ -697,7 +708,7 @@ kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
         let mut pending = status(vec![ContainerStatus::default(); 2], false);
         pending.phase = Phase::Pending;
         assert_eq!(
-            kubectl_row(now, &pod, &pending, 37).status,
+            kubectl_row(now, &pod, &pending, &at(37)).status,
             "ContainerCreating"
         );
     }
@@ -710,10 +721,10 @@ kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
         cs.state = ContainerState::Terminated(terminated(137, 60, 82));
         let st = status(vec![cs], false);
         let now = SimTime::from_secs(100);
-        assert_eq!(kubectl_row(now, &pod, &st, 37).restarts, "4 (60s ago)");
-        assert_eq!(kubectl_row(now, &pod, &st, 37).status, "Error");
-        assert_eq!(kubectl_row(now, &pod, &st, 21).restarts, "4");
+        assert_eq!(kubectl_row(now, &pod, &st, &at(37)).restarts, "4 (60s ago)");
+        assert_eq!(kubectl_row(now, &pod, &st, &at(37)).status, "Error");
+        assert_eq!(kubectl_row(now, &pod, &st, &at(21)).restarts, "4");
         let fresh = status(vec![ContainerStatus::default()], false);
-        assert_eq!(kubectl_row(now, &pod, &fresh, 37).restarts, "0");
+        assert_eq!(kubectl_row(now, &pod, &fresh, &at(37)).restarts, "0");
     }
 }
