@@ -577,12 +577,18 @@ fn read_object(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<PodManife
         ),
         (None, None) => decode::report(d, &p, Some(f.mark), "missing field"),
         (Some(n), Some(WorkloadKind::CronJob)) if n.as_str() == Some(BETA_CRON_JOB) => {}
-        (Some(n), Some(kind)) if n.as_str() != Some(kind.api_version()) => decode::report(
-            d,
-            &p,
-            Some(n.mark),
-            format!("expected {:?}, found {}", kind.api_version(), n.describe()),
-        ),
+        (Some(n), Some(kind)) if n.as_str() != Some(kind.api_version()) => {
+            // As kubectl says it of a version the API server does not serve.
+            let message = match n.as_str() {
+                Some(version) => format!(
+                    "no matches for kind {:?} in version {version:?} (expected {:?})",
+                    kind.name(),
+                    kind.api_version()
+                ),
+                None => format!("expected {:?}, found {}", kind.api_version(), n.describe()),
+            };
+            decode::report(d, &p, Some(n.mark), message);
+        }
         (Some(n), None) if n.as_str().is_none() => {
             decode::type_error(d, n, &p, "a string like \"v1\"");
         }
@@ -1110,7 +1116,7 @@ spec:
         assert_eq!(
             read_text(&text).unwrap_err(),
             [
-                "1:13: apiVersion: expected \"apps/v1\", found the string \"v1\"",
+                "1:13: apiVersion: no matches for kind \"Deployment\" in version \"v1\" (expected \"apps/v1\")",
                 "7:3: spec: unknown field \"nodeSelector\", did you mean \"selector\"?",
                 "8:3: spec: unknown field \"containers\" (a Deployment's pod spec goes under spec.template.spec)",
             ]
