@@ -94,7 +94,22 @@ fn is_plain_safe(s: &str) -> bool {
         return false;
     };
     let last = s.chars().next_back().unwrap_or(first);
+    // YAML 1.1 reads more plain scalars as numbers (`0b101`, `1_000`, `0x1F`, `1:30`) or
+    // timestamps (`2024-01-01`): such strings are quoted too.
+    let unsigned = s.trim_start_matches(['+', '-']);
+    let numberish = unsigned.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        && unsigned.chars().all(|c| {
+            c.is_ascii_hexdigit()
+                || matches!(
+                    c,
+                    '_' | '.' | ':' | 'x' | 'X' | 'o' | 'O' | 'b' | 'B' | '+' | '-'
+                )
+        });
+    let timestamp =
+        s.len() >= 8 && s.as_bytes()[..4].iter().all(u8::is_ascii_digit) && s.as_bytes()[4] == b'-';
     matches!(resolve_plain(s), Value::Str(_))
+        && !numberish
+        && !timestamp
         && !YAML_1_1_WORDS.contains(&s)
         && !first.is_whitespace()
         && !last.is_whitespace()
@@ -181,5 +196,10 @@ mod tests {
         assert_eq!(string("http :8080/"), "\"http :8080/\"");
         assert_eq!(string("web"), "web");
         assert_eq!(string(""), "\"\"");
+        // What YAML 1.1 (kubectl's reader) would take for a number or a timestamp.
+        for s in ["0b101", "1_000", "0x1F", "1:30", "2024-01-01", "1.2.3"] {
+            assert_eq!(string(s), format!("{s:?}"), "{s}");
+        }
+        assert_eq!(string("3x ok"), "3x ok");
     }
 }
