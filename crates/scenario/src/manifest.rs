@@ -94,6 +94,8 @@ pub struct PodSpecManifest {
     /// Where the Job spec around this template (a Job's, or a CronJob's job template) sets
     /// `podFailurePolicy`, which only a `Never` restart policy may go with.
     pub pod_failure_policy: Option<Mark>,
+    /// `hostNetwork` (validated: host ports must match container ports).
+    pub host_network: bool,
 }
 
 /// One entry of `containers` or `initContainers`.
@@ -349,6 +351,7 @@ const POD_SPEC_FIELDS: &[&str] = &[
     "restartPolicy",
     "terminationGracePeriodSeconds",
     "activeDeadlineSeconds",
+    "hostNetwork",
 ];
 const POD_SPEC_IGNORED: &[&str] = &[
     "volumes",
@@ -359,7 +362,6 @@ const POD_SPEC_IGNORED: &[&str] = &[
     "serviceAccount",
     "automountServiceAccountToken",
     "nodeName",
-    "hostNetwork",
     "hostPID",
     "hostIPC",
     "shareProcessNamespace",
@@ -771,6 +773,7 @@ fn read_spec(
             termination_grace_period_seconds: None,
             active_deadline_seconds: None,
             pod_failure_policy: None,
+            host_network: false,
         });
     };
     let f = decode::fields(d, node, path, POD_SPEC_FIELDS, POD_SPEC_IGNORED)?;
@@ -793,6 +796,10 @@ fn read_spec(
             &path.child("activeDeadlineSeconds"),
         ),
         pod_failure_policy: None,
+        host_network: f
+            .get("hostNetwork")
+            .and_then(|n| decode::boolean(d, n, &path.child("hostNetwork")))
+            .unwrap_or(false),
     })
 }
 

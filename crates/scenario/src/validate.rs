@@ -76,6 +76,29 @@ pub fn apply_defaults(m: &mut PodManifest) {
     {
         default_container(c);
     }
+    default_host_ports(m);
+}
+
+/// `SetDefaults_Pod` with `hostNetwork`: an unset host port is the container port (Pods only;
+/// a template's pods get it when they are created).
+fn default_host_ports(m: &mut PodManifest) {
+    if m.kind != WorkloadKind::Pod || !m.spec.host_network {
+        return;
+    }
+    let spec = &mut m.spec;
+    for c in spec
+        .containers
+        .iter_mut()
+        .chain(spec.init_containers.iter_mut())
+    {
+        for port in &mut c.ports {
+            if port.host_port.as_ref().is_none_or(|hp| hp.value == 0) {
+                if let Some(cp) = port.container_port.clone() {
+                    port.host_port = Some(cp);
+                }
+            }
+        }
+    }
 }
 
 fn default_container(c: &mut ContainerManifest) {
@@ -437,6 +460,7 @@ impl Validator {
                 );
             }
         }
+        self.host_network(m, &containers_path);
         let init_path = path.child("initContainers");
         for (i, c) in spec.init_containers.iter().enumerate() {
             let p = init_path.index(i);
@@ -617,6 +641,30 @@ impl Validator {
             if let Some(proto) = &port.protocol {
                 if !matches!(proto.value.as_str(), "SCTP" | "TCP" | "UDP") {
                     self.not_supported(&p.child("protocol"), proto, &["SCTP", "TCP", "UDP"]);
+                }
+            }
+        }
+    }
+
+    /// `validateHostNetwork`: with `hostNetwork`, a container's host port must be its container
+    /// port (in a template an unset one is allowed: it is defaulted when the pod is created).
+    fn host_network(&mut self, m: &PodManifest, path: &FieldPath) {
+        if !m.spec.host_network {
+            return;
+        }
+        for (i, c) in m.spec.containers.iter().enumerate() {
+            for (j, port) in c.ports.iter().enumerate() {
+                let cp = port.container_port.as_ref().map_or(0, |p| p.value);
+                let hp = port
+                    .host_port
+                    .clone()
+                    .unwrap_or_else(|| At::new(0, port.mark));
+                if (m.kind == WorkloadKind::Pod || hp.value != 0) && hp.value != cp {
+                    self.invalid_int(
+                        &path.index(i).child("ports").index(j).child("hostPort"),
+                        &hp,
+                        "must match `containerPort` when `hostNetwork` is true",
+                    );
                 }
             }
         }
