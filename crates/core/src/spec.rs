@@ -480,6 +480,9 @@ pub struct PodSpec {
     pub init_containers: Vec<ContainerSpec>,
     /// `spec.containers`, in order.
     pub containers: Vec<ContainerSpec>,
+    /// How many `spec.readinessGates` the pod has. Nothing in the simulation sets their
+    /// conditions, so a pod with any is never `Ready` (R42).
+    pub readiness_gates: usize,
 }
 
 impl PodSpec {
@@ -499,6 +502,7 @@ impl PodSpec {
             termination_grace_period_seconds: 30,
             init_containers: Vec::new(),
             containers: Vec::new(),
+            readiness_gates: 0,
         }
     }
 

@@ -96,6 +96,8 @@ pub struct PodSpecManifest {
     pub pod_failure_policy: Option<Mark>,
     /// `hostNetwork` (validated: host ports must match container ports).
     pub host_network: bool,
+    /// `readinessGates`: where, and how many.
+    pub readiness_gates: Option<At<usize>>,
 }
 
 /// One entry of `containers` or `initContainers`.
@@ -352,6 +354,7 @@ const POD_SPEC_FIELDS: &[&str] = &[
     "terminationGracePeriodSeconds",
     "activeDeadlineSeconds",
     "hostNetwork",
+    "readinessGates",
 ];
 const POD_SPEC_IGNORED: &[&str] = &[
     "volumes",
@@ -376,7 +379,6 @@ const POD_SPEC_IGNORED: &[&str] = &[
     "priorityClassName",
     "priority",
     "dnsConfig",
-    "readinessGates",
     "runtimeClassName",
     "enableServiceLinks",
     "preemptionPolicy",
@@ -774,6 +776,7 @@ fn read_spec(
             active_deadline_seconds: None,
             pod_failure_policy: None,
             host_network: false,
+            readiness_gates: None,
         });
     };
     let f = decode::fields(d, node, path, POD_SPEC_FIELDS, POD_SPEC_IGNORED)?;
@@ -800,6 +803,12 @@ fn read_spec(
             .get("hostNetwork")
             .and_then(|n| decode::boolean(d, n, &path.child("hostNetwork")))
             .unwrap_or(false),
+        readiness_gates: f
+            .get("readinessGates")
+            .and_then(Node::as_seq)
+            .filter(|gates| !gates.is_empty())
+            .zip(f.get("readinessGates"))
+            .map(|(gates, n)| At::new(gates.len(), n.mark)),
     })
 }
 

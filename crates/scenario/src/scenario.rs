@@ -1109,6 +1109,7 @@ impl<'s> Loader<'s> {
                                 self.notes
                                     .push(format!("{display_path}: the API server warns: {w}"));
                             }
+                            self.note_readiness_gates(&m, display_path);
                             Some((m, v))
                         }
                         Err(ds) => {
@@ -1161,6 +1162,19 @@ impl<'s> Loader<'s> {
             notes: std::mem::take(&mut self.notes),
             services: std::mem::take(&mut self.services),
         })
+    }
+
+    /// R42: readiness gates keep the pod from Ready until conditions that only controllers set
+    /// are True; nothing in the simulation sets them, which the user should know.
+    fn note_readiness_gates(&mut self, m: &PodManifest, display_path: &str) {
+        if let Some(gates) = &m.spec.readiness_gates {
+            self.notes.push(format!(
+                "{display_path}:{}: {}: the pod's Ready condition also waits for {} readiness gate condition(s) that nothing in the simulation sets, so the pod is never Ready (ContainersReady still follows the containers)",
+                gates.mark.line,
+                m.kind.pod_spec_path().child("readinessGates"),
+                gates.value
+            ));
+        }
     }
 
     /// What the release's API server makes of the manifest before validation. The API

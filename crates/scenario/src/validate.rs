@@ -1137,6 +1137,7 @@ fn build(m: &PodManifest, d: &mut Diags) -> Option<ValidatedPod> {
         Some("Never") => RestartPolicy::Never,
         _ => RestartPolicy::Always,
     };
+    pod.readiness_gates = m.spec.readiness_gates.as_ref().map_or(0, |g| g.value);
     pod.termination_grace_period_seconds = m
         .spec
         .termination_grace_period_seconds

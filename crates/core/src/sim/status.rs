@@ -219,9 +219,11 @@ impl Simulation {
                 .zip(&status.init_containers)
                 .all(|(spec, s)| !spec.restartable || s.ready);
         let all_ready = !status.containers.is_empty() && status.containers.iter().all(|s| s.ready);
-        let ready = all_ready && sidecars_ready && status.phase != Phase::Succeeded;
+        let containers_ready = all_ready && sidecars_ready && status.phase != Phase::Succeeded;
+        // Readiness gates whose conditions nobody sets keep the pod from Ready.
+        let ready = containers_ready && self.pod.readiness_gates == 0;
         self.status.conditions.initialized = init_done;
-        self.status.conditions.containers_ready = ready;
+        self.status.conditions.containers_ready = containers_ready;
         if self.status.conditions.ready != ready {
             self.status.conditions.ready = ready;
             out.emit(self.now, EventKind::PodReady { ready });

@@ -1553,6 +1553,19 @@ fn sidecars_are_signalled_at_once_in_1_28() {
 }
 
 #[test]
+fn readiness_gates_keep_the_pod_from_ready() {
+    // R42: Ready also needs every readiness gate's condition, which nothing here sets;
+    // ContainersReady follows the containers alone.
+    let mut pod = PodSpec::new("p").with_container(container("app"));
+    pod.readiness_gates = 1;
+    let r = run(pod, vec![], 30);
+    let c = r.sim.status().conditions;
+    assert!(c.containers_ready);
+    assert!(!c.ready);
+    assert!(r.texts("podReady").is_empty());
+}
+
+#[test]
 fn a_finished_pod_is_no_longer_ready_to_start_containers() {
     // R42, GeneratePodReadyToStartContainersCondition: the whole-pod kill of a pod that is done
     // stops its sandbox, so the condition is False from the next status on.
