@@ -603,7 +603,9 @@ fn read_object(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<PodManife
     let metadata = read_metadata(d, f.get("metadata"), f.mark, &path.child("metadata"));
     let spec_path = path.child("spec");
     let (labels, spec) = if kind == WorkloadKind::Pod {
-        let labels = f.get("metadata").map_or_else(Vec::new, read_labels);
+        let labels = f
+            .get("metadata")
+            .map_or_else(Vec::new, |md| read_labels(d, md, &path.child("metadata")));
         (labels, read_spec(d, f.get("spec"), f.mark, &spec_path))
     } else {
         read_workload_spec(d, kind, f.get("spec"), f.mark, &spec_path)?
@@ -713,7 +715,7 @@ fn read_workload_spec(
             .copied()
             .collect();
         decode::fields(d, md, &mp, &known, &[])?;
-        labels = read_labels(md);
+        labels = read_labels(d, md, &mp);
     }
     let spec = read_spec(d, tf.get("spec"), tf.mark, &template_path.child("spec")).map(|s| {
         PodSpecManifest {
@@ -724,15 +726,26 @@ fn read_workload_spec(
     Some((labels, spec))
 }
 
-/// `metadata.labels`, read leniently: they only tell which Services select the pod.
-fn read_labels(metadata: &Node) -> Vec<(String, String)> {
+/// `metadata.labels`: they tell which Services select the pod. A value that is not a string
+/// (an unquoted `true` or `8080`) is an error, as the API server's decoding makes it.
+fn read_labels(d: &mut Diags, metadata: &Node, path: &FieldPath) -> Vec<(String, String)> {
     let Some(entries) = metadata.get("labels").and_then(Node::as_map) else {
         return Vec::new();
     };
-    entries
-        .iter()
-        .filter_map(|(k, v)| Some((k.text.clone(), v.scalar_text()?.to_owned())))
-        .collect()
+    let mut labels = Vec::new();
+    for (k, v) in entries {
+        match v.as_str() {
+            Some(value) => labels.push((k.text.clone(), value.to_owned())),
+            None if v.is_null() => labels.push((k.text.clone(), String::new())),
+            None => decode::type_error(
+                d,
+                v,
+                &path.child("labels").key(&k.text),
+                "a string (quote it)",
+            ),
+        }
+    }
+    labels
 }
 
 fn read_metadata(
