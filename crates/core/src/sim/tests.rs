@@ -928,9 +928,8 @@ fn a_pod_stays_initialized_while_its_sidecar_crash_loops() {
     assert_eq!(st.phase, Phase::Running);
 }
 
-#[test]
-fn sidecars_do_not_keep_a_finished_pod_alive() {
-    // R61, R43: the regular container completes; the pod is killed, the sidecar last.
+/// An `OnFailure` pod whose app completes at 5 s next to a sidecar `proxy`.
+fn job_with_a_sidecar() -> PodSpec {
     let mut app = container("app");
     app.app.exit = Some(SelfExit {
         code: 0,
@@ -940,7 +939,13 @@ fn sidecars_do_not_keep_a_finished_pod_alive() {
         .with_init_container(sidecar("proxy"))
         .with_container(app);
     pod.restart_policy = RestartPolicy::OnFailure;
-    let r = run(pod, vec![], 30);
+    pod
+}
+
+#[test]
+fn sidecars_do_not_keep_a_finished_pod_alive() {
+    // R61, R43: the regular container completes; the pod is killed, the sidecar last.
+    let r = run(job_with_a_sidecar(), vec![], 30);
     assert_eq!(
         r.events("Killing"),
         ["7 Normal Killing: Stopping container proxy"]
@@ -1569,16 +1574,7 @@ fn readiness_gates_keep_the_pod_from_ready() {
 fn a_finished_pod_is_no_longer_ready_to_start_containers() {
     // R42, GeneratePodReadyToStartContainersCondition: the whole-pod kill of a pod that is done
     // stops its sandbox, so the condition is False from the next status on.
-    let mut app = container("app");
-    app.app.exit = Some(SelfExit {
-        code: 0,
-        after: SimDuration::from_secs(5),
-    });
-    let mut pod = PodSpec::new("p")
-        .with_init_container(sidecar("proxy"))
-        .with_container(app);
-    pod.restart_policy = RestartPolicy::OnFailure;
-    let r = run(pod, vec![], 30);
+    let r = run(job_with_a_sidecar(), vec![], 30);
     assert_eq!(r.sim.status().phase, Phase::Succeeded);
     assert_eq!(
         r.sim.status().conditions.ready_to_start_containers,
