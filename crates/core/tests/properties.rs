@@ -1212,7 +1212,7 @@ proptest! {
         let pod = &case.pod;
         let n = pod.container_count();
         let mut alive = vec![false; n];
-        // A sidecar's kill in a pod kill: when its grace period (plus the preStop slack) ends.
+        // A sidecar's kill in a pod kill: when its grace period ends, counted from the kill.
         let mut patience: Vec<Option<SimTime>> = vec![None; n];
         for (t, seen) in &run.events {
             match *seen {

@@ -1188,8 +1188,7 @@ impl<'s> Loader<'s> {
     /// Validation then judges what is left (an init container with a probe, a probe without a
     /// handler). Each drop is reported too, since the API server's own messages do not say why.
     fn apply_release(&mut self, m: &mut PodManifest, profile: &Profile) {
-        // The CronJob API versions a release serves: batch/v1beta1 up to 1.24, batch/v1 from
-        // 1.21.
+        // The CronJob API versions the release serves (`cron_job_v1beta1`, `cron_job_v1`).
         if m.kind == WorkloadKind::CronJob {
             let served = match m.beta_cron_job {
                 Some(_) if !profile.cron_job_v1beta1 => {
