@@ -44,16 +44,12 @@
 #![warn(missing_docs)]
 
 pub mod argument;
-pub mod catalog;
-mod decode;
 mod emit;
-pub mod error;
 pub mod expect;
-pub mod field_path;
-pub mod manifest;
 pub mod report;
 pub mod run;
 pub mod scenario;
-pub mod validate;
-pub mod workload;
-pub mod yaml;
+
+// The Kubernetes input layer, at the paths it had before it became its own crate.
+use probesim_kube::decode;
+pub use probesim_kube::{catalog, error, field_path, manifest, validate, workload, yaml};

@@ -8,20 +8,15 @@ use crate::field_path::FieldPath;
 use crate::yaml::{Key, Mark, Node, Value};
 
 /// Collected problems.
-pub(crate) type Diags = Vec<Diagnostic>;
+pub type Diags = Vec<Diagnostic>;
 
 /// Records a problem.
-pub(crate) fn report(
-    d: &mut Diags,
-    path: &FieldPath,
-    mark: Option<Mark>,
-    message: impl Into<String>,
-) {
+pub fn report(d: &mut Diags, path: &FieldPath, mark: Option<Mark>, message: impl Into<String>) {
     d.push(Diagnostic::new(path.clone(), mark, message));
 }
 
 /// The fields of one mapping, after unknown-key checks.
-pub(crate) struct Fields<'a> {
+pub struct Fields<'a> {
     entries: &'a [(Key, Node)],
     /// Where the mapping starts.
     pub mark: Mark,
@@ -45,7 +40,7 @@ impl<'a> Fields<'a> {
 
 /// Reads a mapping at `path`. Keys outside `known` and `ignored` are reported as unknown fields
 /// with a suggestion from both lists. A null node reads as an empty mapping.
-pub(crate) fn fields<'a>(
+pub fn fields<'a>(
     d: &mut Diags,
     node: &'a Node,
     path: &FieldPath,
@@ -74,10 +69,7 @@ pub(crate) fn fields<'a>(
 }
 
 /// `unknown field "x", did you mean "y"?`
-pub(crate) fn unknown_field<'c>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'c str>,
-) -> String {
+pub fn unknown_field<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> String {
     match suggest(name, candidates) {
         Some(s) => format!("unknown field {name:?}, did you mean {s:?}?"),
         None => format!("unknown field {name:?}"),
@@ -86,10 +78,7 @@ pub(crate) fn unknown_field<'c>(
 
 /// The candidate closest to `name`, if it is close enough to be a likely typo: an edit
 /// distance (ignoring case) of at most a third of the name's length, and at least 1.
-pub(crate) fn suggest<'c>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'c str>,
-) -> Option<&'c str> {
+pub fn suggest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     let lower = name.to_lowercase();
     let limit = (name.chars().count() / 3).max(1);
     let mut best: Option<(usize, &'c str)> = None;
@@ -104,7 +93,7 @@ pub(crate) fn suggest<'c>(
 
 /// Edit distance over characters, counting a swap of two neighbours as one edit (optimal
 /// string alignment), so `kubai` is one edit from `kubia`.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let width = b.len() + 1;
@@ -131,7 +120,7 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// `expected <what>, found <node>`.
-pub(crate) fn type_error(d: &mut Diags, node: &Node, path: &FieldPath, what: &str) {
+pub fn type_error(d: &mut Diags, node: &Node, path: &FieldPath, what: &str) {
     report(
         d,
         path,
@@ -141,7 +130,7 @@ pub(crate) fn type_error(d: &mut Diags, node: &Node, path: &FieldPath, what: &st
 }
 
 /// A string.
-pub(crate) fn string(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<String> {
+pub fn string(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<String> {
     match node.as_str() {
         Some(s) => Some(s.to_owned()),
         None => {
@@ -152,7 +141,7 @@ pub(crate) fn string(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<Str
 }
 
 /// An integer in `min..=max`; `what` names the type in errors (`a 32-bit integer`).
-pub(crate) fn integer(
+pub fn integer(
     d: &mut Diags,
     node: &Node,
     path: &FieldPath,
@@ -174,7 +163,7 @@ pub(crate) fn integer(
 }
 
 /// A 32-bit signed integer (Kubernetes `int32`).
-pub(crate) fn int32(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<i64> {
+pub fn int32(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<i64> {
     integer(
         d,
         node,
@@ -187,7 +176,7 @@ pub(crate) fn int32(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<i64>
 }
 
 /// A 64-bit signed integer (Kubernetes `int64`).
-pub(crate) fn int64(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<i64> {
+pub fn int64(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<i64> {
     integer(
         d,
         node,
@@ -200,7 +189,7 @@ pub(crate) fn int64(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<i64>
 }
 
 /// A boolean.
-pub(crate) fn boolean(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<bool> {
+pub fn boolean(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<bool> {
     match node.as_bool() {
         Some(b) => Some(b),
         None => {
@@ -211,7 +200,7 @@ pub(crate) fn boolean(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<bo
 }
 
 /// A sequence (null reads as empty).
-pub(crate) fn list<'a>(d: &mut Diags, node: &'a Node, path: &FieldPath) -> Option<&'a [Node]> {
+pub fn list<'a>(d: &mut Diags, node: &'a Node, path: &FieldPath) -> Option<&'a [Node]> {
     match node.value() {
         Value::Seq(items) => Some(items),
         Value::Null => Some(&[]),
@@ -223,7 +212,7 @@ pub(crate) fn list<'a>(d: &mut Diags, node: &'a Node, path: &FieldPath) -> Optio
 }
 
 /// Quotes a string the way Go's `%q` does for the text the apiserver prints.
-pub(crate) fn go_quote(s: &str) -> String {
+pub fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

@@ -272,7 +272,7 @@ impl Node {
 }
 
 /// Types a plain scalar by the YAML 1.2 core schema.
-pub(crate) fn resolve_plain(text: &str) -> Value<'_> {
+pub fn resolve_plain(text: &str) -> Value<'_> {
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
         "true" | "True" | "TRUE" => return Value::Bool(true),

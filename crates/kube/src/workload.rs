@@ -131,9 +131,7 @@ impl WorkloadKind {
     /// the Pod's (`Always` for controllers that keep pods running, `OnFailure` or `Never` for
     /// Jobs), and the word its `activeDeadlineSeconds` message uses for the controller.
     #[must_use]
-    pub(crate) const fn template_rules(
-        self,
-    ) -> Option<(&'static [&'static str], Option<&'static str>)> {
+    pub const fn template_rules(self) -> Option<(&'static [&'static str], Option<&'static str>)> {
         match self {
             WorkloadKind::Pod => None,
             // A Deployment's template is validated as its ReplicaSet's.
