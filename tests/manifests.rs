@@ -10,10 +10,10 @@ use std::path::Path;
 
 use libtest_mimic::Failed;
 use probesim_core::SimTime;
+use probesim_report::render;
+use probesim_report::Format;
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::catalog;
-use probesim_scenario::report::Format;
-use probesim_scenario::run::render;
 use probesim_scenario::scenario::{ManifestRun, Overrides, Scenario};
 use probesim_scenario::yaml::SourceId;
 

@@ -7,8 +7,9 @@ mod support;
 use std::path::Path;
 
 use libtest_mimic::Failed;
-use probesim_scenario::report::Format;
-use probesim_scenario::run::{check, render};
+use probesim_report::render;
+use probesim_report::Format;
+use probesim_scenario::run::check;
 use probesim_scenario::scenario::Scenario;
 
 fn replay(path: &Path) -> Result<(), Failed> {

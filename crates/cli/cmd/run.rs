@@ -4,10 +4,11 @@ use std::io::{self, Write};
 
 use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use probesim_core::Profile;
+use probesim_report::render;
+use probesim_report::Format;
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::catalog;
-use probesim_scenario::report::Format;
-use probesim_scenario::run::{render, RunFailure};
+use probesim_scenario::run::RunFailure;
 use probesim_scenario::scenario::{horizon, ManifestRun, Overrides, Scenario};
 
 use crate::args::RunArgs;

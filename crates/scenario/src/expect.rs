@@ -6,10 +6,19 @@
 use core::fmt::{self, Write as _};
 
 use probesim_core::{
-    ContainerState, ContainerStatus, Event, EventKind, Flow, Phase, SimTime, Sink,
+    ContainerState, ContainerStatus, Event, EventKind, Flow, Phase, SimDuration, SimTime, Sink,
 };
 
-use crate::report::Span;
+/// A span of milliseconds in the scenario files' duration syntax (`0s`, `500ms`, `2.5s`,
+/// `1m30s`, `30m`), the form the reader wrote; used in expectation messages.
+#[derive(Clone, Copy, Debug)]
+struct Span(u64);
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        probesim_script::write_duration(SimDuration::from_millis(self.0), f)
+    }
+}
 
 /// A number or a `{min, max}` range (`restartCount: 9`, `count: {min: 1}`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -633,7 +642,7 @@ mod tests {
     use probesim_core::{ContainerStatus, Event, EventKind, SimTime, Sink, VecSink};
 
     use super::*;
-    use crate::report::fixtures::{crash_looping, every_kind, http};
+    use crate::fixtures::{crash_looping, every_kind, http};
 
     fn secs(s: u64) -> SimTime {
         SimTime::from_secs(s)

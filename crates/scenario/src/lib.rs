@@ -46,7 +46,10 @@
 pub mod argument;
 mod emit;
 pub mod expect;
-pub mod report;
+// Shared with probesim-report's tests, which use the fixtures these tests leave out.
+#[cfg(test)]
+#[allow(dead_code)]
+mod fixtures;
 pub mod run;
 pub mod scenario;
 

@@ -1,12 +1,12 @@
-//! Running a scenario: into a report, or against its own expectations.
+//! Running a scenario against its own expectations, and the limits every run shares (the
+//! horizon, the size of a listing). Running into a report is probesim-report's `render`.
 
 use core::fmt;
 use std::io;
 
-use probesim_core::{ProbeKind, Recorder, RunError, SimTime, Sink};
+use probesim_core::{ProbeKind, RunError, SimTime, Sink};
 
 use crate::expect::{ExpectSink, Failure};
-use crate::report::{Format, ReportSink, RunInfo, TextSink};
 use crate::scenario::Scenario;
 
 /// Why a run could not produce its output.
@@ -22,8 +22,8 @@ pub enum RunFailure {
     TooLarge {
         /// Estimated number of events.
         events: u64,
-        /// The format asked for.
-        format: Format,
+        /// The `--format` asked for, as spelled on the command line.
+        format: &'static str,
     },
 }
 
@@ -84,47 +84,6 @@ pub fn estimate_events(scenario: &Scenario, horizon: SimTime) -> u64 {
         }
     }
     secs.saturating_mul(per_kilosecond) / 1000
-}
-
-/// Runs the scenario to its horizon and writes the report in `format` to `w` (`verbose` shows
-/// every event in the timeline format, pod syncs included).
-///
-/// # Errors
-/// No duration, an output too large for a listing format, an I/O error, or a stuck engine.
-pub fn render<W: io::Write>(
-    scenario: &Scenario,
-    format: Format,
-    verbose: bool,
-    w: W,
-) -> Result<W, RunFailure> {
-    let end = horizon(scenario)?;
-    if format != Format::Summary {
-        let events = estimate_events(scenario, end);
-        if events > MAX_LISTED_EVENTS {
-            return Err(RunFailure::TooLarge { events, format });
-        }
-    }
-    let mut sim = scenario.simulation();
-    let version = sim.profile().version();
-    let info = RunInfo {
-        scenario: &scenario.name,
-        kubernetes: &version,
-        seed: scenario.seed,
-        duration: end.saturating_since(SimTime::ZERO),
-    };
-    let sink = if verbose && format == Format::Timeline {
-        TextSink::new(w, &info, sim.pod(), true).map(ReportSink::Timeline)
-    } else {
-        ReportSink::new(format, w, &info, sim.pod())
-    }
-    .map_err(RunFailure::Io)?;
-    // The kubelet's event recorder decides what reaches the API server (R54).
-    let mut recorder = Recorder::new(sink, sim.profile().event_spam_key_has_type);
-    sim.run_until(end, &mut recorder)?;
-    recorder
-        .into_inner()
-        .finish(end, sim.pod(), sim.status())
-        .map_err(RunFailure::Io)
 }
 
 /// Runs the scenario to its horizon and checks its expectations.

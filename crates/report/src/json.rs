@@ -544,7 +544,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::report::fixtures::{crash_looping, every_kind, http, pod, status};
+    use crate::fixtures::{crash_looping, every_kind, http, pod, status};
 
     fn info() -> RunInfo<'static> {
         RunInfo {

@@ -1,4 +1,10 @@
-//! Report sinks: the `--format`s of `probesim run` (contract §1, §4).
+//! probesim-report: what a timeline looks like.
+//!
+//! In: the events of a simulation as they happen (every report is a [`Sink`]), the pod they
+//! belong to and its final status, or a whole [`Scenario`](probesim_scenario::scenario::Scenario)
+//! to run ([`render`]). Out: bytes on an [`io::Write`] in one of the `--format`s of
+//! `probesim run` (contract §1, §4). The crate never opens a file and reads no clock or
+//! environment: the caller hands it the writer, and the same events give the same bytes.
 //!
 //! Every report is a [`Sink`] over an [`io::Write`]: it writes each event as it arrives and keeps
 //! no history, then `finish` writes what comes after the events (the final status, the counts, the
@@ -18,6 +24,8 @@
 //! (`io::BufWriter<io::StdoutLock>`), not raw standard output. An I/O error (a closed pipe
 //! included) is returned as is; what it means is the caller's decision.
 
+#![warn(missing_docs)]
+
 use core::fmt;
 use core::str::FromStr;
 use std::io;
@@ -25,7 +33,10 @@ use std::io;
 use probesim_core::{Event, Flow, PodSpec, PodStatus, SimDuration, SimTime, Sink};
 
 mod json;
+mod render;
 mod text;
+
+pub use render::render;
 
 pub use json::{write_event, write_final, JsonSink, JsonlSink, SummarySink, POD_COUNTS_KEY};
 pub use text::{kubectl_row, KubectlRow, TextSink};
@@ -176,7 +187,7 @@ impl<W: io::Write> Sink for ReportSink<W> {
 /// # Examples
 /// ```
 /// use probesim_core::SimDuration;
-/// use probesim_scenario::report::human_duration;
+/// use probesim_report::human_duration;
 /// assert_eq!(human_duration(SimDuration::from_secs(367)), "6m7s");
 /// assert_eq!(human_duration(SimDuration::from_secs(11_100)), "3h5m");
 /// ```
@@ -235,14 +246,14 @@ pub fn human_duration(d: SimDuration) -> String {
 }
 
 /// Writes a span in the scenario files' duration syntax (`0s`, `500ms`, `2.5s`, `1m30s`, `30m`,
-/// `1h5s`), the form the reader wrote; used in expectation messages.
-pub(crate) fn fmt_span(ms: u64, f: &mut impl fmt::Write) -> fmt::Result {
+/// `1h5s`), the form the reader wrote; used in the timeline's header.
+fn fmt_span(ms: u64, f: &mut impl fmt::Write) -> fmt::Result {
     probesim_script::write_duration(SimDuration::from_millis(ms), f)
 }
 
 /// A [`Display`](fmt::Display) adapter for [`fmt_span`].
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Span(pub u64);
+struct Span(pub u64);
 
 impl fmt::Display for Span {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -250,193 +261,10 @@ impl fmt::Display for Span {
     }
 }
 
-/// Hand-made pods, statuses and events for the report and expectation tests.
+/// Hand-made pods, statuses and events, shared with the expectation tests of probesim-scenario.
 #[cfg(test)]
-pub(crate) mod fixtures {
-    use probesim_core::event::{KillMessage, OutputKind};
-    use probesim_core::{
-        Conditions, ContainerSpec, ContainerState, ContainerStatus, Event, EventKind, EventType,
-        ExitReason, Handler, KillReason, KubeEvent, Message, ObjectRef, Outcome, Phase, PodSpec,
-        PodStatus, Port, ProbeKind, ProbeOutput, ProbeResult, Scheme, SimDuration, SimTime,
-        SyncTrigger, Terminated, WaitingReason,
-    };
-
-    /// `kubia-unhealthy` with one container `kubia`.
-    pub fn pod() -> PodSpec {
-        PodSpec::new("kubia-unhealthy").with_container(ContainerSpec::new("kubia", "luksa/kubia"))
-    }
-
-    /// The liveness probe's handler: `GET http://:8080/`.
-    pub fn http() -> Handler {
-        Handler::HttpGet {
-            scheme: Scheme::Http,
-            host: None,
-            port: Port::Number(8080),
-            path: "/".into(),
-        }
-    }
-
-    /// A terminated instance.
-    pub fn terminated(exit_code: i32, started: u64, finished: u64) -> Terminated {
-        Terminated {
-            exit_code,
-            reason: ExitReason::for_code(exit_code),
-            started_at: SimTime::from_secs(started),
-            finished_at: SimTime::from_secs(finished),
-        }
-    }
-
-    /// Waiting in CrashLoopBackOff after `restarts` restarts, the last death at `finished`.
-    pub fn crash_looping(restarts: u32, finished: u64) -> ContainerStatus {
-        ContainerStatus {
-            state: ContainerState::Waiting(Some(WaitingReason::CrashLoopBackOff {
-                backoff: SimDuration::from_secs(300),
-            })),
-            last_state: Some(terminated(137, finished - 30, finished)),
-            ready: false,
-            started: false,
-            restart_count: restarts,
-        }
-    }
-
-    /// A pod status with these containers, phase Running and the Ready condition `ready`.
-    pub fn status(containers: Vec<ContainerStatus>, ready: bool) -> PodStatus {
-        PodStatus {
-            phase: Phase::Running,
-            conditions: Conditions {
-                ready_to_start_containers: Some(true),
-                initialized: true,
-                ready,
-                containers_ready: ready,
-                pod_scheduled: true,
-            },
-            init_containers: Vec::new(),
-            containers,
-            deletion_timestamp: None,
-            removed: false,
-        }
-    }
-
-    /// One event of every kind, in a plausible order, borrowing `handler` and `status`.
-    pub fn every_kind<'a>(handler: &'a Handler, status: &'a ContainerStatus) -> Vec<Event<'a>> {
-        let at = |ms: u64, kind| Event {
-            t: SimTime::from_millis(ms),
-            kind,
-        };
-        let output = |kind| ProbeOutput {
-            handler,
-            pod_ip: "10.0.0.5",
-            kind,
-        };
-        vec![
-            at(
-                0,
-                EventKind::Sync {
-                    trigger: SyncTrigger::Create,
-                },
-            ),
-            at(
-                0,
-                EventKind::Start {
-                    container: "kubia",
-                    restart_count: 0,
-                },
-            ),
-            at(
-                0,
-                EventKind::Started {
-                    container: "kubia",
-                    started: true,
-                },
-            ),
-            at(
-                0,
-                EventKind::Phase {
-                    phase: Phase::Running,
-                },
-            ),
-            at(
-                10_000,
-                EventKind::Probe {
-                    container: "kubia",
-                    probe: ProbeKind::Liveness,
-                    outcome: Outcome::Success,
-                    output: output(OutputKind::Empty),
-                    duration: SimDuration::ZERO,
-                },
-            ),
-            at(
-                80_500,
-                EventKind::Probe {
-                    container: "kubia",
-                    probe: ProbeKind::Liveness,
-                    outcome: Outcome::Failure,
-                    output: output(OutputKind::HttpStatus(500)),
-                    duration: SimDuration::from_millis(500),
-                },
-            ),
-            at(
-                80_500,
-                EventKind::Result {
-                    container: "kubia",
-                    probe: ProbeKind::Liveness,
-                    result: ProbeResult::Failure,
-                },
-            ),
-            at(
-                80_500,
-                EventKind::Kill {
-                    container: "kubia",
-                    reason: KillReason::LivenessProbe,
-                    grace: SimDuration::from_secs(30),
-                },
-            ),
-            at(
-                80_500,
-                EventKind::Event(KubeEvent {
-                    event_type: EventType::Normal,
-                    reason: "Killing",
-                    object: ObjectRef::Container("kubia"),
-                    message: Message::Killing {
-                        container: "kubia",
-                        kind: KillMessage::Liveness { restart: true },
-                    },
-                    recorded: None,
-                }),
-            ),
-            at(
-                110_000,
-                EventKind::Exit {
-                    container: "kubia",
-                    exit_code: 137,
-                    reason: ExitReason::Error,
-                },
-            ),
-            at(
-                110_000,
-                EventKind::Ready {
-                    container: "kubia",
-                    ready: false,
-                },
-            ),
-            at(110_000, EventKind::PodReady { ready: false }),
-            at(
-                111_000,
-                EventKind::Status {
-                    container: "kubia",
-                    status,
-                },
-            ),
-            at(
-                111_000,
-                EventKind::BackOff {
-                    container: "kubia",
-                    backoff: SimDuration::from_secs(10),
-                },
-            ),
-        ]
-    }
-}
+#[path = "../../scenario/src/fixtures.rs"]
+mod fixtures;
 
 #[cfg(test)]
 mod tests {

@@ -486,7 +486,7 @@ mod tests {
     use probesim_core::{ContainerSpec, ContainerStatus, Phase, SimDuration};
 
     use super::*;
-    use crate::report::fixtures::{crash_looping, every_kind, http, pod, status, terminated};
+    use crate::fixtures::{crash_looping, every_kind, http, pod, status, terminated};
 
     /// The profile of `1.<minor>`.
     fn at(minor: u8) -> Profile {
