@@ -1,0 +1,303 @@
+//! How each container's process behaves (`apps:`, contract §2.2): image pull, exit, SIGTERM and
+//! preStop reactions, and the behaviour scripts of its probes, with errors that point into the
+//! script text.
+
+use core::ops::Range;
+
+use probesim_core::{AppSpec, ProbeKind};
+use probesim_script::{parse_exit, parse_sigterm, ParseError, Script};
+
+use crate::decode::{self, Fields};
+use crate::error::Diagnostic;
+use crate::field_path::FieldPath;
+use crate::manifest::{ContainerManifest, PodManifest};
+use crate::validate::ValidatedPod;
+use crate::yaml::{Mark, Node, Style, Value};
+
+use super::endpoints::{find_container, ContainerRef};
+use super::{Loader, ScriptBinding};
+
+pub(super) const APP_FIELDS: &[&str] =
+    &["pull", "exit", "sigterm", "preStop", "probes", "endpoints"];
+
+pub(super) const PROBE_TYPES: &[&str] = &["liveness", "readiness", "startup"];
+
+pub(super) const SCRIPT_TYPE: &str = "a behaviour script like \"5x200 then 500\"";
+
+/// A script as written, with what is needed to point into it.
+pub(super) struct Written<'a, T> {
+    pub(super) value: T,
+    pub(super) node: &'a Node,
+    pub(super) text: &'a str,
+}
+
+impl Loader<'_> {
+    /// Where the script's error is, and how many characters to underline: inside the scalar
+    /// when the source shows the script's text verbatim there (a plain or quoted scalar on one
+    /// line, or a line of a literal block), else at the scalar's start.
+    pub(super) fn script_mark(
+        &self,
+        node: &Node,
+        text: &str,
+        span: Range<usize>,
+    ) -> (Mark, Option<usize>) {
+        let base = node.mark;
+        let fallback = (base, None);
+        let Some(prefix) = text.get(..span.start) else {
+            return fallback;
+        };
+        // The line of the text the error is on, and the text before it on that line.
+        let line_index = prefix.matches('\n').count();
+        let before = &prefix[prefix.rfind('\n').map_or(0, |i| i + 1)..];
+        let shift = match node.style() {
+            Some(Style::Plain) if line_index == 0 => 0,
+            Some(Style::Quoted) if line_index == 0 => 1,
+            // A literal block's lines are the source lines without their common indentation,
+            // which starts where the block's content starts.
+            Some(Style::Block) => 0,
+            _ => return fallback,
+        };
+        let Some(source) = usize::try_from(base.source.0)
+            .ok()
+            .and_then(|i| self.texts.get(i))
+        else {
+            return fallback;
+        };
+        let Some(line) = source.lines().nth(base.line.saturating_sub(1) + line_index) else {
+            return fallback;
+        };
+        let start: usize = line
+            .char_indices()
+            .nth(base.col.saturating_sub(1))
+            .map_or(line.len(), |(i, _)| i);
+        let rest = &line[start..];
+        let rest = if shift == 1 {
+            match rest.strip_prefix(['"', '\'']) {
+                Some(r) => r,
+                None => return fallback,
+            }
+        } else {
+            rest
+        };
+        let text_line = text.split('\n').nth(line_index).unwrap_or_default();
+        let verbatim = if node.style() == Some(Style::Block) {
+            !text_line.is_empty() && rest.starts_with(text_line)
+        } else {
+            rest.starts_with(before)
+        };
+        if !verbatim {
+            return fallback;
+        }
+        let mark = Mark::new(
+            base.line + line_index,
+            base.col + shift + before.chars().count(),
+        )
+        .in_source(base.source);
+        // Underline the offending words if the source shows them as the text has them.
+        let word = text
+            .get(span)
+            .map(|w| w.split('\n').next().unwrap_or_default())
+            .filter(|w| rest[before.len()..].starts_with(w));
+        (mark, word.map(|w| w.chars().count().max(1)))
+    }
+
+    pub(super) fn script_error(
+        &mut self,
+        path: &FieldPath,
+        node: &Node,
+        text: &str,
+        e: &ParseError,
+    ) {
+        let (mark, width) = self.script_mark(node, text, e.span());
+        let mut d = Diagnostic::new(path.clone(), Some(mark), e.message());
+        if let Some(w) = width {
+            d = d.with_width(w);
+        }
+        self.d.push(d);
+    }
+
+    /// The text of a scalar holding a script (numbers allowed: `200` is a script).
+    pub(super) fn script_text<'a>(
+        &mut self,
+        node: &'a Node,
+        path: &FieldPath,
+        what: &str,
+    ) -> Option<&'a str> {
+        match node.value() {
+            Value::Str(s) => Some(s),
+            Value::Int(_) | Value::Float(_) => node.scalar_text(),
+            _ => {
+                decode::type_error(&mut self.d, node, path, what);
+                None
+            }
+        }
+    }
+
+    pub(super) fn script<'a>(
+        &mut self,
+        node: &'a Node,
+        path: &FieldPath,
+    ) -> Option<Written<'a, Script>> {
+        let text = self.script_text(node, path, SCRIPT_TYPE)?;
+        match probesim_script::parse(text) {
+            Ok(script) => Some(Written {
+                value: script,
+                node,
+                text,
+            }),
+            Err(e) => {
+                self.script_error(path, node, text, &e);
+                None
+            }
+        }
+    }
+
+    pub(super) fn apps(
+        &mut self,
+        node: &Node,
+        mut pod: Option<(&PodManifest, &mut ValidatedPod)>,
+        bindings: &mut Vec<ScriptBinding>,
+        init_bindings: &mut Vec<ScriptBinding>,
+    ) {
+        let path = FieldPath::new("apps");
+        let Some(entries) = self.map_entries(node, &path) else {
+            return;
+        };
+        for (key, app_node) in entries {
+            let p = path.key(&key.text);
+            let container = match &pod {
+                None => None,
+                Some((m, _)) => {
+                    let found = find_container(m, &key.text);
+                    if found.is_none() {
+                        let names = m
+                            .spec
+                            .containers
+                            .iter()
+                            .chain(&m.spec.init_containers)
+                            .map(ContainerManifest::name_str);
+                        let hint = match decode::suggest(&key.text, names) {
+                            Some(s) => format!(", did you mean {s:?}?"),
+                            None => String::new(),
+                        };
+                        self.report(
+                            &p,
+                            Some(key.mark),
+                            format!("no container named {:?} in the pod{hint}", key.text),
+                        );
+                    }
+                    found
+                }
+            };
+            let Some(f) = decode::fields(&mut self.d, app_node, &p, APP_FIELDS, &[]) else {
+                continue;
+            };
+            let app = self.app_spec(&f, &p);
+            let pre_stop = f
+                .get("preStop")
+                .and_then(|n| self.duration(n, &p.child("preStop")).map(|d| (n, d)));
+            let probe_scripts = self.probe_scripts(f.get("probes"), &p.child("probes"));
+            let endpoints = self.endpoints(f.get("endpoints"), &p.child("endpoints"));
+            let (Some(container), Some((m, v))) = (container, pod.as_mut()) else {
+                continue;
+            };
+            let pod_ip = v.pod.pod_ip.clone();
+            let (cm, spec, out, index) = match container {
+                ContainerRef::Regular(i) => (
+                    &m.spec.containers[i],
+                    &mut v.pod.containers[i],
+                    &mut *bindings,
+                    i,
+                ),
+                ContainerRef::Init(i) => (
+                    &m.spec.init_containers[i],
+                    &mut v.init_containers[i],
+                    &mut *init_bindings,
+                    i,
+                ),
+            };
+            let hook = spec.app.pre_stop;
+            spec.app = AppSpec {
+                pre_stop: hook,
+                ..app
+            };
+            if let Some((n, d)) = pre_stop {
+                if hook.is_some() {
+                    spec.app.pre_stop = Some(d);
+                } else {
+                    self.report(
+                        &p.child("preStop"),
+                        Some(n.mark),
+                        format!(
+                            "container {:?} has no lifecycle.preStop hook; add one to the manifest or remove this field",
+                            spec.name
+                        ),
+                    );
+                }
+            }
+            self.bind(&p, index, cm, spec, &pod_ip, probe_scripts, endpoints, out);
+        }
+    }
+
+    pub(super) fn app_spec(&mut self, f: &Fields<'_>, p: &FieldPath) -> AppSpec {
+        let mut app = AppSpec::default();
+        if let Some(n) = f.get("pull") {
+            if let Some(d) = self.duration(n, &p.child("pull")) {
+                app.pull = d;
+            }
+        }
+        if let Some(n) = f.get("exit") {
+            let ep = p.child("exit");
+            if let Some(text) = self.script_text(n, &ep, "an exit like \"1 after 2s\"") {
+                match parse_exit(text) {
+                    Ok(e) => app.exit = Some(e),
+                    Err(e) => self.script_error(&ep, n, text, &e),
+                }
+            }
+        }
+        if let Some(n) = f.get("sigterm") {
+            let sp = p.child("sigterm");
+            if let Some(text) = self.script_text(
+                n,
+                &sp,
+                "\"ignore\", \"exit after 3s\" or \"exit 0 after 3s\"",
+            ) {
+                match parse_sigterm(text) {
+                    Ok(s) => app.sigterm = s,
+                    Err(e) => self.script_error(&sp, n, text, &e),
+                }
+            }
+        }
+        app
+    }
+
+    pub(super) fn probe_scripts<'a>(
+        &mut self,
+        node: Option<&'a Node>,
+        path: &FieldPath,
+    ) -> Vec<(ProbeKind, Mark, Written<'a, Script>)> {
+        let mut out = Vec::new();
+        let Some(node) = node else {
+            return out;
+        };
+        let Some(f) = decode::fields(&mut self.d, node, path, PROBE_TYPES, &[]) else {
+            return out;
+        };
+        for (key, value) in f.entries() {
+            let kind = match key.text.as_str() {
+                "liveness" => ProbeKind::Liveness,
+                "readiness" => ProbeKind::Readiness,
+                "startup" => ProbeKind::Startup,
+                _ => continue,
+            };
+            if value.is_null() {
+                decode::type_error(&mut self.d, value, &path.key(&key.text), SCRIPT_TYPE);
+                continue;
+            }
+            if let Some(script) = self.script(value, &path.key(&key.text)) {
+                out.push((kind, key.mark, script));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,504 @@
+//! Endpoint binding: which probe handlers target the same endpoint (`http :8080/healthz`,
+//! `tcp :5432`, `exec cat /tmp/healthy`), so that one script answers them all, and the
+//! `endpoints:` keys of `apps:` that name them.
+
+use core::fmt;
+
+use probesim_core::{ContainerSpec, Handler, HandlerFamily, Port, ProbeKind};
+use probesim_script::Script;
+
+use crate::decode;
+use crate::field_path::FieldPath;
+use crate::manifest::{ContainerManifest, IntOrString, PodManifest};
+use crate::validate;
+use crate::yaml::{Mark, Node};
+
+use super::apps::{Written, SCRIPT_TYPE};
+use super::{Loader, ScriptBinding};
+
+pub(super) const ENDPOINT_FORMS: &str =
+    "expected \"http[s] [HOST]:PORT[PATH]\", \"tcp [HOST]:PORT\", \"grpc :PORT[/SERVICE]\" or \"exec COMMAND…\"";
+
+/// Which container an `apps` entry is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ContainerRef {
+    Regular(usize),
+    Init(usize),
+}
+
+/// A probe port in an endpoint key or a handler, after named-port resolution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum PortKey {
+    Number(u16),
+    Name(String),
+    OutOfRange(i64),
+}
+
+impl fmt::Display for PortKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PortKey::Number(n) => write!(f, "{n}"),
+            PortKey::Name(s) => f.write_str(s),
+            PortKey::OutOfRange(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// What a probe reaches, normalised so that an endpoint key and a handler compare equal when
+/// they name the same target (the pod IP is the same as no host; hosts ignore case).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Target {
+    Http {
+        https: bool,
+        host: Option<String>,
+        port: PortKey,
+        path: String,
+    },
+    Tcp {
+        host: Option<String>,
+        port: PortKey,
+    },
+    Grpc {
+        port: u16,
+        service: String,
+    },
+    Exec {
+        words: Vec<String>,
+    },
+}
+
+impl Target {
+    fn family(&self) -> HandlerFamily {
+        match self {
+            Target::Http { .. } => HandlerFamily::Http,
+            Target::Tcp { .. } => HandlerFamily::Tcp,
+            Target::Grpc { .. } => HandlerFamily::Grpc,
+            Target::Exec { .. } => HandlerFamily::Exec,
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    /// The canonical endpoint key (`http :8080/healthz`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let host = |h: &Option<String>| match h {
+            Some(h) if h.contains(':') => format!("[{h}]"),
+            Some(h) => h.clone(),
+            None => String::new(),
+        };
+        match self {
+            Target::Http {
+                https,
+                host: h,
+                port,
+                path,
+            } => {
+                let scheme = if *https { "https" } else { "http" };
+                write!(f, "{scheme} {}:{port}{path}", host(h))
+            }
+            Target::Tcp { host: h, port } => write!(f, "tcp {}:{port}", host(h)),
+            Target::Grpc { port, service } if service.is_empty() => write!(f, "grpc :{port}"),
+            Target::Grpc { port, service } => write!(f, "grpc :{port}/{service}"),
+            Target::Exec { words } => write!(f, "exec {}", words.join(" ")),
+        }
+    }
+}
+
+/// Normalises a host: none, empty, or the pod IP all mean "the pod IP".
+pub(super) fn norm_host(host: Option<&str>, pod_ip: &str) -> Option<String> {
+    let h = host?.trim_start_matches('[').trim_end_matches(']');
+    if h.is_empty() || h.eq_ignore_ascii_case(pod_ip) {
+        None
+    } else {
+        Some(h.to_ascii_lowercase())
+    }
+}
+
+pub(super) fn port_key(port: &Port) -> PortKey {
+    match port {
+        Port::Number(n) => PortKey::Number(*n),
+        Port::Unparsable(s) => PortKey::Name(s.clone()),
+        Port::OutOfRange(n) => PortKey::OutOfRange(*n),
+    }
+}
+
+pub(super) fn words(argv: &[String]) -> Vec<String> {
+    argv.join(" ")
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The targets a probe with this handler matches: for exec probes the command as run (after
+/// `$(VAR)` expansion) and as written.
+pub(super) fn handler_targets(
+    handler: &Handler,
+    raw_exec: Option<&[String]>,
+    pod_ip: &str,
+) -> Vec<Target> {
+    match handler {
+        Handler::Exec { command } => {
+            let mut targets = vec![Target::Exec {
+                words: words(command),
+            }];
+            if let Some(raw) = raw_exec {
+                let raw = Target::Exec { words: words(raw) };
+                if !targets.contains(&raw) {
+                    targets.push(raw);
+                }
+            }
+            targets
+        }
+        Handler::HttpGet {
+            scheme,
+            host,
+            port,
+            path,
+        } => vec![Target::Http {
+            https: matches!(scheme, probesim_core::Scheme::Https),
+            host: norm_host(host.as_deref(), pod_ip),
+            port: port_key(port),
+            // The request URL has a slash between the port and a path without one (Go's
+            // `url.URL.String`), so `path: healthz` is the endpoint `:PORT/healthz`.
+            path: if path.starts_with('/') {
+                path.clone()
+            } else {
+                format!("/{path}")
+            },
+        }],
+        Handler::TcpSocket { host, port } => vec![Target::Tcp {
+            host: norm_host(host.as_deref(), pod_ip),
+            port: port_key(port),
+        }],
+        Handler::Grpc { port, service } => vec![Target::Grpc {
+            port: *port,
+            service: service.clone(),
+        }],
+    }
+}
+
+pub(super) fn handler_family(handler: &Handler) -> HandlerFamily {
+    match handler {
+        Handler::Exec { .. } => HandlerFamily::Exec,
+        Handler::HttpGet { .. } => HandlerFamily::Http,
+        Handler::TcpSocket { .. } => HandlerFamily::Tcp,
+        Handler::Grpc { .. } => HandlerFamily::Grpc,
+    }
+}
+
+/// An endpoint key as written, before named ports and the pod IP are taken into account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum EndpointKey {
+    Http {
+        https: bool,
+        host: Option<String>,
+        port: String,
+        path: String,
+    },
+    Tcp {
+        host: Option<String>,
+        port: String,
+    },
+    Grpc {
+        port: u16,
+        service: String,
+    },
+    Exec {
+        words: Vec<String>,
+    },
+}
+
+/// `[HOST]:PORT` followed by the rest.
+pub(super) fn split_host_port(text: &str) -> Result<(Option<String>, &str, &str), String> {
+    let (host, rest) = if let Some(inner) = text.strip_prefix('[') {
+        let end = inner
+            .find(']')
+            .ok_or_else(|| "missing \"]\" after an IPv6 host".to_owned())?;
+        (Some(inner[..end].to_owned()), &inner[end + 1..])
+    } else {
+        let colon = text
+            .find(':')
+            .ok_or_else(|| "expected \":PORT\"".to_owned())?;
+        let host = &text[..colon];
+        ((!host.is_empty()).then(|| host.to_owned()), &text[colon..])
+    };
+    let rest = rest
+        .strip_prefix(':')
+        .ok_or_else(|| "expected \":PORT\" after the host".to_owned())?;
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (port, after) = rest.split_at(end);
+    if port.is_empty() {
+        return Err("missing port after \":\"".to_owned());
+    }
+    if port.bytes().all(|b| b.is_ascii_digit()) && !port_number_ok(port) {
+        return Err(format!("port {port} is not between 1 and 65535"));
+    }
+    Ok((host, port, after))
+}
+
+pub(super) fn port_number_ok(port: &str) -> bool {
+    port.parse::<u32>().is_ok_and(|n| (1..=65535).contains(&n))
+}
+
+/// Reads an endpoint key (contract §2.1).
+pub(super) fn parse_endpoint(key: &str) -> Result<EndpointKey, String> {
+    let key = key.trim();
+    let (kind, rest) = key
+        .split_once(char::is_whitespace)
+        .map_or((key, ""), |(k, r)| (k, r.trim()));
+    match kind {
+        "http" | "https" => {
+            let (host, port, path) = split_host_port(rest)?;
+            Ok(EndpointKey::Http {
+                https: kind == "https",
+                host,
+                port: port.to_owned(),
+                path: if path.is_empty() {
+                    "/".to_owned()
+                } else {
+                    path.to_owned()
+                },
+            })
+        }
+        "tcp" => {
+            let (host, port, after) = split_host_port(rest)?;
+            if !after.is_empty() {
+                return Err(format!("unexpected {after:?} after the port"));
+            }
+            Ok(EndpointKey::Tcp {
+                host,
+                port: port.to_owned(),
+            })
+        }
+        "grpc" => {
+            let (host, port, after) = split_host_port(rest)?;
+            if host.is_some() {
+                return Err("grpc probes have no host: write \"grpc :PORT\"".to_owned());
+            }
+            let Some(port) = port.parse::<u16>().ok().filter(|p| *p >= 1) else {
+                return Err(format!(
+                    "grpc port {port:?} is not a number between 1 and 65535"
+                ));
+            };
+            let service = match after {
+                "" => String::new(),
+                s => match s.strip_prefix('/') {
+                    Some(service) => service.to_owned(),
+                    None => return Err(format!("unexpected {s:?} after the port")),
+                },
+            };
+            Ok(EndpointKey::Grpc { port, service })
+        }
+        "exec" => {
+            let words: Vec<String> = rest.split_whitespace().map(str::to_owned).collect();
+            if words.is_empty() {
+                return Err("missing command after \"exec\"".to_owned());
+            }
+            Ok(EndpointKey::Exec { words })
+        }
+        _ => Err(ENDPOINT_FORMS.to_owned()),
+    }
+}
+
+impl EndpointKey {
+    /// The target in the context of a container (named ports resolved as the kubelet does).
+    fn target(&self, container: &ContainerManifest, pod_ip: &str) -> Target {
+        let port = |p: &str| -> PortKey {
+            let ios = match p.parse::<i64>() {
+                Ok(n) if p.bytes().all(|b| b.is_ascii_digit()) => IntOrString::Int(n),
+                _ => IntOrString::Str(p.to_owned()),
+            };
+            port_key(&validate::resolve_port(&ios, &container.ports))
+        };
+        match self {
+            EndpointKey::Http {
+                https,
+                host,
+                port: p,
+                path,
+            } => Target::Http {
+                https: *https,
+                host: norm_host(host.as_deref(), pod_ip),
+                port: port(p),
+                path: path.clone(),
+            },
+            EndpointKey::Tcp { host, port: p } => Target::Tcp {
+                host: norm_host(host.as_deref(), pod_ip),
+                port: port(p),
+            },
+            EndpointKey::Grpc { port, service } => Target::Grpc {
+                port: *port,
+                service: service.clone(),
+            },
+            EndpointKey::Exec { words } => Target::Exec {
+                words: words.clone(),
+            },
+        }
+    }
+}
+
+/// One `endpoints` entry.
+pub(super) struct Endpoint<'a> {
+    pub(super) key: &'a str,
+    pub(super) mark: Mark,
+    pub(super) parsed: EndpointKey,
+    pub(super) script: Option<Written<'a, Script>>,
+}
+
+pub(super) fn find_container(m: &PodManifest, name: &str) -> Option<ContainerRef> {
+    if let Some(i) = m.spec.containers.iter().position(|c| c.name_str() == name) {
+        return Some(ContainerRef::Regular(i));
+    }
+    m.spec
+        .init_containers
+        .iter()
+        .position(|c| c.name_str() == name)
+        .map(ContainerRef::Init)
+}
+
+impl Loader<'_> {
+    pub(super) fn endpoints<'a>(
+        &mut self,
+        node: Option<&'a Node>,
+        path: &FieldPath,
+    ) -> Vec<Endpoint<'a>> {
+        let mut out = Vec::new();
+        let Some(node) = node else {
+            return out;
+        };
+        let Some(entries) = self.map_entries(node, path) else {
+            return out;
+        };
+        for (key, value) in entries {
+            let p = path.key(&key.text);
+            let parsed = match parse_endpoint(&key.text) {
+                Ok(k) => k,
+                Err(message) => {
+                    self.report(&p, Some(key.mark), format!("invalid endpoint: {message}"));
+                    continue;
+                }
+            };
+            let script = if value.is_null() {
+                decode::type_error(&mut self.d, value, &p, SCRIPT_TYPE);
+                None
+            } else {
+                self.script(value, &p)
+            };
+            out.push(Endpoint {
+                key: &key.text,
+                mark: key.mark,
+                parsed,
+                script,
+            });
+        }
+        out
+    }
+
+    /// Binds a container's scripts to its probes: `probes.<type>` first, then endpoints.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one call site; the pieces come from different borrows"
+    )]
+    pub(super) fn bind(
+        &mut self,
+        app_path: &FieldPath,
+        index: usize,
+        cm: &ContainerManifest,
+        spec: &ContainerSpec,
+        pod_ip: &str,
+        probe_scripts: Vec<(ProbeKind, Mark, Written<'_, Script>)>,
+        endpoints: Vec<Endpoint<'_>>,
+        out: &mut Vec<ScriptBinding>,
+    ) {
+        let name = cm.name_str();
+        let mut own = [false; 3];
+        for (kind, mark, script) in probe_scripts {
+            let p = app_path.child("probes").key(kind.as_str());
+            let Some(probe) = spec.probe(kind) else {
+                self.report(
+                    &p,
+                    Some(mark),
+                    format!("container {name:?} has no {}", kind.field()),
+                );
+                continue;
+            };
+            own[kind.index()] = true;
+            if let Err(e) = script.value.check_handler(handler_family(probe.handler())) {
+                self.script_error(&p, script.node, script.text, &e);
+                continue;
+            }
+            out.push(ScriptBinding {
+                container: index,
+                probes: vec![kind],
+                script: script.value,
+                origin: p.to_string(),
+            });
+        }
+        // What each probe without its own script targets.
+        let targets: Vec<(ProbeKind, Vec<Target>)> = ProbeKind::ALL
+            .into_iter()
+            .filter(|kind| !own[kind.index()])
+            .filter_map(|kind| {
+                let probe = spec.probe(kind)?;
+                let raw = cm.probe(kind).and_then(|m| m.exec.as_ref()).map(|e| {
+                    e.command
+                        .iter()
+                        .map(|w| w.value.clone())
+                        .collect::<Vec<_>>()
+                });
+                Some((
+                    kind,
+                    handler_targets(probe.handler(), raw.as_deref(), pod_ip),
+                ))
+            })
+            .collect();
+        let mut seen: Vec<(Target, &str)> = Vec::new();
+        for ep in endpoints {
+            let p = app_path.child("endpoints").key(ep.key);
+            let target = ep.parsed.target(cm, pod_ip);
+            if let Some((_, first)) = seen.iter().find(|(t, _)| *t == target) {
+                self.report(&p, Some(ep.mark), format!("the same endpoint as {first:?}"));
+                continue;
+            }
+            seen.push((target.clone(), ep.key));
+            let users: Vec<ProbeKind> = targets
+                .iter()
+                .filter(|(_, ts)| ts.contains(&target))
+                .map(|(kind, _)| *kind)
+                .collect();
+            if users.is_empty() {
+                let mut listed: Vec<String> = Vec::new();
+                for (_, ts) in &targets {
+                    let t = format!("{:?}", ts[0].to_string());
+                    if !listed.contains(&t) {
+                        listed.push(t);
+                    }
+                }
+                let hint = if listed.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (its probes target {})", listed.join(", "))
+                };
+                self.report(
+                    &p,
+                    Some(ep.mark),
+                    format!("no probe of container {name:?} targets this endpoint{hint}"),
+                );
+                continue;
+            }
+            let Some(script) = ep.script else {
+                continue;
+            };
+            if let Err(e) = script.value.check_handler(target.family()) {
+                self.script_error(&p, script.node, script.text, &e);
+                continue;
+            }
+            out.push(ScriptBinding {
+                container: index,
+                probes: users,
+                script: script.value,
+                origin: p.to_string(),
+            });
+        }
+    }
+}

@@ -1,0 +1,263 @@
+//! The scenario loader's frame: the top-level fields of a scenario file, in order, and the
+//! readers of durations and instants every part shares. Each concern reads its own fields in a
+//! sibling module (`knobs`, `manifest_ref`, `apps`, `endpoints`, `expectations`).
+
+use probesim_core::{Profile, SimDuration, SimTime};
+use probesim_script::parse_duration;
+
+use crate::decode::{self, Diags, Fields};
+use crate::error::{ScenarioError, Source};
+use crate::field_path::FieldPath;
+use crate::manifest;
+use crate::validate::{self, ValidatedPod};
+use crate::yaml::{self, Mark, Node, Value};
+
+use super::knobs::apply_gates;
+use super::{
+    default_name, has_content, horizon, unsupported_version, Loader, ManifestReader, Scenario,
+    DURATION_TYPE, SCENARIO_FIELDS,
+};
+
+impl<'s> Loader<'s> {
+    pub(super) fn new(
+        texts: Vec<&'s str>,
+        sources: Vec<Source>,
+        reader: Option<&'s mut dyn ManifestReader>,
+    ) -> Loader<'s> {
+        Loader {
+            texts,
+            sources,
+            reader,
+            kubernetes: None,
+            notes: Vec::new(),
+            services: Vec::new(),
+            d: Diags::new(),
+        }
+    }
+
+    pub(super) fn into_error(self, file: &str) -> ScenarioError {
+        ScenarioError {
+            file: file.to_owned(),
+            items: self.d,
+            sources: self.sources,
+        }
+    }
+
+    pub(super) fn report(
+        &mut self,
+        path: &FieldPath,
+        mark: Option<Mark>,
+        message: impl Into<String>,
+    ) {
+        decode::report(&mut self.d, path, mark, message);
+    }
+
+    pub(super) fn scenario(&mut self, root: &Node, display_path: &str) -> Option<Scenario> {
+        if root.is_null() {
+            // A file of comments and blank lines has no position to point at.
+            let main = self.texts.first().copied().unwrap_or_default();
+            let mark = has_content(main).then_some(root.mark);
+            self.report(
+                &FieldPath::root(),
+                mark,
+                "empty scenario: expected a mapping with at least `pod` and `duration`",
+            );
+            return None;
+        }
+        let f = decode::fields(&mut self.d, root, &FieldPath::root(), SCENARIO_FIELDS, &[])?;
+        let name = self.opt_string(&f, "name", &FieldPath::new("name"));
+        if let (Some(""), Some(n)) = (name.as_deref(), f.get("name")) {
+            self.report(
+                &FieldPath::new("name"),
+                Some(n.mark),
+                "must not be empty (leave `name` out to use the file name)",
+            );
+        }
+        let description = self.opt_string(&f, "description", &FieldPath::new("description"));
+        let mut profile = match f.get("kubernetes") {
+            None => Profile::newest(),
+            Some(n) => match n.scalar_text() {
+                Some(v) => match Profile::parse(v) {
+                    Some(p) => p,
+                    None => {
+                        self.report(
+                            &FieldPath::new("kubernetes"),
+                            Some(n.mark),
+                            unsupported_version(v),
+                        );
+                        Profile::newest()
+                    }
+                },
+                None => {
+                    decode::type_error(
+                        &mut self.d,
+                        n,
+                        &FieldPath::new("kubernetes"),
+                        "a version like \"1.37\"",
+                    );
+                    Profile::newest()
+                }
+            },
+        };
+        // An unknown override is reported by `Scenario::apply`.
+        if let Some(p) = self.kubernetes.as_deref().and_then(Profile::parse) {
+            profile = p;
+        }
+        let feature_gates = self.feature_gates(f.get("featureGates"));
+        apply_gates(&mut profile, &feature_gates, &mut self.d);
+        let seed = f.get("seed").and_then(|n| {
+            decode::integer(
+                &mut self.d,
+                n,
+                &FieldPath::new("seed"),
+                0,
+                i128::from(u64::MAX),
+                "an integer from 0 to 18446744073709551615",
+            )
+            .and_then(|s| u64::try_from(s).ok())
+        });
+        let duration = f
+            .get("duration")
+            .and_then(|n| self.instant(n, &FieldPath::new("duration")));
+        let kubelet = self.kubelet(f.get("kubelet"));
+        let kubelet_restart_at = f
+            .get("kubelet")
+            .and_then(|k| k.get("restartAt"))
+            .and_then(|n| self.instant(n, &FieldPath::new("kubelet").child("restartAt")));
+        let delete_at = f.get("deleteAt").and_then(|n| self.deletion(n));
+
+        let pod = match self.pod_node(&f, display_path) {
+            None => None,
+            Some(n) => match manifest::read(&n, &FieldPath::root()) {
+                Err(ds) => {
+                    self.d.extend(ds);
+                    None
+                }
+                Ok(mut m) => {
+                    self.apply_release(&mut m, &profile);
+                    match validate::validate_for(&mut m, &profile) {
+                        Ok(v) => {
+                            for w in validate::warnings_for(&m) {
+                                self.notes
+                                    .push(format!("{display_path}: the API server warns: {w}"));
+                            }
+                            self.note_readiness_gates(&m, display_path);
+                            Some((m, v))
+                        }
+                        Err(ds) => {
+                            self.d.extend(ds);
+                            None
+                        }
+                    }
+                }
+            },
+        };
+        let (manifest, mut validated) = match pod {
+            Some((m, v)) => (Some(m), Some(v)),
+            None => (None, None),
+        };
+        let mut bindings = Vec::new();
+        let mut init_bindings = Vec::new();
+        if let Some(apps) = f.get("apps") {
+            self.apps(
+                apps,
+                manifest.as_ref().zip(validated.as_mut()),
+                &mut bindings,
+                &mut init_bindings,
+            );
+        }
+        let expect = match f.get("expect") {
+            Some(n) => self.expectations(n, validated.as_ref()),
+            None => Vec::new(),
+        };
+        let ValidatedPod {
+            mut pod,
+            init_containers,
+        } = validated?;
+        pod.init_containers = init_containers;
+        let name = name.unwrap_or_else(|| default_name(display_path, &pod.name));
+        Some(Scenario {
+            name,
+            description,
+            file: display_path.to_owned(),
+            profile,
+            feature_gates,
+            seed: seed.unwrap_or(0),
+            duration,
+            kubelet,
+            kubelet_restart_at,
+            delete_at,
+            pod,
+            bindings,
+            init_bindings,
+            expect,
+            notes: std::mem::take(&mut self.notes),
+            services: std::mem::take(&mut self.services),
+        })
+    }
+
+    pub(super) fn opt_string(
+        &mut self,
+        f: &Fields<'_>,
+        field: &str,
+        path: &FieldPath,
+    ) -> Option<String> {
+        decode::string(&mut self.d, f.get(field)?, path)
+    }
+
+    /// The entries of a user-keyed mapping (null reads as empty).
+    pub(super) fn map_entries<'a>(
+        &mut self,
+        node: &'a Node,
+        path: &FieldPath,
+    ) -> Option<&'a [(yaml::Key, Node)]> {
+        match node.value() {
+            Value::Map(entries) => Some(entries),
+            Value::Null => Some(&[]),
+            _ => {
+                decode::type_error(&mut self.d, node, path, "a mapping");
+                None
+            }
+        }
+    }
+
+    /// A duration: a Go-style string or a plain number of seconds.
+    pub(super) fn duration(&mut self, node: &Node, path: &FieldPath) -> Option<SimDuration> {
+        let text = match node.value() {
+            Value::Str(s) => s.to_owned(),
+            Value::Int(_) => node.scalar_text().unwrap_or_default().to_owned(),
+            Value::Float(_) => {
+                let text = node.scalar_text().unwrap_or_default();
+                // A number with an exponent (`1e3`, JSON's `1.5E2`) is spelt out in decimal
+                // digits, which the duration syntax reads as seconds.
+                match text.trim().parse::<f64>() {
+                    Ok(x) if text.contains(['e', 'E']) && x.is_finite() => format!("{x}"),
+                    _ => text.to_owned(),
+                }
+            }
+            _ => {
+                decode::type_error(&mut self.d, node, path, DURATION_TYPE);
+                return None;
+            }
+        };
+        match parse_duration(text.trim()) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                self.report(path, Some(node.mark), e.to_string());
+                None
+            }
+        }
+    }
+
+    /// A duration read as an instant on the timeline.
+    pub(super) fn instant(&mut self, node: &Node, path: &FieldPath) -> Option<SimTime> {
+        let d = self.duration(node, path)?;
+        match horizon(d) {
+            Ok(t) => Some(t),
+            Err(message) => {
+                self.report(path, Some(node.mark), message);
+                None
+            }
+        }
+    }
+}
