@@ -1,21 +1,20 @@
-//! probesim-scenario: scenario files and Kubernetes manifests in, reports out.
+//! probesim-scenario: scenario files and manifest runs in, a simulation out.
 //!
-//! A scenario (YAML or JSON) holds a real Kubernetes manifest (a Pod, or a workload such as a
-//! Deployment or a Job whose pod template is simulated), how each container's process behaves
-//! (behaviour scripts, exit and SIGTERM reactions, image pulls), the kubelet's timing knobs, the
-//! semantics profile and the expectations `probesim check` verifies. This crate reads such a
-//! file into a validated [`Scenario`](scenario::Scenario): the manifest gets the apiserver's
-//! defaults and validation with the apiserver's own messages, every other field is checked, and
-//! every problem is reported together with its field path, line and column
-//! ([`ScenarioError`](error::ScenarioError)). It also reads manifest files with many objects
-//! ([`catalog`]), builds scenarios from a manifest and command-line arguments alone
-//! ([`Scenario::from_manifest`](scenario::Scenario::from_manifest)), checks expectations and
-//! renders the timeline as text or JSON.
+//! In: the text of a scenario file (YAML or JSON) with a display path, or of a Kubernetes
+//! manifest plus the `--app`, `--exit`, `--sigterm`, `--pull` and `--select` arguments. Out: a
+//! validated [`Scenario`](scenario::Scenario) (the pod, each container's behaviour, the
+//! kubelet's knobs, the semantics profile, the horizon, the expectations), a
+//! [`Simulation`](probesim_core::Simulation) built from it, the scenario text for
+//! `--emit-scenario`, and the verdict of its expectations ([`run::check`]). Every problem is
+//! reported together with its field path, line and column
+//! ([`ScenarioError`](error::ScenarioError)). The crate never does I/O: it opens no file (the
+//! manifests scenarios reference are read by the caller, through
+//! [`ManifestReader`](scenario::ManifestReader)) and reads no clock and no environment.
 //!
-//! The crate is pure: it never opens files, reads no clock and no environment. Callers pass the
-//! text together with a display path used in messages (and read the manifest files scenarios
-//! reference, through [`ManifestReader`](scenario::ManifestReader)); report sinks write to any
-//! `io::Write`.
+//! The Kubernetes objects themselves (YAML tree, manifests, workloads, catalogs, the API server's
+//! defaults and validation) are [`probesim_kube`]'s, re-exported here at their former paths
+//! ([`yaml`], [`manifest`], [`validate`], …); how a run looks (the report formats) is
+//! probesim-report's.
 //!
 //! ```
 //! use probesim_scenario::scenario::{Overrides, Scenario};
