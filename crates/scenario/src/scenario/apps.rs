@@ -301,3 +301,110 @@ impl Loader<'_> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+
+    use super::*;
+
+    use crate::scenario::tests::{errors, load, with_pod};
+    use crate::scenario::*;
+
+    #[test]
+    fn apps_set_pull_exit_and_sigterm() {
+        let s = load(&with_pod(
+            "apps:\n  kubia:\n    pull: 2s\n    exit: \"1 after 30s\"\n    sigterm: ignore\n",
+        ))
+        .unwrap();
+        let app = s.pod.containers[0].app;
+        assert_eq!(app.pull, SimDuration::from_secs(2));
+        assert_eq!(
+            app.exit,
+            Some(probesim_core::SelfExit {
+                code: 1,
+                after: SimDuration::from_secs(30)
+            })
+        );
+        assert_eq!(app.sigterm, probesim_core::Sigterm::Ignore);
+    }
+
+    #[test]
+    fn apps_errors_point_into_the_scripts() {
+        let text = with_pod(
+            "apps:\n  kubi:\n    pull: 1s\n  kubia:\n    exit: \"1 afterr 2s\"\n    sigterm: exit aftr 3s\n    probes:\n      liveness: \"5x200 then refsued\"\n      livenes: ok\n",
+        );
+        let e = errors(&text);
+        assert_eq!(
+            e[0],
+            "16:3: apps.kubi: no container named \"kubi\" in the pod, did you mean \"kubia\"?"
+        );
+        assert!(e[1].starts_with("19:14: apps.kubia.exit: "), "{}", e[1]);
+        assert!(e[2].starts_with("20:19: apps.kubia.sigterm: "), "{}", e[2]);
+        assert_eq!(
+            e[3],
+            "23:7: apps.kubia.probes: unknown field \"livenes\", did you mean \"liveness\"?"
+        );
+        assert_eq!(
+        e[4],
+        "22:29: apps.kubia.probes.liveness: unknown outcome \"refsued\", did you mean \"refused\"?"
+    );
+        assert_eq!(e.len(), 5, "{e:#?}");
+    }
+
+    #[test]
+    fn scripts_must_fit_the_probe_handler() {
+        let e = errors(&with_pod(
+            "apps:\n  kubia:\n    probes:\n      liveness: 200 then exit 1\n",
+        ));
+        assert_eq!(e.len(), 1);
+        assert!(
+        e[0].starts_with(
+            "18:26: apps.kubia.probes.liveness: outcome \"exit 1\" cannot answer an httpGet probe"
+        ),
+        "{}",
+        e[0]
+    );
+        let e = errors(&with_pod(
+            "apps:\n  kubia:\n    endpoints:\n      \"http :8080/\": serving\n",
+        ));
+        assert!(
+            e[0].starts_with("18:22: apps.kubia.endpoints.\"http :8080/\": outcome \"serving\" cannot answer an httpGet probe"),
+            "{}",
+            e[0]
+        );
+    }
+
+    #[test]
+    fn script_errors_underline_the_offending_words() {
+        let caret = |rest: &str| {
+            let text = with_pod(rest);
+            let rendered = load(&text).unwrap_err().render(&text);
+            rendered.lines().nth(4).unwrap_or_default().to_owned()
+        };
+        // In a quoted script: the word, not the rest of the scalar and its closing quote.
+        assert_eq!(
+            caret("apps:\n  kubia:\n    probes:\n      liveness: \"5x200 thne 500\"\n"),
+            "   |                        ^^^^"
+        );
+        assert_eq!(
+            caret("apps:\n  kubia:\n    probes:\n      liveness: ok for 2d then fail\n"),
+            "   |                        ^^"
+        );
+        // In a literal block: on the line and column where the word is written.
+        let text = with_pod(
+            "apps:\n  kubia:\n    probes:\n      liveness: |\n        5x200\n        then 500 forever\n",
+        );
+        let e = load(&text).unwrap_err();
+        assert_eq!(e.items[0].mark, Some(Mark::new(20, 18)));
+        assert_eq!(e.items[0].width, Some(7));
+        // A folded block does not show the text verbatim: the scalar's start.
+        let text = with_pod(
+            "apps:\n  kubia:\n    probes:\n      liveness: >\n        5x200\n        then 500 forever\n",
+        );
+        let e = load(&text).unwrap_err();
+        assert_eq!(
+            (e.items[0].mark, e.items[0].width),
+            (Some(Mark::new(19, 9)), None)
+        );
+    }
+}

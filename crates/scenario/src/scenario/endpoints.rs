@@ -502,3 +502,128 @@ impl Loader<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+
+    use super::*;
+
+    use crate::scenario::tests::{errors, load, with_pod};
+    use crate::scenario::*;
+
+    #[test]
+    fn an_endpoint_is_shared_by_the_probes_that_target_it() {
+        // Liveness (port 8080) and readiness (named port http → 8080, path /) hit one endpoint.
+        let s = load(&with_pod(
+            "apps:\n  kubia:\n    endpoints:\n      \"http :8080/\": 5x200 then 500\n",
+        ))
+        .unwrap();
+        assert_eq!(s.bindings.len(), 1);
+        assert_eq!(
+            s.bindings[0].probes,
+            [ProbeKind::Readiness, ProbeKind::Liveness]
+        );
+        assert_eq!(s.bindings[0].container, 0);
+        assert_eq!(s.bindings[0].origin, "apps.kubia.endpoints.\"http :8080/\"");
+        assert_eq!(s.bindings[0].script.to_string(), "5x200 then 500");
+        // A probes.<type> script takes that probe out of the endpoint.
+        let s = load(&with_pod(
+            "apps:\n  kubia:\n    probes: {liveness: fail}\n    endpoints:\n      \"http 10.0.0.5:http\": ok\n",
+        ))
+        .unwrap();
+        assert_eq!(s.bindings.len(), 2);
+        assert_eq!(s.bindings[0].probes, [ProbeKind::Liveness]);
+        assert_eq!(s.bindings[1].probes, [ProbeKind::Readiness]);
+        let _ = s.simulation();
+    }
+
+    #[test]
+    fn endpoint_keys_are_normalised() {
+        let pod = |probe: &str| {
+            format!(
+                "duration: 1m\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {{name: p}}\n  status: {{podIP: 10.1.1.1}}\n  spec:\n    containers:\n    - name: c\n      image: i\n      env: [{{name: F, value: /tmp/ok}}]\n      ports: [{{name: grpc, containerPort: 9090}}]\n      livenessProbe: {probe}\n"
+            )
+        };
+        for (probe, key) in [
+            ("{httpGet: {port: 8080}}", "http :8080"),
+            (
+                "{httpGet: {port: 8080, path: /healthz?x=1}}",
+                "http :8080/healthz?x=1",
+            ),
+            (
+                "{httpGet: {port: 8080, path: healthz}}",
+                "http :8080/healthz",
+            ),
+            (
+                "{httpGet: {port: 8443, scheme: HTTPS, host: Example.COM}}",
+                "https example.com:8443/",
+            ),
+            ("{httpGet: {port: 80, host: 10.1.1.1}}", "http :80/"),
+            ("{httpGet: {port: 80}}", "http 10.1.1.1:80/"),
+            ("{httpGet: {port: 80, host: \"::1\"}}", "http [::1]:80/"),
+            ("{tcpSocket: {port: grpc}}", "tcp :9090"),
+            ("{tcpSocket: {port: 9090}}", "tcp :grpc"),
+            ("{tcpSocket: {port: metrics}}", "tcp :metrics"),
+            ("{grpc: {port: 9090}}", "grpc :9090"),
+            (
+                "{grpc: {port: 9090, service: liveness}}",
+                "grpc :9090/liveness",
+            ),
+            ("{exec: {command: [cat, /tmp/ok]}}", "exec   cat  /tmp/ok"),
+            ("{exec: {command: [cat, \"$(F)\"]}}", "exec cat /tmp/ok"),
+            ("{exec: {command: [cat, \"$(F)\"]}}", "exec cat $(F)"),
+            (
+                "{exec: {command: [sh, -c, \"cat /tmp/ok\"]}}",
+                "exec sh -c cat /tmp/ok",
+            ),
+        ] {
+            let text = format!(
+                "{}apps:\n  c:\n    endpoints:\n      \"{key}\": error\n",
+                pod(probe)
+            );
+            match Scenario::from_str(&text, "x.yaml") {
+                Ok(s) => assert_eq!(s.bindings.len(), 1, "{key}"),
+                Err(e) => panic!("{probe} / {key}: {e}"),
+            }
+        }
+        for (probe, key) in [
+            ("{httpGet: {port: 8080}}", "http :8081/"),
+            ("{httpGet: {port: 8080}}", "https :8080/"),
+            ("{httpGet: {port: 8080, path: /a}}", "http :8080/b"),
+            ("{httpGet: {port: 8080}}", "tcp :8080"),
+            ("{grpc: {port: 9090, service: a}}", "grpc :9090"),
+            ("{httpGet: {port: 80, host: other}}", "http :80/"),
+        ] {
+            let text = format!(
+                "{}apps:\n  c:\n    endpoints:\n      \"{key}\": error\n",
+                pod(probe)
+            );
+            let e = Scenario::from_str(&text, "x.yaml").unwrap_err().to_string();
+            assert!(
+                e.contains("no probe of container \"c\" targets this endpoint"),
+                "{key}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn unused_duplicate_and_invalid_endpoints_are_errors() {
+        let e = errors(&with_pod(
+            "apps:\n  kubia:\n    endpoints:\n      \"tcp :9090\": open\n      \"http :8080/\": ok\n      \"http :http\": ok\n      \"ftp :21\": ok\n      \"http :99999/\": ok\n",
+        ));
+        assert_eq!(
+            e,
+            [
+                "21:7: apps.kubia.endpoints.\"ftp :21\": invalid endpoint: expected \"http[s] [HOST]:PORT[PATH]\", \"tcp [HOST]:PORT\", \"grpc :PORT[/SERVICE]\" or \"exec COMMAND…\"",
+                "22:7: apps.kubia.endpoints.\"http :99999/\": invalid endpoint: port 99999 is not between 1 and 65535",
+                "18:7: apps.kubia.endpoints.\"tcp :9090\": no probe of container \"kubia\" targets this endpoint (its probes target \"http :8080/\")",
+                "20:7: apps.kubia.endpoints.\"http :http\": the same endpoint as \"http :8080/\"",
+            ]
+        );
+        let e = errors(&with_pod("apps:\n  kubia:\n    probes: {startup: ok}\n"));
+        assert_eq!(
+            e,
+            ["17:14: apps.kubia.probes.startup: container \"kubia\" has no startupProbe"]
+        );
+    }
+}

@@ -449,3 +449,111 @@ impl Loader<'_> {
         ok.then_some(filter)
     }
 }
+
+#[cfg(test)]
+mod tests {
+
+    use super::*;
+
+    use crate::expect::{CountRange, EventFilter, Expectation, StateChecks};
+    use crate::scenario::tests::{errors, load, with_pod};
+
+    #[test]
+    fn expectations_are_read() {
+        let s = load(&with_pod(
+            "expect:\n\
+             - at: 30m\n  container: kubia\n  restartCount: 9\n  ready: false\n  state: waiting\n  reason: CrashLoopBackOff\n  lastExitCode: 137\n\
+             - at: 2m\n  phase: Running\n  podReady: true\n\
+             - events: {reason: BackOff, message: kubia, type: Warning, container: kubia}\n  between: [0, 30m]\n  count: {min: 1, max: 3}\n\
+             - timeline: {kind: probe, probe: liveness, outcome: failure}\n  count: 3\n\
+             - events: {reason: Killing}\n",
+        ))
+        .unwrap();
+        assert_eq!(s.expect.len(), 5);
+        assert_eq!(s.expect[0].line, Some(16));
+        assert_eq!(
+            s.expect[0].expectation,
+            Expectation::At {
+                at: SimTime::from_secs(1800),
+                container: Some("kubia".into()),
+                checks: StateChecks {
+                    restart_count: Some(CountRange::exactly(9)),
+                    ready: Some(false),
+                    state: Some("waiting".into()),
+                    reason: Some("CrashLoopBackOff".into()),
+                    last_exit_code: Some(137),
+                    ..StateChecks::default()
+                }
+            }
+        );
+        assert_eq!(
+            s.expect[2].expectation,
+            Expectation::Count {
+                filter: EventFilter {
+                    kind: "event".into(),
+                    reason: Some("BackOff".into()),
+                    message: Some("kubia".into()),
+                    event_type: Some("Warning".into()),
+                    container: Some("kubia".into()),
+                    ..EventFilter::default()
+                },
+                between: (SimTime::ZERO, SimTime::from_secs(1800)),
+                count: CountRange {
+                    min: Some(1),
+                    max: Some(3)
+                },
+            }
+        );
+        assert_eq!(
+            s.expect[3].expectation,
+            Expectation::Count {
+                filter: EventFilter {
+                    kind: "probe".into(),
+                    probe: Some("liveness".into()),
+                    outcome: Some("failure".into()),
+                    ..EventFilter::default()
+                },
+                between: (SimTime::ZERO, SimTime::MAX),
+                count: CountRange::exactly(3),
+            }
+        );
+        assert!(matches!(
+            &s.expect[4].expectation,
+            Expectation::Count {
+                count: CountRange {
+                    min: Some(1),
+                    max: None
+                },
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn expectation_errors() {
+        let e = errors(&with_pod(
+            "expect:\n\
+             - at: 1m\n  restartCount: 1\n\
+             - at: 1m\n  container: kubai\n  state: crashing\n\
+             - events: {reason: BackOff}\n  between: [5m, 1m]\n  count: {min: 3, max: 1}\n\
+             - timeline: {probe: liveness}\n\
+             - at: 1m\n  events: {reason: X}\n\
+             - count: 1\n\
+             - at: 1m\n",
+        ));
+        assert_eq!(
+            e,
+            [
+                "17:3: expect[0].restartCount: a container check needs `container`",
+                "19:14: expect[1].container: no container named \"kubai\" in the pod, did you mean \"kubia\"?",
+                "20:10: expect[1].state: unknown value \"crashing\" (expected one of \"running\", \"waiting\", \"terminated\")",
+                "22:17: expect[2].between[1]: the window ends (60s) before it begins (300s)",
+                "23:24: expect[2].count.max: max 1 is below min 3",
+                "24:13: expect[3].timeline.kind: missing field: the timeline event kind to count (probe, result, kill, exit, start, …)",
+                "25:3: expect[4]: `at` and `events` cannot be combined: write separate expectations",
+                "27:3: expect[5]: expected `at` (state checks), `events` or `timeline`",
+                "28:3: expect[6]: nothing to check: add restartCount, ready, started, state, reason, exitCode, lastExitCode, phase or podReady",
+            ]
+        );
+    }
+}

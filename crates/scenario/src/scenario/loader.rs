@@ -261,3 +261,152 @@ impl<'s> Loader<'s> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use probesim_core::{AppSpec, Gate};
+
+    use super::*;
+
+    use crate::scenario::tests::{errors, load, with_pod, POD};
+    use crate::scenario::*;
+
+    #[test]
+    fn defaults() {
+        let s = load(&with_pod("")).unwrap();
+        assert_eq!(s.name, "kubia");
+        assert_eq!(s.description, None);
+        assert_eq!(s.profile.minor(), probesim_core::profile::NEWEST_MINOR);
+        assert_eq!(s.seed, 0);
+        assert_eq!(s.duration, Some(SimTime::from_secs(600)));
+        assert_eq!(s.kubelet, KubeletConfig::default());
+        assert!(s.bindings.is_empty() && s.expect.is_empty());
+        assert_eq!(s.pod.containers[0].app, AppSpec::default());
+        for stdin in ["-", "<stdin>"] {
+            let s = Scenario::from_str(&with_pod(""), stdin).unwrap();
+            assert_eq!(s.name, "kubia", "standard input takes the pod's name");
+        }
+    }
+
+    #[test]
+    fn scenario_fields_are_read() {
+        let s = load(&format!(
+            "name: custom\ndescription: a test\nkubernetes: 1.20\nseed: 18446744073709551615\nduration: 90\n\
+             featureGates: {{ExecProbeTimeout: false}}\n\
+             kubelet: {{startedAgo: 5s, plegPeriod: 500ms, probeSyncDelay: 0.25, resync: 1m, backoffRequeue: 20s, jitter: true, maxContainerRestartPeriod: 30s}}\n{POD}"
+        ))
+        .unwrap();
+        assert_eq!(
+            (s.name.as_str(), s.description.as_deref()),
+            ("custom", Some("a test"))
+        );
+        assert_eq!(s.profile.minor(), 20);
+        assert!(!s.profile.gate(Gate::ExecProbeTimeout));
+        assert_eq!(s.seed, u64::MAX);
+        assert_eq!(s.duration, Some(SimTime::from_secs(90)));
+        assert_eq!(
+            s.kubelet,
+            KubeletConfig {
+                started_ago: SimDuration::from_secs(5),
+                pleg_period: SimDuration::from_millis(500),
+                probe_sync_delay: SimDuration::from_millis(250),
+                resync: SimDuration::from_secs(60),
+                backoff_requeue: SimDuration::from_secs(20),
+                jitter: true,
+                max_container_restart_period: Some(SimDuration::from_secs(30)),
+            }
+        );
+    }
+
+    #[test]
+    fn scenario_level_errors_are_collected_with_positions() {
+        let text = format!(
+            "durations: 10m\nkubernetes: \"1.18\"\nseed: -1\nkubelet:\n  resynk: 1m\n  plegPeriod: 0s\n  maxContainerRestartPeriod: 10m\n  jitter: yes\nfeatureGates:\n  ExecProbeTimeout: false\n  ReduceDefaultCrashLoopBackOffDecai: true\n{POD}"
+        );
+        assert_eq!(
+            errors(&text),
+            [
+                "1:1: unknown field \"durations\", did you mean \"duration\"?",
+                "2:13: kubernetes: unsupported Kubernetes version \"1.18\": probesim models 1.19 to 1.37",
+                "10:3: featureGates.ExecProbeTimeout: feature gate ExecProbeTimeout is locked to true in Kubernetes 1.37",
+                "11:3: featureGates.ReduceDefaultCrashLoopBackOffDecai: unknown feature gate \"ReduceDefaultCrashLoopBackOffDecai\", did you mean \"ReduceDefaultCrashLoopBackOffDecay\"?",
+                "3:7: seed: expected an integer from 0 to 18446744073709551615, found -1",
+                "5:3: kubelet: unknown field \"resynk\", did you mean \"resync\"?",
+                "6:15: kubelet.plegPeriod: must be greater than 0",
+                "8:11: kubelet.jitter: expected a boolean (true or false), found the string \"yes\"",
+                "7:30: kubelet.maxContainerRestartPeriod: must be between 1s and 300s",
+            ]
+        );
+    }
+
+    #[test]
+    fn durations_are_go_strings_or_seconds() {
+        for (text, ms) in [
+            ("90", 90_000),
+            ("1.5", 1_500),
+            ("1m30s", 90_000),
+            ("\"2h\"", 7_200_000),
+            ("0", 0),
+            ("1e3", 1_000_000),
+            ("1.5E2", 150_000),
+            ("2e-3", 2),
+        ] {
+            let s =
+                load(&with_pod("").replace("duration: 10m", &format!("duration: {text}"))).unwrap();
+            assert_eq!(s.duration, Some(SimTime::from_millis(ms)), "{text}");
+        }
+        assert_eq!(
+            errors(&with_pod("").replace("duration: 10m", "duration: 10x")),
+            ["1:11: duration: invalid duration \"10x\": unknown unit \"x\" (use ms, s, m or h)"]
+        );
+        assert_eq!(
+            errors(&with_pod("").replace("duration: 10m", "duration: 99999999999999999999h")),
+            ["1:11: duration: duration too large: \"99999999999999999999h\""]
+        );
+        assert_eq!(
+            errors(&with_pod("").replace("duration: 10m", "duration: [1]")),
+            ["1:11: duration: expected a duration like 10s, 1m30s or a number of seconds, found a sequence"]
+        );
+    }
+
+    #[test]
+    fn json_scenarios_load() {
+        let text = r#"{
+  "duration": "1m",
+  "pod": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "kubia"},
+          "spec": {"containers": [{"name": "kubia", "image": "luksa/kubia",
+                                   "livenessProbe": {"tcpSocket": {"port": 8080}}}]}},
+  "apps": {"kubia": {"endpoints": {"tcp :8080": "refused for 20s then open"}}},
+  "expect": [{"at": 30, "container": "kubia", "restartCount": {"min": 0, "max": 1}}]
+}"#;
+        let s = Scenario::from_str(text, "kubia.json").unwrap();
+        assert_eq!(s.name, "kubia");
+        assert_eq!(s.bindings.len(), 1);
+        assert_eq!(s.expect.len(), 1);
+        let e = Scenario::from_str(
+            &text.replace("\"livenessProbe\"", "\"livenesProbe\""),
+            "kubia.json",
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            e.lines().next().unwrap(),
+            "kubia.json:5:36: spec.containers[0]: unknown field \"livenesProbe\", did you mean \"livenessProbe\"?"
+        );
+    }
+
+    #[test]
+    fn hostile_yaml_is_an_error_not_a_hang() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let p = i - 1;
+            text.push_str(&format!(
+            "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+        ));
+        }
+        let e = Scenario::from_str(&text, "bomb.yaml").unwrap_err();
+        assert!(e.to_string().contains("document too large"), "{e}");
+        let deep = format!("pod: {}{}", "{a: ".repeat(1000), "}".repeat(1000));
+        assert!(Scenario::from_str(&deep, "deep.yaml").is_err());
+    }
+}

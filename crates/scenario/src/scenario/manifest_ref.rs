@@ -330,3 +330,102 @@ impl Loader<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+
+    use super::*;
+
+    use crate::scenario::tests::{errors, load, with_pod, Files, DEPLOYMENT};
+    use crate::scenario::*;
+
+    #[test]
+    fn pod_errors_use_apiserver_paths_and_come_with_scenario_errors() {
+        let text = with_pod("bogus: 1\n").replace(
+            "httpGet: {port: 8080}",
+            "httpGet: {port: 8080}\n        successThreshold: 2",
+        );
+        assert_eq!(
+        errors(&text),
+        [
+            "16:1: unknown field \"bogus\"",
+            "13:27: spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
+        ]
+    );
+        assert_eq!(
+            errors("duration: 1m\n"),
+            ["1:1: pod: missing field: the manifest of the pod to simulate (a Pod, or a workload such as a Deployment), or `manifest:` and the file that holds it"]
+        );
+        // An empty file (or one of comments only) has no position to point at; an explicit
+        // null document has one.
+        for text in ["", "# nothing yet\n\n---\n"] {
+            assert_eq!(
+                load(text).unwrap_err().to_string(),
+                "scenarios/liveness/kubia.yaml: empty scenario: expected a mapping with at least `pod` and `duration`"
+            );
+        }
+        assert_eq!(
+            errors("# a comment\n~\n"),
+            ["2:1: empty scenario: expected a mapping with at least `pod` and `duration`"]
+        );
+        assert_eq!(
+            errors(&with_pod("name: \"\"\n")),
+            ["15:7: name: must not be empty (leave `name` out to use the file name)"]
+        );
+        assert_eq!(
+            errors("duration: 1m\npod: kubia.yaml\n"),
+            ["2:6: pod: expected a Pod or workload manifest (a mapping), found the string \"kubia.yaml\"; to read it from a file, write `manifest: kubia.yaml`"]
+        );
+    }
+
+    #[test]
+    fn references_are_resolved_against_the_scenario_and_read_by_the_caller() {
+        assert_eq!(
+            resolve_reference("scenarios/x/a.yaml", "../../examples/d.yaml"),
+            "examples/d.yaml"
+        );
+        assert_eq!(resolve_reference("a.yaml", "./d.yaml"), "d.yaml");
+        assert_eq!(resolve_reference("<stdin>", "m/d.yaml"), "m/d.yaml");
+        assert_eq!(resolve_reference("s/a.yaml", "/abs/d.yaml"), "/abs/d.yaml");
+        assert_eq!(normalize("../a/./b/../c"), "../a/c");
+        let text = "duration: 2m\nmanifest: ../manifests/app.yaml\nselect: deploy/web\napps:\n  web:\n    endpoints:\n      \"http :8080/healthz\": \"500\"\n";
+        let mut files = Files(vec![(
+            "scenarios/manifests/app.yaml",
+            DEPLOYMENT.to_owned(),
+        )]);
+        let s = Scenario::from_str_with(text, "scenarios/web/a.yaml", &mut files).unwrap();
+        assert_eq!(s.name, "a");
+        assert!(s.pod.name.starts_with("web-"), "{}", s.pod.name);
+        assert_eq!(s.bindings.len(), 1);
+        assert!(s.services.is_empty());
+        assert_eq!(
+            s.notes,
+            ["scenarios/manifests/app.yaml: skipped 1 object without a pod to simulate: ConfigMap/cfg (line 1)"]
+        );
+        // Errors in the referenced file point into it, errors in the scenario into the scenario.
+        let bad = DEPLOYMENT.replace("periodSeconds: 5", "periodSeconds: -5");
+        let mut files = Files(vec![("scenarios/manifests/app.yaml", bad.clone())]);
+        let e = Scenario::from_str_with(
+            &text.replace("healthz", "helthz"),
+            "scenarios/web/a.yaml",
+            &mut files,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "scenarios/manifests/app.yaml:17:78: spec.template.spec.containers[0].readinessProbe.periodSeconds: Invalid value: -5: must be greater than or equal to 0"
+        );
+        let rendered = e.render(text);
+        assert!(
+            rendered.contains("--> scenarios/manifests/app.yaml:17:78\n"),
+            "{rendered}"
+        );
+        assert!(rendered.contains("periodSeconds: -5}"), "{rendered}");
+        // Without a reader, a reference is an error.
+        let e = Scenario::from_str(text, "a.yaml").unwrap_err();
+        assert!(
+            e.to_string().contains("manifest files cannot be read here"),
+            "{e}"
+        );
+    }
+}
