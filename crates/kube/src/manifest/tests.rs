@@ -1,6 +1,7 @@
 //! Reading Pod manifests: fields, types, positions and unknown-field errors.
 
 use super::*;
+use crate::field_path::FieldPath;
 use crate::yaml;
 
 fn read_text(text: &str) -> Result<PodManifest, Vec<String>> {

@@ -505,9 +505,7 @@ impl Loader<'_> {
 
 #[cfg(test)]
 mod tests {
-
     use super::*;
-
     use crate::scenario::tests::{errors, load, with_pod};
     use crate::scenario::*;
 

@@ -452,9 +452,7 @@ impl Loader<'_> {
 
 #[cfg(test)]
 mod tests {
-
     use super::*;
-
     use crate::expect::{CountRange, EventFilter, Expectation, StateChecks};
     use crate::scenario::tests::{errors, load, with_pod};
 

@@ -333,9 +333,7 @@ impl Loader<'_> {
 
 #[cfg(test)]
 mod tests {
-
     use super::*;
-
     use crate::scenario::tests::{errors, load, with_pod, Files, DEPLOYMENT};
     use crate::scenario::*;
 

@@ -1,0 +1,169 @@
+//! Reading a multi-document stream one [`Unit`] at a time (a document, or one entry of a
+//! `List`'s `items`), so that memory stays bounded by the largest object.
+
+use saphyr_parser::{Event, Parser, ScalarStyle, StrInput};
+
+use super::build::{check_size, next_event, Builder};
+use super::{resolve_plain, Mark, Node, NodeKind, SourceId, Value, YamlError};
+
+/// One piece of a [`Stream`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// An entry of the top-level `items` list of a document (a `kind: List`), complete. It is
+    /// handed out before the rest of its document, whose `items` is left as an empty list.
+    Item {
+        /// The document it belongs to, counted from 0.
+        document: usize,
+        /// Its index in `items`.
+        index: usize,
+        /// The entry.
+        node: Node,
+    },
+    /// A complete document.
+    Document {
+        /// Counted from 0.
+        index: usize,
+        /// Where the document starts (its `---`, or its first node).
+        mark: Mark,
+        /// Its content; null for an empty document.
+        root: Node,
+    },
+}
+
+/// Reads a stream of YAML documents one document at a time (see the module documentation).
+///
+/// Each document has its own node and depth budget, and each entry of a top-level `items`
+/// list its own node budget; only the input as a whole is limited in size.
+pub struct Stream<'t> {
+    pub(super) text: &'t str,
+    pub(super) source: SourceId,
+    pub(super) parser: Parser<'t, StrInput<'t>>,
+    pub(super) builder: Builder,
+    pub(super) document: usize,
+    pub(super) document_mark: Option<Mark>,
+    pub(super) failed: bool,
+}
+
+impl<'t> Stream<'t> {
+    /// A stream over `text`; every mark points into `source`.
+    #[must_use]
+    pub fn new(text: &'t str, source: SourceId) -> Stream<'t> {
+        Stream {
+            text,
+            source,
+            parser: Parser::new_from_str(text),
+            builder: Builder::new(true),
+            document: 0,
+            document_mark: None,
+            failed: false,
+        }
+    }
+
+    fn step(&mut self) -> Result<Option<Unit>, YamlError> {
+        check_size(self.text, self.source)?;
+        loop {
+            if let Some((index, node)) = self.builder.item.take() {
+                return Ok(Some(Unit::Item {
+                    document: self.document.saturating_sub(1),
+                    index,
+                    node,
+                }));
+            }
+            let Some(item) = next_event(&mut self.parser, self.text, self.source) else {
+                return Ok(None);
+            };
+            let (event, mark) = item?;
+            match event {
+                Event::StreamEnd => return Ok(None),
+                Event::DocumentStart(_) => {
+                    self.builder.start_document();
+                    self.document += 1;
+                    self.document_mark = Some(mark);
+                }
+                Event::DocumentEnd => {
+                    let mark = self.document_mark.take().unwrap_or(mark);
+                    let root = self.builder.root.take().unwrap_or(Node {
+                        kind: NodeKind::Null,
+                        mark,
+                    });
+                    return Ok(Some(Unit::Document {
+                        index: self.document.saturating_sub(1),
+                        mark,
+                        root,
+                    }));
+                }
+                event => self.builder.event(event, mark)?,
+            }
+        }
+    }
+}
+
+impl Iterator for Stream<'_> {
+    type Item = Result<Unit, YamlError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        match self.step() {
+            Ok(unit) => unit.map(Ok),
+            Err(e) => {
+                self.failed = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// The top-level keys of the first document that is not empty, if it is a mapping; syntax
+/// errors and other shapes give an empty list. Reads no further than that document and
+/// builds nothing, so it is cheap: it tells a manifest (`apiVersion`, `kind`) from a scenario.
+#[must_use]
+pub fn first_document_keys(text: &str) -> Vec<String> {
+    if check_size(text, SourceId::MAIN).is_err() {
+        return Vec::new();
+    }
+    let mut parser = Parser::new_from_str(text);
+    let mut keys = Vec::new();
+    // Depth of collections; at depth 1 inside the root mapping, nodes alternate key, value.
+    let mut depth = 0usize;
+    let mut root_is_map = false;
+    let mut expect_key = true;
+    while let Some(Ok((event, _))) = parser.next_event() {
+        match event {
+            Event::StreamEnd => break,
+            Event::DocumentEnd if root_is_map => break,
+            Event::Scalar(value, ..) if depth == 1 && root_is_map => {
+                if expect_key {
+                    keys.push(value.into_owned());
+                }
+                expect_key = !expect_key;
+            }
+            Event::Alias(_) if depth == 1 && root_is_map => expect_key = !expect_key,
+            // An empty document: look at the next one.
+            Event::Scalar(value, ScalarStyle::Plain, ..)
+                if depth == 0 && matches!(resolve_plain(&value), Value::Null) => {}
+            Event::Scalar(..) | Event::Alias(_) if depth == 0 => return Vec::new(),
+            Event::MappingStart(..) | Event::SequenceStart(..) => {
+                if depth == 0 {
+                    if !matches!(event, Event::MappingStart(..)) {
+                        return Vec::new();
+                    }
+                    root_is_map = true;
+                }
+                depth += 1;
+            }
+            Event::MappingEnd | Event::SequenceEnd => {
+                depth = depth.saturating_sub(1);
+                if depth == 1 {
+                    expect_key = !expect_key;
+                }
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    keys
+}
