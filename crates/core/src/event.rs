@@ -886,7 +886,7 @@ impl fmt::Display for ProbeOutput<'_> {
                 }
             },
             (OutputKind::ExecGone, _) => f.write_str(
-                "rpc error: code = NotFound desc = failed to exec in container: container is in CONTAINER_EXITED state",
+                "rpc error: code = Unknown desc = failed to exec in container: container is in CONTAINER_EXITED state",
             ),
             (OutputKind::ScriptedError, _) => {
                 f.write_str("rpc error: code = Unknown desc = probe error (scripted)")

@@ -84,7 +84,7 @@ fn a_readiness_exec_into_a_replaced_container_is_an_error() {
         .collect();
     assert_eq!(
         errored,
-        ["35 Warning Unhealthy: Readiness probe errored: rpc error: code = NotFound desc = failed to exec in container: container is in CONTAINER_EXITED state"],
+        ["35 Warning Unhealthy: Readiness probe errored: rpc error: code = Unknown desc = failed to exec in container: container is in CONTAINER_EXITED state"],
         "{:#?}",
         r.records.iter().map(|x| format!("{} {} {}", x.t, x.kind, x.text)).collect::<Vec<_>>()
     );
