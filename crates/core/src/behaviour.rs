@@ -85,7 +85,8 @@ impl Answer {
             Answer::Ok | Answer::Fail | Answer::Error => true,
             Answer::Status(_) => matches!(family, HandlerFamily::Http | HandlerFamily::Tcp),
             Answer::Open => matches!(family, HandlerFamily::Tcp),
-            Answer::Refused | Answer::Timeout => !matches!(family, HandlerFamily::Exec),
+            Answer::Refused => !matches!(family, HandlerFamily::Exec),
+            Answer::Timeout => true,
             Answer::Exit(_) => matches!(family, HandlerFamily::Exec),
             Answer::Serving | Answer::NotServing | Answer::Unknown => {
                 matches!(family, HandlerFamily::Grpc)

@@ -743,6 +743,11 @@ impl fmt::Display for Message<'_> {
 /// Wording of an exec timeout's output by version (P48).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExecTimeoutWording {
+    /// 1.19: the runtime's own gRPC error, passed through unchanged (containerd's
+    /// `execInternal` wraps the context error; the kubelet's `ExecSync` did not yet translate
+    /// it): `rpc error: code = DeadlineExceeded desc = failed to exec in container: timeout <T>
+    /// exceeded: context deadline exceeded`.
+    Runtime,
     /// 1.20–1.22: the empty captured output.
     Empty,
     /// 1.23–1.30: `command "<cmd>" timed out`.
@@ -785,6 +790,10 @@ pub enum OutputKind {
     ExecTimeout(ExecTimeoutWording, SimDuration),
     /// An exec into a container whose process is gone (error).
     ExecGone,
+    /// An exec'd command that died with its container while running: the runtime reports exit
+    /// 137 (SIGKILL) and the prober's output is what the command had printed, which is not
+    /// modelled (empty).
+    ExecKilled,
     /// A scripted prober error.
     ScriptedError,
     /// The port could not be resolved (P39, error).
@@ -857,7 +866,13 @@ impl fmt::Display for ProbeOutput<'_> {
                 bracket(self.pod_ip),
                 timeout.go()
             ),
+            (OutputKind::ExecKilled, _) => Ok(()),
             (OutputKind::ExecTimeout(wording, timeout), Handler::Exec { command }) => match wording {
+                ExecTimeoutWording::Runtime => write!(
+                    f,
+                    "rpc error: code = DeadlineExceeded desc = failed to exec in container: timeout {} exceeded: context deadline exceeded",
+                    timeout.go()
+                ),
                 ExecTimeoutWording::Empty => Ok(()),
                 ExecTimeoutWording::Quoted => {
                     f.write_str("command \"")?;
@@ -871,7 +886,7 @@ impl fmt::Display for ProbeOutput<'_> {
                 }
             },
             (OutputKind::ExecGone, _) => f.write_str(
-                "rpc error: code = NotFound desc = failed to exec in container: container is in CONTAINER_EXITED state",
+                "rpc error: code = Unknown desc = failed to exec in container: container is in CONTAINER_EXITED state",
             ),
             (OutputKind::ScriptedError, _) => {
                 f.write_str("rpc error: code = Unknown desc = probe error (scripted)")

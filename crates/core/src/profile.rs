@@ -28,8 +28,9 @@ pub enum ReadinessTrigger {
 /// How an exec probe's timeout is reported (P48).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExecTimeout {
-    /// Not recognised: outcome unknown with an error (retried, discarded).
-    Error,
+    /// Not recognised: outcome unknown with an error (retried, discarded), whose text is the
+    /// runtime client's error of the release.
+    Error(ExecTimeoutWording),
     /// A failure with the given output wording.
     Failure(ExecTimeoutWording),
 }
@@ -423,7 +424,15 @@ impl Profile {
     #[must_use]
     pub fn exec_timeout(&self) -> ExecTimeout {
         if !self.gate(Gate::ExecProbeTimeout) {
-            return ExecTimeout::Error;
+            // 1.19 passes the runtime's gRPC error through; from 1.20 the runtime client turns
+            // a deadline into `command "…" timed out`, from 1.31 into `command timed out: "…"
+            // timed out after <T>` (cri-client's ErrCommandTimedOut), and the prober reports
+            // that error when the gate is off.
+            return ExecTimeout::Error(match self.minor {
+                0..=19 => ExecTimeoutWording::Runtime,
+                20..=30 => ExecTimeoutWording::Quoted,
+                _ => ExecTimeoutWording::After,
+            });
         }
         ExecTimeout::Failure(match self.minor {
             0..=22 => ExecTimeoutWording::Empty,

@@ -9,7 +9,8 @@
 //! Time advances from deadline to deadline. Everything due at one instant happens in the
 //! canonical order of contract §2.3: PLEG relist, runtime happenings (process exits, pulls that
 //! end), pod syncs, probe ticks, worker wake-ups, probe completions. Ties inside one class go in
-//! container order, and for probe workers in creation order (startup, readiness, liveness: P6).
+//! container order, and for probe workers in creation order (startup, readiness, liveness: P6),
+//! except that a container's startup tick runs after its other ticks at the same instant.
 
 use core::fmt;
 
@@ -242,6 +243,10 @@ impl Key {
 
     fn at(self) -> SimTime {
         SimTime::from_millis(self.0 / 8)
+    }
+
+    fn class(self) -> u64 {
+        self.0 % 8
     }
 }
 
@@ -740,10 +745,18 @@ impl Simulation {
             self.globals_dirty = false;
             self.global_due = self.global_due();
         }
-        // Workers first, in a tight loop: ties keep the lowest index (creation order).
+        // Workers first, in a tight loop: ties keep the lowest index (creation order), except
+        // that a container's startup tick yields to its liveness and readiness ticks at the same
+        // instant (contract §2.3.1: ticks due together all read the status as it was before any
+        // of them ran, so a startup verdict at `t` is not seen by the other ticks at `t`).
         let (mut best_key, mut best_worker) = (Key::NEVER, 0);
         for (w, key) in self.worker_keys.iter().enumerate() {
-            if *key < best_key {
+            if *key < best_key
+                || (*key == best_key
+                    && best_key.class() == Class::Tick as u64
+                    && self.workers[best_worker].kind == ProbeKind::Startup
+                    && self.workers[best_worker].container == self.workers[w].container)
+            {
                 best_key = *key;
                 best_worker = w;
             }

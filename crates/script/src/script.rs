@@ -219,7 +219,7 @@ impl Script {
                         "a",
                         "open, refused, timeout, a status like 200, ok, fail or error",
                     ),
-                    HandlerFamily::Exec => ("an", "exit N, ok, fail or error"),
+                    HandlerFamily::Exec => ("an", "exit N, ok, fail, timeout or error"),
                     HandlerFamily::Grpc => (
                         "a",
                         "serving, not-serving, unknown, refused, timeout, ok, fail or error",
@@ -347,12 +347,17 @@ mod tests {
             e.unwrap_err().to_string(),
             r#"1:1: outcome "open" cannot answer a grpc probe (it can answer serving, not-serving, unknown, refused, timeout, ok, fail or error)"#
         );
-        let e = parse("ok, timeout")
+        // Contract §3: `timeout` answers an exec probe too; `refused` does not.
+        assert!(parse("ok, timeout")
+            .unwrap()
+            .check_handler(HandlerFamily::Exec)
+            .is_ok());
+        let e = parse("ok, refused")
             .unwrap()
             .check_handler(HandlerFamily::Exec);
         assert_eq!(
             e.unwrap_err().to_string(),
-            r#"1:5: outcome "timeout" cannot answer an exec probe (it can answer exit N, ok, fail or error)"#
+            r#"1:5: outcome "refused" cannot answer an exec probe (it can answer exit N, ok, fail, timeout or error)"#
         );
         let e = parse("serving").unwrap().check_handler(HandlerFamily::Tcp);
         assert_eq!(

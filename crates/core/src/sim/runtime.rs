@@ -71,8 +71,10 @@ impl Simulation {
         }
     }
 
-    /// A probe in flight against a process that just died ends now: the connection is reset
-    /// (network handlers fail) or the exec session is gone (an error, P40).
+    /// A probe in flight against a process that just died ends now, as a failure (contract
+    /// §2.3.5): the connection is reset for network handlers, and an exec'd command dies with
+    /// the container (the runtime's ExecSync returns exit code 137, which the exec prober
+    /// reports as a failure with the command's output).
     pub(super) fn cut_attempts(&mut self, c: usize) {
         let now = self.now;
         let Some(dead) = self.runtime[c].instances.newest.map(|i| i.id) else {
@@ -93,7 +95,7 @@ impl Simulation {
                 Some(Handler::HttpGet { .. }) => (Outcome::Failure, OutputKind::HttpReset),
                 Some(Handler::TcpSocket { .. }) => (Outcome::Failure, OutputKind::TcpRefused),
                 Some(Handler::Grpc { .. }) => (Outcome::Failure, OutputKind::GrpcRefused),
-                Some(Handler::Exec { .. }) | None => (Outcome::Error, OutputKind::ExecGone),
+                Some(Handler::Exec { .. }) | None => (Outcome::Failure, OutputKind::ExecKilled),
             };
             self.mark(w);
             self.workers[w].in_flight = Some(InFlight {

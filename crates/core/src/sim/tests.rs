@@ -1281,21 +1281,41 @@ fn minor(m: u8) -> Profile {
 
 #[test]
 fn exec_timeouts_are_reported_by_version() {
-    // P48: 1.19 an error (retried, discarded); 1.20–1.22 a failure with empty output;
-    // 1.23–1.30 `command "…" timed out`; from 1.31 `command timed out: "…" timed out after 1s`.
+    // P48: 1.19 an error (retried, discarded) with the runtime's raw gRPC error; 1.20–1.22 a
+    // failure with empty output; 1.23–1.30 `command "…" timed out`; from 1.31 `command timed
+    // out: "…" timed out after 1s`. With `ExecProbeTimeout` off (1.20–1.34) an error whose text
+    // is the runtime client's error of the release.
     let exec = || Handler::Exec {
         command: vec!["sleep".into(), "10".into()],
     };
     let cases = [
-        (19, "Liveness probe errored: command \"sleep 10\" timed out"),
-        (22, "Liveness probe failed: "),
-        (25, "Liveness probe failed: command \"sleep 10\" timed out"),
+        (
+            19,
+            true,
+            "Liveness probe errored: rpc error: code = DeadlineExceeded desc = failed to exec in container: timeout 1s exceeded: context deadline exceeded",
+        ),
+        (22, true, "Liveness probe failed: "),
+        (22, false, "Liveness probe errored: command \"sleep 10\" timed out"),
+        (25, true, "Liveness probe failed: command \"sleep 10\" timed out"),
+        (30, false, "Liveness probe errored: command \"sleep 10\" timed out"),
         (
             31,
+            true,
             "Liveness probe failed: command timed out: \"sleep 10\" timed out after 1s",
         ),
+        (
+            34,
+            false,
+            "Liveness probe errored: command timed out: \"sleep 10\" timed out after 1s",
+        ),
     ];
-    for (m, text) in cases {
+    for (m, gate, text) in cases {
+        let mut profile = minor(m);
+        if !gate {
+            profile
+                .set_gate("ExecProbeTimeout", false)
+                .expect("settable");
+        }
         let c = container("app").with_probe(ProbeKind::Liveness, probe(exec(), |_| {}));
         let b = per_instance(|_, _| Response {
             answer: Answer::Exit(0),
@@ -1304,7 +1324,7 @@ fn exec_timeouts_are_reported_by_version() {
         let old = KubeletConfig::default();
         let r = run_with(
             PodSpec::new("p").with_container(c),
-            minor(m),
+            profile.clone(),
             old,
             vec![(0, ProbeKind::Liveness, b)],
             40,
@@ -1724,3 +1744,5 @@ fn a_sidecar_gets_the_whole_grace_period_when_no_regular_container_runs() {
         .collect();
     assert_eq!(kills, ["25 kill (Deletion), grace 30s"]);
 }
+
+mod exec_fidelity;

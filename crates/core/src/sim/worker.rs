@@ -554,6 +554,13 @@ impl Simulation {
             .instances
             .newest
             .filter(|i| i.exited.is_none());
+        // §2.3.6: an exec targets the worker's container ID (ExecSync names it); a network
+        // probe reaches whatever listens at the pod IP. When the instance the worker knows has
+        // exited, the exec fails in the runtime even if a newer instance already runs.
+        let instance = match handler {
+            Handler::Exec { .. } => instance.filter(|i| Some(i.id) == self.workers[w].container_id),
+            _ => instance,
+        };
         let Some(instance) = instance else {
             // §2.3.6: nobody is listening; an exec has no process to enter.
             return match handler {
@@ -587,13 +594,9 @@ impl Simulation {
             Handler::Exec { .. } => {
                 if timed_out && answer != Answer::Error {
                     match self.profile.exec_timeout() {
-                        ExecTimeout::Error => (
-                            Outcome::Error,
-                            OutputKind::ExecTimeout(
-                                crate::event::ExecTimeoutWording::Quoted,
-                                timeout,
-                            ),
-                        ),
+                        ExecTimeout::Error(wording) => {
+                            (Outcome::Error, OutputKind::ExecTimeout(wording, timeout))
+                        }
                         ExecTimeout::Failure(wording) => {
                             (Outcome::Failure, OutputKind::ExecTimeout(wording, timeout))
                         }
