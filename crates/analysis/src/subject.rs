@@ -107,3 +107,104 @@ fn declared_startup(scenario: &Scenario) -> Vec<(usize, SimDuration, String)> {
     }
     out
 }
+
+/// How to read a file for analysis.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// `--select`: one workload of a manifest file (default: every workload).
+    pub select: Option<String>,
+    /// `--kubernetes`: the release (default: the scenario's, else the newest modelled).
+    pub kubernetes: Option<String>,
+    /// `--sigterm`-style behaviour arguments for manifests (`NAME: ignore`).
+    pub apps: Vec<probesim_scenario::argument::AppArg>,
+}
+
+/// Reads a scenario file, or a manifest file with workloads, into the subjects to analyse: the
+/// scenario's pod, or each workload of the manifest (the one `select` names, if given). A
+/// scenario may reference a manifest file, which `reader` reads.
+///
+/// # Errors
+/// The rendered error of the scenario crate (file, field path, line and column).
+pub fn load(
+    text: &str,
+    display_path: &str,
+    options: &LoadOptions,
+    reader: &mut dyn probesim_scenario::scenario::ManifestReader,
+) -> Result<Vec<Subject>, String> {
+    use probesim_scenario::catalog;
+    use probesim_scenario::scenario::{ManifestRun, Overrides};
+    use probesim_scenario::yaml::SourceId;
+
+    if !catalog::is_manifest(text) {
+        let overrides = Overrides {
+            duration: Some(probesim_core::SimTime::from_secs(1)),
+            seed: None,
+            kubernetes: options.kubernetes.clone(),
+        };
+        let scenario = Scenario::load_with(text, display_path, reader, &overrides)
+            .map_err(|e| e.render(text))?;
+        let root = probesim_scenario::yaml::parse(text).ok();
+        let pod = root.as_ref().and_then(|r| r.get("pod"));
+        let name = scenario.name.clone();
+        return Ok(vec![Subject::of(&scenario, &name, pod)]);
+    }
+    let selectors = match &options.select {
+        Some(s) => vec![Some(s.clone())],
+        None => {
+            let found = workload_selectors(text);
+            if found.is_empty() {
+                vec![None]
+            } else {
+                found.into_iter().map(Some).collect()
+            }
+        }
+    };
+    let mut out = Vec::new();
+    for select in selectors {
+        let run = ManifestRun {
+            select: select.clone(),
+            apps: options.apps.clone(),
+            kubernetes: options.kubernetes.clone(),
+        };
+        let built =
+            Scenario::from_manifest(text, display_path, &run).map_err(|e| e.render(text))?;
+        let node = catalog::select(text, SourceId::MAIN, select.as_deref())
+            .ok()
+            .map(|s| s.node);
+        out.push(Subject::of(&built.scenario, &built.workload, node.as_ref()));
+    }
+    Ok(out)
+}
+
+/// `[NAMESPACE/]KIND/NAME` of every workload of a manifest file, in file order.
+fn workload_selectors(text: &str) -> Vec<String> {
+    use probesim_scenario::yaml::{SourceId, Stream, Unit};
+
+    let mut out = Vec::new();
+    for unit in Stream::new(text, SourceId::MAIN) {
+        let node = match unit {
+            Ok(Unit::Item { node, .. }) => node,
+            Ok(Unit::Document { root, .. }) => root,
+            Err(_) => return Vec::new(),
+        };
+        let Some(kind) = node
+            .get("kind")
+            .and_then(Node::as_str)
+            .and_then(WorkloadKind::from_kind)
+        else {
+            continue;
+        };
+        let meta = node.get("metadata");
+        let Some(name) = meta.and_then(|m| m.get("name")).and_then(Node::as_str) else {
+            continue;
+        };
+        let selector = match meta.and_then(|m| m.get("namespace")).and_then(Node::as_str) {
+            Some(ns) => format!("{ns}/{}/{name}", kind.name()),
+            None => format!("{}/{name}", kind.name()),
+        };
+        if !out.contains(&selector) {
+            out.push(selector);
+        }
+    }
+    out
+}

@@ -1,97 +1,136 @@
 //! `--format json`.
 
-use serde_json::{json, Map, Value};
+use crate::figure::{ContainerFigures, Figure, Phase};
+use crate::report::ordered::J;
+use crate::report::WorkloadReport;
 
-use crate::figure::{ContainerFigures, Extreme, Figure, Phase};
-use crate::report::{seconds, WorkloadReport};
-
-fn value(v: Option<probesim_core::SimDuration>) -> Value {
-    v.map_or(Value::Null, seconds)
-}
-
-fn phase(p: &Phase) -> Value {
-    let mut m = Map::new();
-    m.insert("start".into(), seconds(p.start));
+fn phase(p: &Phase) -> J {
+    let mut m = vec![("start", J::secs(p.start))];
     if let Some(c) = p.change {
-        m.insert("change".into(), seconds(c));
+        m.push(("change", J::secs(c)));
     }
     if let Some(s) = p.seed {
-        m.insert("seed".into(), Value::from(s));
+        m.push(("seed", J::int(s)));
     }
-    Value::Object(m)
-}
-
-fn extreme_phase(e: &Extreme) -> Value {
-    phase(&e.phase)
+    J::Obj(m)
 }
 
 /// A figure: `{"min": …, "max": …, "phases": {"min": {…}, "max": {…}}}`.
-fn figure(f: &Figure) -> Value {
-    json!({
-        "min": value(f.min.value),
-        "max": value(f.max.value),
-        "phases": {"min": extreme_phase(&f.min), "max": extreme_phase(&f.max)},
-    })
+pub(crate) fn figure(f: &Figure) -> J {
+    J::Obj(vec![
+        ("min", J::opt_secs(f.min.value)),
+        ("max", J::opt_secs(f.max.value)),
+        (
+            "phases",
+            J::Obj(vec![
+                ("min", phase(&f.min.phase)),
+                ("max", phase(&f.max.phase)),
+            ]),
+        ),
+    ])
 }
 
-fn container(c: &ContainerFigures) -> Value {
-    json!({
-        "name": c.name,
-        "startupBudget": c.startup_budget.as_ref().map_or(Value::Null, figure),
-        "hangDetection": {
-            "kill": figure(&c.hang.kill),
-            "exit": figure(&c.hang.exit),
-            "restarted": figure(&c.hang.restarted),
-        },
-        "readiness": {
-            "toReady": figure(&c.readiness.to_ready),
-            "toNotReady": c.readiness.to_not_ready.as_ref().map_or(Value::Null, figure),
-        },
-        "crashLoop": c.crash_loop.as_ref().map_or(Value::Null, |l| json!({
-            "restarts": l.restarts.iter().map(|d| seconds(*d)).collect::<Vec<_>>(),
-            "backOff": figure(&l.back_off),
-            "cycle": figure(&l.cycle),
-        })),
-        "sweep": {
-            "cycle": seconds(c.space.cycle),
-            "offsets": c.space.offsets.len(),
-            "seeds": c.space.seeds.len(),
-            "jitter": c.space.jitter,
-            "truncated": c.space.truncated,
-            "simulations": c.simulations,
-        },
-    })
+/// The figures of one container, as in the `containers` list.
+pub(crate) fn figures(c: &ContainerFigures) -> Vec<(&'static str, J)> {
+    vec![
+        (
+            "startupBudget",
+            c.startup_budget.as_ref().map_or(J::Null, figure),
+        ),
+        (
+            "hangDetection",
+            J::Obj(vec![
+                ("kill", figure(&c.hang.kill)),
+                ("exit", figure(&c.hang.exit)),
+                ("restarted", figure(&c.hang.restarted)),
+            ]),
+        ),
+        (
+            "readiness",
+            J::Obj(vec![
+                ("toReady", figure(&c.readiness.to_ready)),
+                (
+                    "toNotReady",
+                    c.readiness.to_not_ready.as_ref().map_or(J::Null, figure),
+                ),
+            ]),
+        ),
+        (
+            "crashLoop",
+            c.crash_loop.as_ref().map_or(J::Null, |l| {
+                J::Obj(vec![
+                    (
+                        "restarts",
+                        J::Arr(l.restarts.iter().map(|d| J::secs(*d)).collect()),
+                    ),
+                    ("backOff", figure(&l.back_off)),
+                    ("cycle", figure(&l.cycle)),
+                ])
+            }),
+        ),
+    ]
+}
+
+fn container(c: &ContainerFigures) -> J {
+    let mut m = vec![("name", J::str(c.name.clone()))];
+    m.extend(figures(c));
+    m.push((
+        "sweep",
+        J::Obj(vec![
+            ("cycle", J::secs(c.space.cycle)),
+            ("offsets", J::int(c.space.offsets.len() as u64)),
+            ("seeds", J::int(c.space.seeds.len() as u64)),
+            ("jitter", J::Bool(c.space.jitter)),
+            ("truncated", J::Bool(c.space.truncated)),
+            ("simulations", J::int(c.simulations)),
+        ]),
+    ));
+    J::Obj(m)
 }
 
 /// The analysis as one JSON document:
 /// `{"probesim": 1, "kubernetes": …, "workloads": [{"name": …, "containers": […], "findings": […]}]}`.
 #[must_use]
 pub fn json(kubernetes: &str, workloads: &[WorkloadReport]) -> String {
-    let workloads: Vec<Value> = workloads
+    let workloads = workloads
         .iter()
         .map(|w| {
-            json!({
-                "name": w.subject.name,
-                "file": w.subject.file,
-                "containers": w.containers.iter().map(container).collect::<Vec<_>>(),
-                "findings": w.findings.iter().map(|f| {
-                    let mut m = Map::new();
-                    m.insert("id".into(), Value::from(f.rule.id));
-                    m.insert("severity".into(), Value::from(f.rule.severity.as_str()));
-                    m.insert("container".into(), Value::from(f.container.clone()));
-                    m.insert("path".into(), Value::from(f.path.clone()));
-                    if let Some((line, col)) = f.at {
-                        m.insert("line".into(), Value::from(line));
-                        m.insert("column".into(), Value::from(col));
-                    }
-                    m.insert("message".into(), Value::from(f.message.clone()));
-                    Value::Object(m)
-                }).collect::<Vec<_>>(),
-            })
+            J::Obj(vec![
+                ("name", J::str(w.subject.name.clone())),
+                ("file", J::str(w.subject.file.clone())),
+                (
+                    "containers",
+                    J::Arr(w.containers.iter().map(container).collect()),
+                ),
+                (
+                    "findings",
+                    J::Arr(
+                        w.findings
+                            .iter()
+                            .map(|f| {
+                                let mut m = vec![
+                                    ("id", J::str(f.rule.id)),
+                                    ("severity", J::str(f.rule.severity.as_str())),
+                                    ("container", J::str(f.container.clone())),
+                                    ("path", J::str(f.path.clone())),
+                                ];
+                                if let Some((line, col)) = f.at {
+                                    m.push(("line", J::int(line as u64)));
+                                    m.push(("column", J::int(col as u64)));
+                                }
+                                m.push(("message", J::str(f.message.clone())));
+                                J::Obj(m)
+                            })
+                            .collect(),
+                    ),
+                ),
+            ])
         })
         .collect();
-    let doc = json!({"probesim": 1, "kubernetes": kubernetes, "workloads": workloads});
-    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
-    out.push('\n');
-    out
+    J::Obj(vec![
+        ("probesim", J::int(1u8)),
+        ("kubernetes", J::str(kubernetes)),
+        ("workloads", J::Arr(workloads)),
+    ])
+    .render()
 }

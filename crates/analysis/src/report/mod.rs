@@ -1,6 +1,7 @@
 //! Renderings of an analysis: text (one line per figure), JSON and SARIF 2.1.0.
 
 mod json;
+pub mod ordered;
 mod sarif;
 mod text;
 
@@ -43,21 +44,5 @@ impl WorkloadReport {
             findings,
             simulations,
         })
-    }
-}
-
-/// Milliseconds as a JSON number of seconds (`80`, `79.999`).
-pub(crate) fn seconds(d: probesim_core::SimDuration) -> serde_json::Value {
-    let ms = d.as_millis();
-    if ms % 1000 == 0 {
-        serde_json::Value::from(ms / 1000)
-    } else {
-        // Exact for every millisecond count below 2^53.
-        #[expect(
-            clippy::cast_precision_loss,
-            reason = "millisecond counts stay far below 2^53"
-        )]
-        let s = ms as f64 / 1000.0;
-        serde_json::Value::from(s)
     }
 }

@@ -1,8 +1,7 @@
 //! `--format sarif`: SARIF 2.1.0 for code-scanning tools (GitHub code scanning and others).
 
-use serde_json::{json, Map, Value};
-
 use crate::finding::RULES;
+use crate::report::ordered::J;
 use crate::report::WorkloadReport;
 
 /// Where the findings are documented, for each rule's `helpUri`.
@@ -12,67 +11,96 @@ const DOCS: &str = "docs/findings.md";
 /// finding with its file, line and column.
 #[must_use]
 pub fn sarif(version: &str, workloads: &[WorkloadReport]) -> String {
-    let rules: Vec<Value> = RULES
+    let rules = RULES
         .iter()
         .map(|r| {
-            json!({
-                "id": r.id,
-                "name": r.id,
-                "shortDescription": {"text": r.summary},
-                "fullDescription": {"text": r.summary},
-                "help": {"text": r.help, "markdown": format!("{}\n\n{}", r.summary, r.help)},
-                "helpUri": format!("{DOCS}#{}", r.id),
-                "defaultConfiguration": {"level": r.severity.as_str()},
-            })
+            J::Obj(vec![
+                ("id", J::str(r.id)),
+                ("name", J::str(r.id)),
+                (
+                    "shortDescription",
+                    J::Obj(vec![("text", J::str(r.summary))]),
+                ),
+                (
+                    "help",
+                    J::Obj(vec![
+                        ("text", J::str(r.help)),
+                        ("markdown", J::str(format!("{}\n\n{}", r.summary, r.help))),
+                    ]),
+                ),
+                ("helpUri", J::str(format!("{DOCS}#{}", r.id))),
+                (
+                    "defaultConfiguration",
+                    J::Obj(vec![("level", J::str(r.severity.as_str()))]),
+                ),
+            ])
         })
         .collect();
     let mut results = Vec::new();
     for w in workloads {
         for f in &w.findings {
             let index = RULES.iter().position(|r| r.id == f.rule.id).unwrap_or(0);
-            let mut region = Map::new();
+            let mut physical = vec![(
+                "artifactLocation",
+                J::Obj(vec![("uri", J::str(w.subject.file.replace('\\', "/")))]),
+            )];
             if let Some((line, col)) = f.at {
-                region.insert("startLine".into(), Value::from(line));
-                region.insert("startColumn".into(), Value::from(col));
+                physical.push((
+                    "region",
+                    J::Obj(vec![
+                        ("startLine", J::int(line as u64)),
+                        ("startColumn", J::int(col as u64)),
+                    ]),
+                ));
             }
-            let mut physical = Map::new();
-            physical.insert(
-                "artifactLocation".into(),
-                json!({"uri": w.subject.file.replace('\\', "/")}),
-            );
-            if !region.is_empty() {
-                physical.insert("region".into(), Value::Object(region));
-            }
-            results.push(json!({
-                "ruleId": f.rule.id,
-                "ruleIndex": index,
-                "level": f.rule.severity.as_str(),
-                "message": {"text": f.message},
-                "locations": [{
-                    "physicalLocation": Value::Object(physical),
-                    "logicalLocations": [{
-                        "name": f.path,
-                        "fullyQualifiedName": format!("{}/{}", w.subject.name, f.path),
-                        "kind": "member",
-                    }],
-                }],
-            }));
+            results.push(J::Obj(vec![
+                ("ruleId", J::str(f.rule.id)),
+                ("ruleIndex", J::int(index as u64)),
+                ("level", J::str(f.rule.severity.as_str())),
+                ("message", J::Obj(vec![("text", J::str(f.message.clone()))])),
+                (
+                    "locations",
+                    J::Arr(vec![J::Obj(vec![
+                        ("physicalLocation", J::Obj(physical)),
+                        (
+                            "logicalLocations",
+                            J::Arr(vec![J::Obj(vec![
+                                ("name", J::str(f.path.clone())),
+                                (
+                                    "fullyQualifiedName",
+                                    J::str(format!("{}/{}", w.subject.name, f.path)),
+                                ),
+                                ("kind", J::str("member")),
+                            ])]),
+                        ),
+                    ])]),
+                ),
+            ]));
         }
     }
-    let doc = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "probesim",
-                "version": version,
-                "informationUri": "https://example.invalid/probesim",
-                "rules": rules,
-            }},
-            "results": results,
-        }],
-    });
-    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_default();
-    out.push('\n');
-    out
+    J::Obj(vec![
+        (
+            "$schema",
+            J::str("https://json.schemastore.org/sarif-2.1.0.json"),
+        ),
+        ("version", J::str("2.1.0")),
+        (
+            "runs",
+            J::Arr(vec![J::Obj(vec![
+                (
+                    "tool",
+                    J::Obj(vec![(
+                        "driver",
+                        J::Obj(vec![
+                            ("name", J::str("probesim")),
+                            ("version", J::str(version)),
+                            ("rules", J::Arr(rules)),
+                        ]),
+                    )]),
+                ),
+                ("results", J::Arr(results)),
+            ])]),
+        ),
+    ])
+    .render()
 }
