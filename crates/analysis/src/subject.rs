@@ -208,3 +208,126 @@ fn workload_selectors(text: &str) -> Vec<String> {
     }
     out
 }
+
+impl Subject {
+    /// The handler of a container's probe as written in the manifest (`httpGet` with its
+    /// path and port, a named port kept as its name), for output; from the validated probe
+    /// when the manifest is not at hand. `None` when the container has no such probe.
+    #[must_use]
+    pub fn handler(&self, container: usize, kind: ProbeKind) -> Option<crate::report::ordered::J> {
+        use crate::report::ordered::J;
+        use probesim_scenario::manifest::IntOrString;
+
+        let port = |p: &IntOrString| match p {
+            IntOrString::Int(n) => J::Num(n.to_string()),
+            IntOrString::Str(s) => J::str(s.clone()),
+        };
+        let written = self
+            .manifest
+            .as_ref()
+            .and_then(|m| m.spec.containers.get(container))
+            .and_then(|c| c.probe(kind));
+        if let Some(p) = written {
+            if let Some(e) = &p.exec {
+                let command = e.command.iter().map(|a| J::str(a.value.clone())).collect();
+                return Some(J::Obj(vec![(
+                    "exec",
+                    J::Obj(vec![("command", J::Arr(command))]),
+                )]));
+            }
+            if let Some(h) = &p.http_get {
+                let mut m = Vec::new();
+                if let Some(path) = &h.path {
+                    m.push(("path", J::str(path.value.clone())));
+                }
+                if let Some(p) = &h.port {
+                    m.push(("port", port(&p.value)));
+                }
+                if let Some(host) = &h.host {
+                    m.push(("host", J::str(host.value.clone())));
+                }
+                if let Some(scheme) = &h.scheme {
+                    m.push(("scheme", J::str(scheme.value.clone())));
+                }
+                if !h.http_headers.is_empty() {
+                    let headers = h
+                        .http_headers
+                        .iter()
+                        .map(|x| {
+                            J::Obj(vec![
+                                ("name", J::str(x.name.as_ref().map_or("", |v| &v.value))),
+                                ("value", J::str(x.value.as_ref().map_or("", |v| &v.value))),
+                            ])
+                        })
+                        .collect();
+                    m.push(("httpHeaders", J::Arr(headers)));
+                }
+                return Some(J::Obj(vec![("httpGet", J::Obj(m))]));
+            }
+            if let Some(t) = &p.tcp_socket {
+                let mut m = Vec::new();
+                if let Some(p) = &t.port {
+                    m.push(("port", port(&p.value)));
+                }
+                if let Some(host) = &t.host {
+                    m.push(("host", J::str(host.value.clone())));
+                }
+                return Some(J::Obj(vec![("tcpSocket", J::Obj(m))]));
+            }
+            if let Some(g) = &p.grpc {
+                let mut m = Vec::new();
+                if let Some(p) = &g.port {
+                    m.push(("port", J::Num(p.value.to_string())));
+                }
+                if let Some(s) = &g.service {
+                    m.push(("service", J::str(s.value.clone())));
+                }
+                return Some(J::Obj(vec![("grpc", J::Obj(m))]));
+            }
+        }
+        let probe = self.pod.containers.get(container)?.probe(kind)?;
+        let port = |p: &probesim_core::Port| match p {
+            probesim_core::Port::Number(n) => J::Num(n.to_string()),
+            probesim_core::Port::Unparsable(s) => J::str(s.clone()),
+            probesim_core::Port::OutOfRange(n) => J::Num(n.to_string()),
+        };
+        Some(match probe.handler() {
+            probesim_core::Handler::Exec { command } => J::Obj(vec![(
+                "exec",
+                J::Obj(vec![(
+                    "command",
+                    J::Arr(command.iter().map(|a| J::str(a.clone())).collect()),
+                )]),
+            )]),
+            probesim_core::Handler::HttpGet {
+                scheme,
+                host,
+                port: p,
+                path,
+            } => {
+                let mut m = vec![("path", J::str(path.clone())), ("port", port(p))];
+                if let Some(h) = host {
+                    m.push(("host", J::str(h.clone())));
+                }
+                if *scheme == probesim_core::Scheme::Https {
+                    m.push(("scheme", J::str("HTTPS")));
+                }
+                J::Obj(vec![("httpGet", J::Obj(m))])
+            }
+            probesim_core::Handler::TcpSocket { host, port: p } => {
+                let mut m = vec![("port", port(p))];
+                if let Some(h) = host {
+                    m.push(("host", J::str(h.clone())));
+                }
+                J::Obj(vec![("tcpSocket", J::Obj(m))])
+            }
+            probesim_core::Handler::Grpc { port: p, service } => {
+                let mut m = vec![("port", J::Num(p.to_string()))];
+                if !service.is_empty() {
+                    m.push(("service", J::str(service.clone())));
+                }
+                J::Obj(vec![("grpc", J::Obj(m))])
+            }
+        })
+    }
+}

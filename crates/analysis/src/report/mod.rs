@@ -2,10 +2,12 @@
 
 mod json;
 pub mod ordered;
+mod recommendation;
 mod sarif;
 mod text;
 
 pub use json::json;
+pub use recommendation::{describe, recommendation_json, recommendation_text};
 pub use sarif::sarif;
 pub use text::text;
 

@@ -51,6 +51,75 @@ impl J {
         out
     }
 
+    /// Renders an object as YAML block mappings, indented by `indent` spaces (strings quoted
+    /// when a YAML reader could take them for something else).
+    pub fn yaml(&self, indent: usize) -> String {
+        let mut out = String::new();
+        self.write_yaml(&mut out, indent);
+        out
+    }
+
+    fn write_yaml(&self, out: &mut String, indent: usize) {
+        let pad = " ".repeat(indent);
+        match self {
+            J::Obj(fields) => {
+                for (k, v) in fields {
+                    match v {
+                        J::Obj(f) if !f.is_empty() => {
+                            let _ = writeln!(out, "{pad}{k}:");
+                            v.write_yaml(out, indent + 2);
+                        }
+                        J::Arr(items) if !items.is_empty() => {
+                            let _ = writeln!(out, "{pad}{k}:");
+                            for item in items {
+                                match item {
+                                    J::Obj(f) if !f.is_empty() => {
+                                        let inner = item.yaml(indent + 2);
+                                        let _ = write!(out, "{pad}- {}", &inner[indent + 2..]);
+                                    }
+                                    other => {
+                                        let _ = writeln!(out, "{pad}- {}", other.scalar());
+                                    }
+                                }
+                            }
+                        }
+                        other => {
+                            let _ = writeln!(out, "{pad}{k}: {}", other.scalar());
+                        }
+                    }
+                }
+            }
+            other => {
+                let _ = writeln!(out, "{pad}{}", other.scalar());
+            }
+        }
+    }
+
+    fn scalar(&self) -> String {
+        match self {
+            J::Null => "null".to_owned(),
+            J::Bool(b) => b.to_string(),
+            J::Num(n) => n.clone(),
+            J::Str(s) => {
+                let plain = !s.is_empty()
+                    && s.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"/_.-".contains(&b))
+                    && s.bytes().any(|b| b.is_ascii_alphabetic())
+                    && !matches!(
+                        s.to_ascii_lowercase().as_str(),
+                        "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "y" | "n"
+                    );
+                if plain {
+                    s.clone()
+                } else {
+                    serde_json::Value::from(s.as_str()).to_string()
+                }
+            }
+            J::Arr(_) => "[]".to_owned(),
+            J::Obj(_) => "{}".to_owned(),
+        }
+    }
+
     fn write(&self, out: &mut String, depth: usize) {
         let pad = |out: &mut String, d: usize| {
             for _ in 0..d {
@@ -125,5 +194,24 @@ mod tests {
         let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(parsed["list"][1], 13);
         assert!(parsed["none"].is_null());
+    }
+
+    #[test]
+    fn yaml_quotes_what_a_reader_would_misread() {
+        let v = J::Obj(vec![
+            (
+                "httpGet",
+                J::Obj(vec![("path", J::str("/healthz")), ("port", J::str("8080"))]),
+            ),
+            (
+                "exec",
+                J::Obj(vec![("command", J::Arr(vec![J::str("cat"), J::str("on")]))]),
+            ),
+            ("periodSeconds", J::int(5u8)),
+        ]);
+        assert_eq!(
+            v.yaml(2),
+            "  httpGet:\n    path: /healthz\n    port: \"8080\"\n  exec:\n    command:\n    - cat\n    - \"on\"\n  periodSeconds: 5\n"
+        );
     }
 }
