@@ -23,7 +23,7 @@ const AFTER_CHANGE: SimDuration = SimDuration::from_secs(6 * 3600);
 /// How many grid steps of a cycle are swept at most.
 const MAX_STEPS: u64 = 600;
 /// Seeds swept when the profile draws start-up jitter.
-const JITTER_SEEDS: u64 = 16;
+const JITTER_SEEDS: u64 = 8;
 /// The crash-loop window.
 const HOUR: SimDuration = SimDuration::from_secs(3600);
 
@@ -165,19 +165,24 @@ impl<'s> Analyzer<'s> {
         }
         let steps = cycle / unit;
         let truncated = steps > MAX_STEPS;
+        // P14: workers sleep a random part of their period when the kubelet is younger than
+        // the period (always in 1.19). The seeds then move the grids; two offsets per step.
+        let jitter = s.profile.jitter_always || k.started_ago < longest;
+        let within: &[u64] = if jitter {
+            &[0, 1]
+        } else {
+            &[0, 1, unit / 2, unit.saturating_sub(1)]
+        };
         let mut offsets = Vec::new();
         for step in 0..steps.min(MAX_STEPS) {
             let base = step * unit;
-            for d in [0, 1, unit / 2, unit.saturating_sub(1)] {
+            for &d in within {
                 let o = base + d;
                 if d < unit && offsets.last().is_none_or(|l| dur(o) > *l) {
                     offsets.push(dur(o));
                 }
             }
         }
-        // P14: workers sleep a random part of their period when the kubelet is younger than
-        // the period (always in 1.19).
-        let jitter = s.profile.jitter_always || k.started_ago < longest;
         PhaseSpace {
             cycle: dur(cycle),
             unit: dur(unit),

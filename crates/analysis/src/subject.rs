@@ -159,19 +159,45 @@ pub fn load(
             }
         }
     };
-    let mut out = Vec::new();
+    // Each workload gets the behaviour arguments naming one of its containers; an argument
+    // naming none goes to the first, whose load reports it.
+    let mut workloads = Vec::new();
     for select in selectors {
+        let node = catalog::select(text, SourceId::MAIN, select.as_deref())
+            .ok()
+            .map(|s| (catalog::container_names(&s.node, s.workload.kind), s.node));
+        workloads.push((select, node));
+    }
+    let names = |arg: &probesim_scenario::argument::AppArg| {
+        arg.value.split_once(':').map(|(n, _)| n.trim().to_owned())
+    };
+    let mut out = Vec::new();
+    for (i, (select, node)) in workloads.iter().enumerate() {
+        let apps = options
+            .apps
+            .iter()
+            .filter(|a| {
+                let mine =
+                    |w: &(Option<String>, Option<(Vec<String>, Node)>)| match (&w.1, names(a)) {
+                        (Some((containers, _)), Some(n)) => containers.contains(&n),
+                        _ => true,
+                    };
+                mine(&workloads[i]) || (i == 0 && !workloads.iter().any(|w| mine(w)))
+            })
+            .cloned()
+            .collect();
         let run = ManifestRun {
             select: select.clone(),
-            apps: options.apps.clone(),
+            apps,
             kubernetes: options.kubernetes.clone(),
         };
         let built =
             Scenario::from_manifest(text, display_path, &run).map_err(|e| e.render(text))?;
-        let node = catalog::select(text, SourceId::MAIN, select.as_deref())
-            .ok()
-            .map(|s| s.node);
-        out.push(Subject::of(&built.scenario, &built.workload, node.as_ref()));
+        out.push(Subject::of(
+            &built.scenario,
+            &built.workload,
+            node.as_ref().map(|(_, n)| n),
+        ));
     }
     Ok(out)
 }

@@ -20,9 +20,9 @@ fn cols(f: &Figure) -> String {
 fn best_worst(f: &Figure) -> String {
     match (f.min.value, f.max.value) {
         (None, None) => "never, in every phase".to_owned(),
-        (a, b) if a == b => format!("after {} in every phase", v(a)),
+        (a, b) if a == b => format!("{} in every phase", v(a)),
         (a, b) => format!(
-            "after {} at best ({}), {} at worst ({})",
+            "{} at best ({}), {} at worst ({})",
             v(a),
             f.min.phase,
             v(b),
@@ -89,7 +89,7 @@ fn container(out: &mut String, w: &WorkloadReport, c: &ContainerFigures) {
         "hangDetection.kill",
         &cols(&h.kill),
         &format!(
-            "a Ready app that hangs (every probe times out) is killed {}",
+            "from a hang of the Ready app (every probe times out) to its kill: {}",
             best_worst(&h.kill)
         ),
     );
@@ -106,7 +106,7 @@ fn container(out: &mut String, w: &WorkloadReport, c: &ContainerFigures) {
         "hangDetection.exit",
         &cols(&h.exit),
         &format!(
-            "counting from the hang, its process is gone {} ({sigterm}, grace period {grace}s)",
+            "from the hang to the process gone ({sigterm}, grace period {grace}s): {}",
             best_worst(&h.exit)
         ),
     );
@@ -115,7 +115,7 @@ fn container(out: &mut String, w: &WorkloadReport, c: &ContainerFigures) {
         "hangDetection.restarted",
         &cols(&h.restarted),
         &format!(
-            "counting from the hang, the replacement runs {}",
+            "from the hang to the replacement running: {}",
             best_worst(&h.restarted)
         ),
     );
@@ -125,7 +125,7 @@ fn container(out: &mut String, w: &WorkloadReport, c: &ContainerFigures) {
         "readiness.toReady",
         &cols(&r.to_ready),
         &format!(
-            "counting from its start, a healthy app makes the pod Ready {}",
+            "from the start of a healthy app to pod Ready: {}",
             best_worst(&r.to_ready)
         ),
     );
@@ -135,7 +135,7 @@ fn container(out: &mut String, w: &WorkloadReport, c: &ContainerFigures) {
             "readiness.toNotReady",
             &cols(f),
             &format!(
-                "a Ready app that starts failing every probe turns the pod not Ready {}",
+                "from a Ready app failing every probe to pod not Ready: {}",
                 best_worst(f)
             ),
         ),
@@ -154,23 +154,23 @@ fn container(out: &mut String, w: &WorkloadReport, c: &ContainerFigures) {
             "restartPolicy Never: a crashed container is not restarted",
         ),
         Some(l) => {
+            line(
+                out,
+                "crashLoop.backOff",
+                &cols(&l.back_off),
+                &format!(
+                    "from the first start of a process exiting with 1 a second after each start to CrashLoopBackOff in its status: {}",
+                    best_worst(&l.back_off)
+                ),
+            );
             let restarts: Vec<String> = l.restarts.iter().map(|d| format!("{d}s")).collect();
             line(
                 out,
                 "crashLoop.restarts",
                 &format!("{:<28}", format!("{} in the first hour", l.restarts.len())),
                 &format!(
-                    "a process exiting with 1 a second after each start restarts at {} after its first start",
+                    "such a process restarts at {} after its first start",
                     restarts.join(", ")
-                ),
-            );
-            line(
-                out,
-                "crashLoop.backOff",
-                &cols(&l.back_off),
-                &format!(
-                    "counting from the first start, the status first shows CrashLoopBackOff {}",
-                    best_worst(&l.back_off)
                 ),
             );
             line(
@@ -179,7 +179,7 @@ fn container(out: &mut String, w: &WorkloadReport, c: &ContainerFigures) {
                 &cols(&l.cycle),
                 &format!(
                     "the steady cycle between restarts is {}",
-                    best_worst(&l.cycle).replacen("after ", "", 1)
+                    best_worst(&l.cycle)
                 ),
             );
         }
