@@ -182,7 +182,7 @@ pub fn load(
                         (Some((containers, _)), Some(n)) => containers.contains(&n),
                         _ => true,
                     };
-                mine(&workloads[i]) || (i == 0 && !workloads.iter().any(|w| mine(w)))
+                mine(&workloads[i]) || (i == 0 && !workloads.iter().any(mine))
             })
             .cloned()
             .collect();
