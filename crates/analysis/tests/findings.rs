@@ -1,0 +1,263 @@
+//! Findings: each rule fires on the configuration it describes, at the field it names, with
+//! the figures of the analysis in its explanation; a clean configuration has none.
+
+use probesim_analysis::figure::ContainerFigures;
+use probesim_analysis::finding::{Finding, RULES};
+use probesim_analysis::recommend::{recommend, Requirements};
+use probesim_analysis::report::WorkloadReport;
+use probesim_analysis::subject::{load, LoadOptions, Subject};
+use probesim_analysis::sweep::Sweep;
+use probesim_core::SimDuration;
+use probesim_scenario::argument::{AppArg, AppFlag};
+use probesim_scenario::scenario::NoFiles;
+
+fn reports(text: &str, kubernetes: Option<&str>, expect: Option<u64>) -> Vec<WorkloadReport> {
+    reports_with(text, kubernetes, expect, &[])
+}
+
+fn reports_with(
+    text: &str,
+    kubernetes: Option<&str>,
+    expect: Option<u64>,
+    sigterm: &[&str],
+) -> Vec<WorkloadReport> {
+    let options = LoadOptions {
+        kubernetes: kubernetes.map(str::to_owned),
+        apps: sigterm
+            .iter()
+            .map(|v| AppArg {
+                flag: AppFlag::Sigterm,
+                value: (*v).to_owned(),
+            })
+            .collect(),
+        ..LoadOptions::default()
+    };
+    let subjects = load(text, "test.yaml", &options, &mut NoFiles).unwrap();
+    subjects
+        .into_iter()
+        .map(|mut s| {
+            s.expect_startup = expect.map(SimDuration::from_secs);
+            WorkloadReport::of(s, Sweep::new(2)).unwrap()
+        })
+        .collect()
+}
+
+fn find<'r>(reports: &'r [WorkloadReport], id: &str) -> Vec<(&'r Finding, &'r WorkloadReport)> {
+    reports
+        .iter()
+        .flat_map(|r| r.findings.iter().map(move |f| (f, r)))
+        .filter(|(f, _)| f.rule.id == id)
+        .collect()
+}
+
+fn figures<'r>(r: &'r WorkloadReport, container: &str) -> &'r ContainerFigures {
+    r.containers.iter().find(|c| c.name == container).unwrap()
+}
+
+const FIXTURE: &str = include_str!("../../../tests/cmd/fixtures/analyze-findings.yaml");
+
+#[test]
+fn the_fixture_shows_each_configuration_finding_where_it_is() {
+    let r = reports(FIXTURE, None, None);
+    let at = |id: &str| -> Vec<(String, String, Option<usize>)> {
+        find(&r, id)
+            .into_iter()
+            .map(|(f, _)| (f.container.clone(), f.path.clone(), f.at.map(|a| a.0)))
+            .collect()
+    };
+    let c = "spec.template.spec.containers";
+    assert_eq!(
+        at("liveness-equals-readiness"),
+        [("web".into(), format!("{c}[0].livenessProbe"), Some(25))]
+    );
+    assert_eq!(
+        at("timeout-not-less-than-period"),
+        [
+            (
+                "web".into(),
+                format!("{c}[0].readinessProbe.timeoutSeconds"),
+                Some(31)
+            ),
+            (
+                "web".into(),
+                format!("{c}[0].livenessProbe.timeoutSeconds"),
+                Some(27)
+            ),
+        ]
+    );
+    assert_eq!(at("initial-delay-shadowed-by-startup").len(), 2);
+    assert_eq!(
+        at("liveness-missing"),
+        [("worker".into(), format!("{c}[2]"), Some(46))]
+    );
+    // Service/shop selects the pod (R42 readiness is what a Service sees).
+    assert_eq!(at("readiness-missing").len(), 1);
+    assert_eq!(
+        at("probe-named-port-unresolved"),
+        [(
+            "legacy".into(),
+            format!("{c}[0].readinessProbe.httpGet.port"),
+            Some(83)
+        )]
+    );
+    assert_eq!(at("probe-on-job").len(), 1);
+    // No Service selects the legacy pod and its ports are declared.
+    assert!(at("probe-port-not-exposed").is_empty());
+}
+
+#[test]
+fn explanations_carry_the_figures_of_the_analysis() {
+    let r = reports_with(FIXTURE, None, None, &["legacy: ignore"]);
+    let (f, w) = find(&r, "liveness-equals-readiness")[0];
+    let web = figures(w, "web");
+    let kill = web.hang.kill;
+    assert!(
+        f.message.contains(&format!("{}s", kill.max.value.unwrap())),
+        "{}",
+        f.message
+    );
+    let (f, w) = find(&r, "grace-dominates-recovery")
+        .into_iter()
+        .next()
+        .map_or_else(|| panic!("no grace-dominates-recovery"), |x| x);
+    let legacy = figures(w, "legacy");
+    // The finding exists because waiting for the exit takes at least as long as detection.
+    let (k, e) = (
+        legacy.hang.kill.max.value.unwrap(),
+        legacy.hang.exit.max.value.unwrap(),
+    );
+    assert!(e.saturating_sub(k) >= k);
+    assert!(f.message.contains(&format!("{e}s")), "{}", f.message);
+    // A process that dies of the signal at once leaves nothing to wait for.
+    let r = reports(FIXTURE, None, None);
+    assert!(find(&r, "grace-dominates-recovery").is_empty());
+}
+
+const SLOW_START: &str = "\
+apiVersion: v1
+kind: Pod
+metadata: {name: slow}
+spec:
+  containers:
+  - name: app
+    image: example/app:1.0
+    ports: [{containerPort: 8080}]
+    livenessProbe:
+      httpGet: {port: 8080}
+      periodSeconds: 2
+      failureThreshold: 2
+    readinessProbe:
+      httpGet: {port: 8080}
+      initialDelaySeconds: 30
+";
+
+#[test]
+fn timing_findings_compare_the_budget_with_what_the_app_needs() {
+    let r = reports(SLOW_START, None, Some(90));
+    let budget = figures(&r[0], "app").startup_budget.unwrap();
+    assert!(budget.min.value.unwrap() < SimDuration::from_secs(90));
+    let (f, _) = find(&r, "startup-budget-below-expected")[0];
+    assert!(
+        f.message
+            .contains(&format!("{}s", budget.min.value.unwrap())),
+        "{}",
+        f.message
+    );
+    assert_eq!(f.rule.severity.as_str(), "error");
+    // Liveness judges the start long before readiness even probes.
+    assert_eq!(find(&r, "liveness-before-ready").len(), 1);
+    // Without the declared start-up time there is nothing to compare with.
+    let r = reports(SLOW_START, None, None);
+    assert!(find(&r, "startup-budget-below-expected").is_empty());
+}
+
+#[test]
+fn exec_timeouts_are_not_enforced_before_their_gate() {
+    let text = "\
+apiVersion: v1
+kind: Pod
+metadata: {name: e}
+spec:
+  containers:
+  - name: app
+    image: example/app:1.0
+    livenessProbe:
+      exec: {command: [cat, /tmp/ok]}
+";
+    let old = reports(text, Some("1.19"), None);
+    let (f, w) = find(&old, "exec-timeout-ignored")[0];
+    // P48: the hang is never detected, and the figure says so.
+    assert_eq!(figures(w, "app").hang.kill.max.value, None);
+    assert!(f.message.contains("never"));
+    let new = reports(text, Some("1.37"), None);
+    assert!(find(&new, "exec-timeout-ignored").is_empty());
+    assert!(figures(&new[0], "app").hang.kill.max.value.is_some());
+}
+
+#[test]
+fn a_clean_configuration_has_no_findings() {
+    let text = "\
+apiVersion: v1
+kind: Pod
+metadata: {name: clean}
+spec:
+  containers:
+  - name: app
+    image: example/app:1.0
+    ports: [{name: http, containerPort: 8080}]
+    startupProbe:
+      httpGet: {path: /healthz, port: http}
+      failureThreshold: 30
+    livenessProbe:
+      httpGet: {path: /healthz, port: http}
+    readinessProbe:
+      httpGet: {path: /ready, port: http}
+      periodSeconds: 5
+";
+    let r = reports(text, None, Some(60));
+    assert!(r[0].findings.is_empty(), "{:#?}", r[0].findings);
+}
+
+#[test]
+fn every_rule_is_documented() {
+    let docs = include_str!("../../../docs/findings.md");
+    for rule in RULES {
+        assert!(
+            docs.contains(&format!("## `{}`", rule.id)),
+            "docs/findings.md has no section for {}",
+            rule.id
+        );
+    }
+}
+
+#[test]
+fn every_recommended_candidate_meets_the_requirements_when_analysed_again() {
+    let text = include_str!("../../../examples/manifests/app.yaml");
+    let options = LoadOptions {
+        select: Some("Deployment/web".into()),
+        ..LoadOptions::default()
+    };
+    let subject: Subject = load(text, "app.yaml", &options, &mut NoFiles)
+        .unwrap()
+        .remove(0);
+    let req = Requirements {
+        startup_up_to: Some(SimDuration::from_secs(60)),
+        detect_hang_within: Some(SimDuration::from_secs(20)),
+        not_ready_within: Some(SimDuration::from_secs(8)),
+    };
+    let search = recommend(&subject, 0, &req, Sweep::new(2), 2).unwrap();
+    assert!(!search.candidates.is_empty());
+    let mut last = 0;
+    for c in &search.candidates {
+        assert!(c.complexity >= last, "simplest first");
+        last = c.complexity;
+        let mut s = subject.clone();
+        s.pod.containers[0].probes = c.probes.clone();
+        let again = WorkloadReport::of(s, Sweep::single()).unwrap();
+        let f = &again.containers[0];
+        assert_eq!(f, &c.figures);
+        assert!(req.met_by(f));
+        assert!(f.startup_budget.unwrap().min.value.unwrap() >= SimDuration::from_secs(60));
+        assert!(f.hang.kill.max.value.unwrap() <= SimDuration::from_secs(20));
+    }
+}
