@@ -116,10 +116,7 @@ fn explanations_carry_the_figures_of_the_analysis() {
         "{}",
         f.message
     );
-    let (f, w) = find(&r, "grace-dominates-recovery")
-        .into_iter()
-        .next()
-        .map_or_else(|| panic!("no grace-dominates-recovery"), |x| x);
+    let (f, w) = find(&r, "grace-dominates-recovery")[0];
     let legacy = figures(w, "legacy");
     // The finding exists because waiting for the exit takes at least as long as detection.
     let (k, e) = (
