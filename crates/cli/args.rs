@@ -14,8 +14,8 @@ use clap::{Args, Parser, Subcommand};
     max_term_width = 100
 )]
 #[command(
-    after_help = "Exit codes: 0 success, 1 an expectation, requirement or finding gate does not hold (check,\nanalyze), 2 bad input.\n\
-Examples:\n  probesim run scenarios/kubia-unhealthy.yaml\n  probesim analyze deploy.yaml --require 'web.hangDetection.kill.max<=45s'\n  probesim run scenarios/kubia-unhealthy.yaml --format json --for 10m\n  probesim run deploy.yaml --app 'web: liveness=refused for 90s then ok'\n  probesim check scenarios/"
+    after_help = "Exit codes: 0 success, 1 an expectation, requirement or finding gate does not hold, 2 bad input.\n\
+Examples:\n  probesim run scenarios/kubia-unhealthy.yaml\n  probesim run scenarios/kubia-unhealthy.yaml --format json --for 10m\n  probesim run deploy.yaml --app 'web: liveness=refused for 90s then ok'\n  probesim check scenarios/\n  probesim analyze deploy.yaml --require 'web.hangDetection.kill.max<=45s'\n  probesim recommend deploy.yaml --container web --startup-up-to 90s --detect-hang-within 30s"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -28,10 +28,9 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// Simulate scenarios and check their expectations; one line per scenario.
     Check(CheckArgs),
-    /// Compute exact probe figures (start-up budget, hang detection, readiness, crash loop)
-    /// over every phase, and lint findings; gate CI on them.
+    /// Compute probe timing figures over every phase, with findings and CI gates.
     Analyze(Box<AnalyzeArgs>),
-    /// Search probe settings for the simplest ones that meet timing requirements.
+    /// Find the simplest probe settings that meet timing requirements.
     Recommend(Box<RecommendArgs>),
 }
 

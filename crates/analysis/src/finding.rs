@@ -224,6 +224,27 @@ impl Ctx<'_> {
         c.probe(kind).map(|p| (p.mark.line, p.mark.col))
     }
 
+    /// Where the probe's `port` is written (else the probe).
+    fn port_at(&self, i: usize, kind: ProbeKind) -> Option<(usize, usize)> {
+        let p = self.manifest(false, i)?.probe(kind)?;
+        let m = p
+            .http_get
+            .as_ref()
+            .and_then(|h| h.port.as_ref().map(|a| a.mark))
+            .or_else(|| {
+                p.tcp_socket
+                    .as_ref()
+                    .and_then(|t| t.port.as_ref().map(|a| a.mark))
+            })
+            .or_else(|| {
+                p.grpc
+                    .as_ref()
+                    .and_then(|g| g.port.as_ref().map(|a| a.mark))
+            })
+            .unwrap_or(p.mark);
+        Some((m.line, m.col))
+    }
+
     fn field_at(&self, i: usize, kind: ProbeKind, field: &str) -> Option<(usize, usize)> {
         let p = self.manifest(false, i)?.probe(kind)?;
         let m = match field {
@@ -521,7 +542,7 @@ fn ports(cx: &mut Ctx<'_>, i: usize, kind: ProbeKind, p: &ProbeSpec, path: &str,
         Handler::Grpc { port, .. } => Port::Number(*port),
         Handler::Exec { .. } => return,
     };
-    let at = cx.probe_at(i, kind);
+    let at = cx.port_at(i, kind);
     match port {
         Port::Unparsable(port_name) => cx.push(
             "probe-named-port-unresolved",

@@ -74,7 +74,7 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
         "sarif" => Format::Sarif,
         other => {
             print_error(&format!(
-                "--format: unknown format {other:?} for analyze: expected text, json or sarif"
+                "--format: unknown format `{other}` (expected text, json or sarif)"
             ));
             return Err(ExitStatus::Error);
         }
@@ -94,7 +94,7 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
         Some(s @ ("warning" | "error")) => Severity::parse(s),
         Some(other) => {
             print_error(&format!(
-                "--fail-on: unknown severity {other:?}: expected warning or error"
+                "--fail-on: unknown severity `{other}` (expected warning or error)"
             ));
             return Err(ExitStatus::Error);
         }

@@ -35,7 +35,7 @@ fn inner(args: &RecommendArgs) -> Result<ExitStatus, ExitStatus> {
         "json" => true,
         other => {
             print_error(&format!(
-                "--format: unknown format {other:?} for recommend: expected text or json"
+                "--format: unknown format `{other}` (expected text or json)"
             ));
             return Err(ExitStatus::Error);
         }
