@@ -254,7 +254,7 @@ impl<'s> Analyzer<'s> {
                     app: App::Healthy,
                     start_offset: o,
                     seed,
-                    horizon: self.start_estimate(index, o).saturating_add(LONG),
+                    horizon: self.start_estimate(o).saturating_add(LONG),
                     stop: Stop::PodReady(true),
                 })?;
                 let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
@@ -324,7 +324,7 @@ impl<'s> Analyzer<'s> {
 
     /// When the container's first instance starts at the latest: its first pull plus the
     /// offset (a bound for horizons; the trace gives the real start).
-    fn start_estimate(&self, index: usize, offset: SimDuration) -> SimTime {
+    fn start_estimate(&self, offset: SimDuration) -> SimTime {
         let pulls: SimDuration = self
             .subject
             .pod
@@ -332,7 +332,6 @@ impl<'s> Analyzer<'s> {
             .iter()
             .chain(self.subject.pod.containers.iter())
             .fold(SimDuration::ZERO, |a, c| a.saturating_add(c.app.pull));
-        let _ = index;
         SimTime::ZERO.saturating_add(pulls).saturating_add(offset)
     }
 
@@ -345,7 +344,7 @@ impl<'s> Analyzer<'s> {
         offset: SimDuration,
         seed: u64,
     ) -> Result<(Option<SimDuration>, Phase), AnalysisError> {
-        let horizon = self.start_estimate(index, offset).saturating_add(LONG);
+        let horizon = self.start_estimate(offset).saturating_add(LONG);
         let trial = |t: SimDuration, horizon: SimTime| Trial {
             container: index,
             app: App::FailUntil(t),
@@ -409,9 +408,7 @@ impl<'s> Analyzer<'s> {
                 app: App::Healthy,
                 start_offset: SimDuration::ZERO,
                 seed: *seed,
-                horizon: self
-                    .start_estimate(index, SimDuration::ZERO)
-                    .saturating_add(LONG),
+                horizon: self.start_estimate(SimDuration::ZERO).saturating_add(LONG),
                 stop: Stop::PodReady(true),
             })?;
             let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
@@ -461,15 +458,11 @@ impl<'s> Analyzer<'s> {
         index: usize,
         space: &PhaseSpace,
     ) -> Result<Option<CrashLoop>, AnalysisError> {
-        let unit = ms(space.unit);
-        let mut jobs = Vec::new();
-        for seed in &space.seeds {
-            for o in [0, 1, unit / 2, unit.saturating_sub(1)] {
-                if jobs.iter().all(|j| *j != (dur(o), *seed)) {
-                    jobs.push((dur(o), *seed));
-                }
-            }
-        }
+        let jobs: Vec<(SimDuration, u64)> = space
+            .seeds
+            .iter()
+            .flat_map(|seed| space.offsets.iter().map(move |o| (*o, *seed)))
+            .collect();
         let runs = self.collect(&jobs, |&(o, seed)| {
             let trace = self.run(&Trial {
                 container: index,
@@ -477,7 +470,7 @@ impl<'s> Analyzer<'s> {
                 start_offset: o,
                 seed,
                 horizon: self
-                    .start_estimate(index, o)
+                    .start_estimate(o)
                     .saturating_add(HOUR)
                     .saturating_add(SimDuration::from_secs(1)),
                 stop: Stop::Horizon,

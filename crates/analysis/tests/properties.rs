@@ -5,8 +5,12 @@
 //! For a random configuration, a random container-start phase and a random change moment:
 //! - an app failing until `T` survives whenever `T <= startupBudget.min` and is killed whenever
 //!   `T > startupBudget.max` (P20-P27, R13);
-//! - a hang's kill, exit and restart, a failure's not-Ready and a healthy start's Ready fall
-//!   within their figures.
+//! - a hang's kill, exit and restart, a failure's not-Ready, a healthy start's Ready and a
+//!   crash loop's first `CrashLoopBackOff` and steady cycle fall within their figures, and the
+//!   crash loop's restarts are those of the figure when the container starts on the grid.
+//!
+//! The 1.19 profile (start-up jitter on every worker, P14) is sampled by seed, not swept, so it
+//! is left out here: a direct run at a random phase is not guaranteed to lie within a sample.
 
 use std::convert::Infallible;
 
@@ -14,7 +18,9 @@ use probesim_analysis::analyze::{Analyzer, Want};
 use probesim_analysis::figure::{ContainerFigures, Figure};
 use probesim_analysis::subject::Subject;
 use probesim_analysis::sweep::Sweep;
-use probesim_core::{Event, EventKind, Flow, SimDuration, SimTime, Sink};
+use probesim_core::{
+    ContainerState, Event, EventKind, Flow, SimDuration, SimTime, Sink, WaitingReason,
+};
 use probesim_scenario::scenario::Scenario;
 use proptest::prelude::*;
 
@@ -82,6 +88,11 @@ fn yaml_probe(name: &str, p: &Probe) -> String {
 
 /// The scenario of a configuration, with the app's pull time and endpoint script.
 fn scenario(c: &Config, pull_ms: u64, script: &str) -> Scenario {
+    scenario_with(c, pull_ms, script, "")
+}
+
+/// [`scenario`] with more app settings (`exit: …`).
+fn scenario_with(c: &Config, pull_ms: u64, script: &str, app: &str) -> Scenario {
     let mut probes = String::new();
     for (name, p) in [
         ("livenessProbe", &c.liveness),
@@ -93,7 +104,7 @@ fn scenario(c: &Config, pull_ms: u64, script: &str) -> Scenario {
         }
     }
     let text = format!(
-        "kubernetes: \"{}\"\nduration: 1h\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {{name: p}}\n  spec:\n    terminationGracePeriodSeconds: {}\n    containers:\n    - name: app\n      image: example/app:1.0\n{probes}apps:\n  app:\n    pull: {pull_ms}ms\n    sigterm: {}\n    endpoints:\n      \"http :8080/\": \"{script}\"\n",
+        "kubernetes: \"{}\"\nduration: 1h\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {{name: p}}\n  spec:\n    terminationGracePeriodSeconds: {}\n    containers:\n    - name: app\n      image: example/app:1.0\n{probes}apps:\n  app:\n    pull: {pull_ms}ms\n    sigterm: {}\n{app}    endpoints:\n      \"http :8080/\": \"{script}\"\n",
         c.kubernetes, c.grace, c.sigterm
     );
     Scenario::from_str(&text, "property.yaml").unwrap_or_else(|e| panic!("{e}\n{text}"))
@@ -105,6 +116,7 @@ struct Seen {
     kills: Vec<SimTime>,
     exits: Vec<SimTime>,
     ready: Vec<(SimTime, bool)>,
+    crash_loop: Option<SimTime>,
 }
 
 impl Sink for Seen {
@@ -115,6 +127,16 @@ impl Sink for Seen {
             EventKind::Kill { .. } => self.kills.push(e.t),
             EventKind::Exit { .. } => self.exits.push(e.t),
             EventKind::PodReady { ready } => self.ready.push((e.t, ready)),
+            EventKind::Status { status, .. } => {
+                if self.crash_loop.is_none()
+                    && matches!(
+                        status.state,
+                        ContainerState::Waiting(Some(WaitingReason::CrashLoopBackOff { .. }))
+                    )
+                {
+                    self.crash_loop = Some(e.t);
+                }
+            }
             _ => {}
         }
         Ok(Flow::Continue)
@@ -152,7 +174,7 @@ proptest! {
     #[test]
     fn figures_bound_direct_simulations_at_random_phases(
         c in config(),
-        start in 0u64..40_000,
+        start in prop_oneof![Just(0u64), 0u64..40_000],
         change in 0u64..40_000,
         t_frac in 0u64..=1000,
     ) {
@@ -193,6 +215,24 @@ proptest! {
         within(&f.hang.kill, since(kill), "hangDetection.kill", &c);
         within(&f.hang.exit, since(exit), "hangDetection.exit", &c);
         within(&f.hang.restarted, since(restart), "hangDetection.restarted", &c);
+        // R26-R30: a process exiting with 1 a second after every start.
+        let crash = f.crash_loop.as_ref().unwrap_or_else(|| panic!("restartPolicy Always restarts"));
+        let s = scenario_with(&c, start, "ok", "    exit: \"1 after 1s\"\n");
+        let seen = run(&s, SimTime::from_millis(start).saturating_add(SimDuration::from_secs(3601)));
+        let first = seen.starts[0];
+        let shows = seen.crash_loop.map(|t| t.saturating_since(first));
+        within(&crash.back_off, shows, "crashLoop.backOff", &c);
+        let restarts: Vec<SimDuration> = seen.starts[1..]
+            .iter()
+            .map(|t| t.saturating_since(first))
+            .filter(|d| *d <= SimDuration::from_secs(3600))
+            .collect();
+        if let [.., a, b] = restarts.as_slice() {
+            within(&crash.cycle, Some(b.saturating_sub(*a)), "crashLoop.cycle", &c);
+        }
+        if start == 0 {
+            prop_assert_eq!(&restarts, &crash.restarts);
+        }
         // A failure long after the start: not Ready.
         if let Some(fig) = &f.readiness.to_not_ready {
             let s = scenario(&c, 0, &format!("pod: ok until {h}ms then refused"));
