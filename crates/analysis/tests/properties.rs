@@ -127,15 +127,14 @@ impl Sink for Seen {
             EventKind::Kill { .. } => self.kills.push(e.t),
             EventKind::Exit { .. } => self.exits.push(e.t),
             EventKind::PodReady { ready } => self.ready.push((e.t, ready)),
-            EventKind::Status { status, .. } => {
+            EventKind::Status { status, .. }
                 if self.crash_loop.is_none()
                     && matches!(
                         status.state,
                         ContainerState::Waiting(Some(WaitingReason::CrashLoopBackOff { .. }))
-                    )
-                {
-                    self.crash_loop = Some(e.t);
-                }
+                    ) =>
+            {
+                self.crash_loop = Some(e.t);
             }
             _ => {}
         }
