@@ -131,6 +131,15 @@ impl<'s> Analyzer<'s> {
         })
     }
 
+    /// Runs a list of simulation jobs over the analyzer's sweep, results in job order: the
+    /// building block of every figure, for later work (properties, benchmarks) to reuse.
+    ///
+    /// # Errors
+    /// The first stuck engine, in job order.
+    pub fn trials(&self, trials: &[Trial]) -> Result<Vec<Trace>, AnalysisError> {
+        self.collect(trials, |t| self.run(t))
+    }
+
     /// The figures of every regular container that has a probe.
     ///
     /// # Errors
@@ -335,6 +344,30 @@ impl<'s> Analyzer<'s> {
         SimTime::ZERO.saturating_add(pulls).saturating_add(offset)
     }
 
+    /// How long after an app starts failing a kill may still come: every probe's initial delay
+    /// and a few more failing runs than its threshold (each as long as its period plus its
+    /// timeout), the grace period, and an hour to spare. Only a horizon: past it, "never".
+    fn kill_window(&self, index: usize) -> SimDuration {
+        let pod = &self.subject.pod;
+        let mut d = SimDuration::from_secs(3600).saturating_add(SimDuration::from_secs(
+            u64::try_from(pod.termination_grace_period_seconds).unwrap_or(0),
+        ));
+        for p in pod.containers[index].probes.iter().flatten() {
+            let runs = u64::try_from(p.failure_threshold())
+                .unwrap_or(1)
+                .saturating_add(2);
+            d = d
+                .saturating_add(SimDuration::from_secs(
+                    u64::try_from(p.initial_delay_seconds()).unwrap_or(0),
+                ))
+                .saturating_add(p.period().saturating_add(p.timeout()).saturating_mul(runs));
+            if let Some(g) = p.termination_grace_period_seconds() {
+                d = d.saturating_add(SimDuration::from_secs(u64::try_from(g).unwrap_or(0)));
+            }
+        }
+        d
+    }
+
     /// The start-up budget in one phase: the largest `T` (ms) for which an app that fails every
     /// probe until `T` of uptime is not killed.
     fn budget(
@@ -344,7 +377,9 @@ impl<'s> Analyzer<'s> {
         offset: SimDuration,
         seed: u64,
     ) -> Result<(Option<SimDuration>, Phase), AnalysisError> {
-        let horizon = self.start_estimate(offset).saturating_add(LONG);
+        let horizon = self
+            .start_estimate(offset)
+            .saturating_add(self.kill_window(index));
         let trial = |t: SimDuration, horizon: SimTime| Trial {
             container: index,
             app: App::FailUntil(t),
@@ -439,7 +474,7 @@ impl<'s> Analyzer<'s> {
             app: App::HangAt(change),
             start_offset: SimDuration::ZERO,
             seed,
-            horizon: change.saturating_add(AFTER_CHANGE),
+            horizon: change.saturating_add(self.kill_window(index)),
             stop: Stop::Restart,
         })?;
         let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);

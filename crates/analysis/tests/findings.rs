@@ -258,3 +258,72 @@ fn every_recommended_candidate_meets_the_requirements_when_analysed_again() {
         assert!(f.hang.kill.max.value.unwrap() <= SimDuration::from_secs(20));
     }
 }
+
+#[test]
+fn a_scenario_script_declares_the_start_up_time() {
+    let text = "\
+duration: 10m
+pod:
+  apiVersion: v1
+  kind: Pod
+  metadata: {name: slow}
+  spec:
+    containers:
+    - name: app
+      image: example/app:1.0
+      ports: [{containerPort: 8080}]
+      livenessProbe:
+        httpGet: {port: 8080}
+apps:
+  app:
+    probes:
+      liveness: refused for 45s then ok
+";
+    let r = reports(text, None, None);
+    let (f, _) = find(&r, "startup-budget-below-expected")[0];
+    assert!(
+        f.message
+            .contains("needs 45s to start (apps.app.probes.liveness)"),
+        "{}",
+        f.message
+    );
+    assert_eq!(f.at, Some((12, 9)));
+}
+
+#[test]
+fn figures_do_not_depend_on_the_number_of_threads() {
+    use probesim_analysis::analyze::{Analyzer, Want};
+    use probesim_analysis::trial::{App, Stop, Trial};
+    use probesim_core::SimTime;
+
+    let options = LoadOptions::default();
+    let subject = load(SLOW_START, "slow.yaml", &options, &mut NoFiles)
+        .unwrap()
+        .remove(0);
+    let one = Analyzer::new(&subject, Sweep::single())
+        .all(Want::ALL)
+        .unwrap();
+    let three = Analyzer::new(&subject, Sweep::new(3))
+        .all(Want::ALL)
+        .unwrap();
+    assert_eq!(one, three);
+    // The same for a list of jobs run directly.
+    let jobs: Vec<Trial> = (0..20)
+        .map(|i| Trial {
+            container: 0,
+            app: App::FailUntil(SimDuration::from_millis(i * 997)),
+            start_offset: SimDuration::from_millis(i * 131),
+            seed: 0,
+            horizon: SimTime::from_secs(600),
+            stop: Stop::KillOrSafe,
+        })
+        .collect();
+    let a = Analyzer::new(&subject, Sweep::single())
+        .trials(&jobs)
+        .unwrap();
+    let b = Analyzer::new(&subject, Sweep::new(4))
+        .trials(&jobs)
+        .unwrap();
+    assert_eq!(a, b);
+    assert!(a.iter().any(|t| t.kills.is_empty()) && a.iter().any(|t| !t.kills.is_empty()));
+}

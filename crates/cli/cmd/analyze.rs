@@ -164,7 +164,7 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
     }
     let mut out = match format {
         Format::Text => report::text(&kubernetes, &reports),
-        Format::Json => report::json(&kubernetes, &reports),
+        Format::Json => report::json(&kubernetes, &reports, &verdicts),
         Format::Sarif => report::sarif(env!("CARGO_PKG_VERSION"), &reports),
     };
     if format == Format::Text && !verdicts.is_empty() {

@@ -1,6 +1,7 @@
 //! `--format json`.
 
 use crate::figure::{ContainerFigures, Figure, Phase};
+use crate::gate::Verdict;
 use crate::report::ordered::J;
 use crate::report::WorkloadReport;
 
@@ -89,9 +90,11 @@ fn container(c: &ContainerFigures) -> J {
 }
 
 /// The analysis as one JSON document:
-/// `{"probesim": 1, "kubernetes": …, "workloads": [{"name": …, "containers": […], "findings": […]}]}`.
+/// `{"probesim": 1, "kubernetes": …, "workloads": [{"name": …, "containers": […], "findings": […]}]}`,
+/// with `"requirements": [{"require": …, "workload": …, "value": …, "phase": …, "holds": …}]`
+/// when gates were checked.
 #[must_use]
-pub fn json(kubernetes: &str, workloads: &[WorkloadReport]) -> String {
+pub fn json(kubernetes: &str, workloads: &[WorkloadReport], requirements: &[Verdict]) -> String {
     let workloads = workloads
         .iter()
         .map(|w| {
@@ -127,10 +130,26 @@ pub fn json(kubernetes: &str, workloads: &[WorkloadReport]) -> String {
             ])
         })
         .collect();
-    J::Obj(vec![
+    let mut doc = vec![
         ("probesim", J::int(1u8)),
         ("kubernetes", J::str(kubernetes)),
         ("workloads", J::Arr(workloads)),
-    ])
-    .render()
+    ];
+    if !requirements.is_empty() {
+        let verdicts = requirements
+            .iter()
+            .map(|v| {
+                J::Obj(vec![
+                    ("require", J::str(v.gate.text.clone())),
+                    ("workload", J::str(v.workload.clone())),
+                    ("container", J::str(v.gate.container.clone())),
+                    ("value", J::opt_secs(v.value)),
+                    ("phase", v.phase.as_ref().map_or(J::Null, phase)),
+                    ("holds", J::Bool(v.holds)),
+                ])
+            })
+            .collect();
+        doc.push(("requirements", J::Arr(verdicts)));
+    }
+    J::Obj(doc).render()
 }
