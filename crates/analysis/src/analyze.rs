@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use probesim_core::{ProbeKind, RestartPolicy, SimDuration, SimTime};
 
-use crate::figure::{ContainerFigures, CrashLoop, Figure, Hang, Phase, PhaseSpace, Readiness};
+use crate::figure::{
+    ContainerFigures, CrashLoop, Extreme, Figure, Hang, Phase, PhaseSpace, Readiness,
+};
 use crate::subject::Subject;
 use crate::sweep::Sweep;
 use crate::trial::{App, Stop, Trace, Trial};
@@ -234,8 +236,15 @@ impl<'s> Analyzer<'s> {
             .iter()
             .flat_map(|(seed, base)| space.offsets.iter().map(move |o| (*o, *seed, *base)))
             .collect();
-        let empty = Figure::of(&[(None, Phase::default_for(&space))])
-            .unwrap_or_else(|| unreachable!("a figure of one sample exists"));
+        // The figure of what was not asked for (`Want`): never, in the first phase.
+        let none = Extreme {
+            value: None,
+            phase: Phase::default_for(&space),
+        };
+        let empty = Figure {
+            min: none,
+            max: none,
+        };
         let hang = if want.hang {
             let samples = self.collect(&change_jobs, |&(o, seed, base)| {
                 self.hang(index, &space, o, seed, base)
