@@ -9,7 +9,7 @@
 use core::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use probesim_core::{ProbeKind, RestartPolicy, SimDuration, SimTime};
+use probesim_core::{Gate, ProbeKind, RestartPolicy, SimDuration, SimTime};
 
 use crate::figure::{
     ContainerFigures, CrashLoop, Extreme, Figure, Hang, Phase, PhaseSpace, Readiness,
@@ -128,7 +128,7 @@ impl<'s> Analyzer<'s> {
     pub fn run(&self, trial: &Trial) -> Result<Trace, AnalysisError> {
         self.simulations.fetch_add(1, Ordering::Relaxed);
         trial.run(self.subject).map_err(|at| AnalysisError::Stuck {
-            container: self.subject.pod.containers[trial.container].name.clone(),
+            container: self.subject.pod.container(trial.container).name.clone(),
             at,
         })
     }
@@ -142,14 +142,19 @@ impl<'s> Analyzer<'s> {
         self.collect(trials, |t| self.run(t))
     }
 
-    /// The figures of every regular container that has a probe.
+    /// The figures of every container that has a probe: the sidecars (init containers with
+    /// `restartPolicy: Always`, where the profile has them), then the regular containers.
     ///
     /// # Errors
     /// A stuck engine.
     pub fn all(&self, want: Want) -> Result<Vec<ContainerFigures>, AnalysisError> {
+        let pod = &self.subject.pod;
+        let sidecars = self.subject.profile.gate(Gate::SidecarContainers);
         let mut out = Vec::new();
-        for (i, c) in self.subject.pod.containers.iter().enumerate() {
-            if c.probes.iter().any(Option::is_some) {
+        for i in 0..pod.container_count() {
+            let c = pod.container(i);
+            let probed = c.probes.iter().any(Option::is_some);
+            if probed && (!pod.is_init(i) || (c.restartable && sidecars)) {
                 out.push(self.container(i, want)?);
             }
         }
@@ -160,7 +165,7 @@ impl<'s> Analyzer<'s> {
     #[must_use]
     pub fn space(&self, container: usize) -> PhaseSpace {
         let s = self.subject;
-        let c = &s.pod.containers[container];
+        let c = s.pod.container(container);
         let k = &s.kubelet;
         let mut unit = gcd(1000, ms(k.pleg_period));
         for d in [k.probe_sync_delay, k.resync] {
@@ -208,14 +213,15 @@ impl<'s> Analyzer<'s> {
         }
     }
 
-    /// Every figure of one container (an index into the pod's regular containers).
+    /// Every figure of one container (an index in the engine's numbering: init containers
+    /// first, then regular containers, as [`Trial::container`]).
     ///
     /// # Errors
     /// A stuck engine.
     pub fn container(&self, index: usize, want: Want) -> Result<ContainerFigures, AnalysisError> {
         let before = self.simulations();
         let space = self.space(index);
-        let c = &self.subject.pod.containers[index];
+        let c = self.subject.pod.container(index);
         let can_kill =
             c.probe(ProbeKind::Liveness).is_some() || c.probe(ProbeKind::Startup).is_some();
         let start_jobs: Vec<(SimDuration, u64)> = space
@@ -323,6 +329,7 @@ impl<'s> Analyzer<'s> {
         Ok(ContainerFigures {
             name: c.name.clone(),
             index,
+            sidecar: self.subject.pod.is_init(index),
             startup_budget,
             hang,
             readiness,
@@ -361,7 +368,7 @@ impl<'s> Analyzer<'s> {
         let mut d = SimDuration::from_secs(3600).saturating_add(SimDuration::from_secs(
             u64::try_from(pod.termination_grace_period_seconds).unwrap_or(0),
         ));
-        for p in pod.containers[index].probes.iter().flatten() {
+        for p in pod.container(index).probes.iter().flatten() {
             let runs = u64::try_from(p.failure_threshold())
                 .unwrap_or(1)
                 .saturating_add(2);
@@ -437,7 +444,7 @@ impl<'s> Analyzer<'s> {
         index: usize,
         space: &PhaseSpace,
     ) -> Result<Vec<(u64, SimTime)>, AnalysisError> {
-        let c = &self.subject.pod.containers[index];
+        let c = self.subject.pod.container(index);
         let (mut delay, mut period) = (SimDuration::ZERO, SimDuration::ZERO);
         for p in c.probes.iter().flatten() {
             delay = delay.max(SimDuration::from_secs(

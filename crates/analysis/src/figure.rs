@@ -150,8 +150,10 @@ pub struct CrashLoop {
 pub struct ContainerFigures {
     /// The container's name.
     pub name: String,
-    /// Its index among the pod's regular containers.
+    /// Its index in the engine's numbering (init containers first, then regular containers).
     pub index: usize,
+    /// Whether it is a sidecar (an init container with `restartPolicy: Always`).
+    pub sidecar: bool,
     /// The largest time the app may fail every probe from its start and survive; `None` when
     /// nothing can kill it (no liveness or startup probe).
     pub startup_budget: Option<Figure>,

@@ -282,8 +282,9 @@ pub fn findings(subject: &Subject, figures: &[ContainerFigures]) -> Vec<Finding>
             );
         }
     }
+    let init = subject.pod.init_containers.len();
     for (i, c) in subject.pod.containers.iter().enumerate() {
-        let f = figures.iter().find(|f| f.index == i);
+        let f = figures.iter().find(|f| f.index == init + i);
         container(&mut cx, &spec, i, c, f);
     }
     cx.out

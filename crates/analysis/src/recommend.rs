@@ -167,6 +167,7 @@ impl Searcher<'_> {
         want: Want,
     ) -> Result<Vec<ContainerFigures>, AnalysisError> {
         let (subject, container) = (self.subject, self.container);
+        let engine = subject.pod.init_containers.len() + container;
         // Fewer configurations than threads: spread each one's phases instead.
         let inner = if configs.len() < self.sweep.threads() {
             self.sweep
@@ -182,7 +183,7 @@ impl Searcher<'_> {
             let mut s = subject.clone();
             s.pod.containers[container].probes = probes.clone();
             let a = Analyzer::new(&s, inner);
-            a.container(container, want)
+            a.container(engine, want)
         });
         let results: Result<Vec<_>, _> = results.into_iter().collect();
         let results = results?;

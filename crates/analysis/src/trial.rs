@@ -9,9 +9,9 @@
 use core::convert::Infallible;
 
 use probesim_core::{
-    Answer, Attempt, Behaviours, ContainerState, Event, EventKind, Flow, Handler, Outcome,
-    ProbeKind, PullPolicy, Response, SelfExit, SimDuration, SimTime, Simulation, Sink,
-    WaitingReason,
+    Answer, Attempt, Behaviours, ContainerSpec, ContainerState, Event, EventKind, Flow, Handler,
+    Outcome, PodSpec, ProbeKind, PullPolicy, Response, SelfExit, SimDuration, SimTime, Simulation,
+    Sink, WaitingReason,
 };
 
 use crate::subject::Subject;
@@ -52,7 +52,9 @@ pub enum Stop {
 /// One simulation job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Trial {
-    /// Index of the analysed container in the pod's regular containers.
+    /// Index of the analysed container in the engine's numbering: init containers (sidecars
+    /// among them) first, then the regular containers
+    /// ([`PodSpec::container`](probesim_core::PodSpec::container)).
     pub container: usize,
     /// How its process behaves.
     pub app: App,
@@ -109,9 +111,9 @@ impl Trial {
     /// The engine's step budget exhausted at one instant (a model bug), as that instant.
     pub fn run(&self, subject: &Subject) -> Result<Trace, SimTime> {
         let mut pod = subject.pod.clone();
-        let index = pod.init_containers.len() + self.container;
+        let index = self.container;
         let safe_kind = {
-            let c = &mut pod.containers[self.container];
+            let c = spec_mut(&mut pod, index);
             if !self.start_offset.is_zero() {
                 // The first pull takes longer; later starts keep the configured pulls.
                 if c.pull_policy == PullPolicy::Never {
@@ -134,10 +136,10 @@ impl Trial {
                 None
             }
         };
-        let name = pod.containers[self.container].name.clone();
+        let name = pod.container(index).name.clone();
         let mut behaviours = Behaviours::new(&pod);
         for kind in ProbeKind::ALL {
-            let Some(probe) = pod.containers[self.container].probe(kind) else {
+            let Some(probe) = pod.container(index).probe(kind) else {
                 continue;
             };
             let failure = match probe.handler() {
@@ -166,6 +168,16 @@ impl Trial {
             Err(probesim_core::RunError::Sink(never)) => match never {},
             Err(probesim_core::RunError::StepBudget { at }) => Err(at),
         }
+    }
+}
+
+/// The container with this engine index.
+fn spec_mut(pod: &mut PodSpec, index: usize) -> &mut ContainerSpec {
+    let init = pod.init_containers.len();
+    if index < init {
+        &mut pod.init_containers[index]
+    } else {
+        &mut pod.containers[index - init]
     }
 }
 

@@ -327,3 +327,76 @@ fn figures_do_not_depend_on_the_number_of_threads() {
     assert_eq!(a, b);
     assert!(a.iter().any(|t| t.kills.is_empty()) && a.iter().any(|t| !t.kills.is_empty()));
 }
+
+#[test]
+fn a_sidecar_is_analysed_like_a_container_and_agrees_with_direct_runs() {
+    use probesim_core::{EventKind, Flow, SimTime, Sink};
+
+    let pod = r"  apiVersion: v1
+  kind: Pod
+  metadata: {name: mesh}
+  spec:
+    initContainers:
+    - name: proxy
+      image: example/proxy:1.0
+      restartPolicy: Always
+      livenessProbe:
+        httpGet: {path: /healthz, port: 15021}
+        periodSeconds: 5
+      readinessProbe:
+        httpGet: {path: /ready, port: 15021}
+        periodSeconds: 2
+    containers:
+    - name: app
+      image: example/app:1.0
+      readinessProbe:
+        httpGet: {path: /ready, port: 8080}
+";
+    let options = LoadOptions::default();
+    let plain = format!("duration: 1h\npod:\n{pod}");
+    let subject = load(&plain, "mesh.yaml", &options, &mut NoFiles)
+        .unwrap()
+        .remove(0);
+    let report = WorkloadReport::of(subject, Sweep::new(2)).unwrap();
+    let proxy = figures(&report, "proxy");
+    assert!(proxy.sidecar);
+    assert!(!figures(&report, "app").sidecar);
+    let budget = proxy.startup_budget.unwrap();
+    struct Kills(usize);
+    impl Sink for Kills {
+        type Error = std::convert::Infallible;
+        fn event(&mut self, e: &probesim_core::Event<'_>) -> Result<Flow, Self::Error> {
+            if matches!(
+                e.kind,
+                EventKind::Kill {
+                    container: "proxy",
+                    ..
+                }
+            ) {
+                self.0 += 1;
+            }
+            Ok(Flow::Continue)
+        }
+    }
+    // P15, R13: direct runs of the sidecar failing until T, its start moved by its image pull.
+    let killed = |start_ms: u64, t: SimDuration| {
+        let t = t.as_millis();
+        let text = format!(
+            "{plain}apps:\n  proxy:\n    pull: {start_ms}ms\n    endpoints:\n      \"http :15021/healthz\": \"refused for {t}ms then ok\"\n      \"http :15021/ready\": \"refused for {t}ms then ok\"\n"
+        );
+        let s = probesim_scenario::scenario::Scenario::from_str(&text, "mesh.yaml").unwrap();
+        let mut sim = s.simulation();
+        let mut kills = Kills(0);
+        sim.run_until(SimTime::from_secs(600), &mut kills).unwrap();
+        kills.0 > 0
+    };
+    for start in [0, 1, 2500, 4999, 7321] {
+        assert!(!killed(start, budget.min.value.unwrap()), "start {start}ms");
+        let past = budget
+            .max
+            .value
+            .unwrap()
+            .saturating_add(SimDuration::from_millis(1));
+        assert!(killed(start, past), "start {start}ms");
+    }
+}

@@ -74,6 +74,9 @@ pub(crate) fn figures(c: &ContainerFigures) -> Vec<(&'static str, J)> {
 
 fn container(c: &ContainerFigures) -> J {
     let mut m = vec![("name", J::str(c.name.clone()))];
+    if c.sidecar {
+        m.push(("sidecar", J::Bool(true)));
+    }
     m.extend(figures(c));
     m.push((
         "sweep",

@@ -36,10 +36,11 @@ fn line(out: &mut String, name: &str, values: &str, text: &str) {
 }
 
 fn container(out: &mut String, w: &WorkloadReport, c: &ContainerFigures) {
-    let spec = &w.subject.pod.containers[c.index];
+    let spec = w.subject.pod.container(c.index);
     let _ = writeln!(
         out,
-        "  container {}: {} simulations, {} phases of a {}s tick cycle{}{}",
+        "  {} {}: {} simulations, {} phases of a {}s tick cycle{}{}",
+        if c.sidecar { "sidecar" } else { "container" },
         c.name,
         c.simulations,
         c.space.offsets.len() * c.space.seeds.len(),
