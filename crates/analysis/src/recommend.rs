@@ -125,9 +125,13 @@ const STARTUP_PERIODS: &[i32] = &[10, 5, 2];
 const MAX_THRESHOLD: i32 = 1000;
 
 /// Fields that differ from the API defaults (P53), plus one for the probe itself.
+///
+/// An initial delay counts three: it postpones the probe at every start, fast ones included, so
+/// a startup probe (which lets a fast start through at once) ranks before a liveness delay of
+/// the same budget (the advice of the Kubernetes documentation for slow starts).
 fn complexity(p: &ProbeSpec) -> u32 {
     let d = ProbeTiming::default();
-    1 + u32::from(p.initial_delay_seconds() != d.initial_delay_seconds)
+    1 + 3 * u32::from(p.initial_delay_seconds() != d.initial_delay_seconds)
         + u32::from(p.timeout_seconds() != d.timeout_seconds)
         + u32::from(p.period_seconds() != d.period_seconds)
         + u32::from(p.success_threshold() != d.success_threshold)
@@ -149,6 +153,19 @@ fn with_timing(template: &ProbeSpec, period: i32, failure: i32, timeout: i32) ->
         termination_grace_period_seconds: template.termination_grace_period_seconds(),
     };
     ProbeSpec::new(template.handler().clone(), timing).ok()
+}
+
+/// `p` with another initial delay.
+fn with_delay(p: &ProbeSpec, delay: i32) -> Option<ProbeSpec> {
+    let timing = ProbeTiming {
+        initial_delay_seconds: delay,
+        timeout_seconds: p.timeout_seconds(),
+        period_seconds: p.period_seconds(),
+        success_threshold: p.success_threshold(),
+        failure_threshold: p.failure_threshold(),
+        termination_grace_period_seconds: p.termination_grace_period_seconds(),
+    };
+    ProbeSpec::new(p.handler().clone(), timing).ok()
 }
 
 struct Searcher<'a> {
@@ -326,6 +343,31 @@ pub fn recommend(
             }
             if let Some([s, _, _]) = probes(hi) {
                 pairs.push((s, liveness.clone()));
+            }
+        }
+        // Or no startup probe and the smallest liveness initial delay giving the budget.
+        if let Some(l) = liveness {
+            let meets = |searcher: &mut Searcher<'_>, delay: i32| -> Result<bool, AnalysisError> {
+                let Some(p) = with_delay(l, delay) else {
+                    return Ok(false);
+                };
+                Ok(searcher
+                    .judge(&[[None, None, Some(p)]], ONLY_STARTUP)?
+                    .iter()
+                    .all(|f| req.startup_met(f)))
+            };
+            let top = i32::try_from(need.whole_secs().saturating_add(1)).unwrap_or(i32::MAX);
+            if meets(&mut searcher, top)? {
+                let (mut lo, mut hi) = (0, top);
+                while hi - lo > 1 {
+                    let mid = lo + (hi - lo) / 2;
+                    if meets(&mut searcher, mid)? {
+                        hi = mid;
+                    } else {
+                        lo = mid;
+                    }
+                }
+                pairs.push((None, with_delay(l, hi)));
             }
         }
     }
