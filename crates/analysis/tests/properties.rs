@@ -38,6 +38,8 @@ struct Config {
     liveness: Option<Probe>,
     startup: Option<Probe>,
     readiness: Option<Probe>,
+    /// A second container's readiness probe (it answers every probe): pod Ready needs both.
+    other: Option<Probe>,
     grace: u32,
     sigterm: &'static str,
     kubernetes: &'static str,
@@ -60,6 +62,7 @@ fn config() -> impl Strategy<Value = Config> {
         proptest::option::weighted(0.9, probe(false)),
         proptest::option::of(probe(false)),
         proptest::option::of(probe(true)),
+        proptest::option::weighted(0.3, probe(true)),
         1u32..=40,
         prop_oneof![Just("ignore"), Just("exit after 3s"), Just("exit after 0s")],
         prop_oneof![Just("1.37"), Just("1.30"), Just("1.25")],
@@ -68,10 +71,11 @@ fn config() -> impl Strategy<Value = Config> {
             c.0.is_some() || c.1.is_some() || c.2.is_some()
         })
         .prop_map(
-            |(liveness, startup, readiness, grace, sigterm, kubernetes)| Config {
+            |(liveness, startup, readiness, other, grace, sigterm, kubernetes)| Config {
                 liveness,
                 startup,
                 readiness,
+                other,
                 grace,
                 sigterm,
                 kubernetes,
@@ -103,6 +107,10 @@ fn scenario_with(c: &Config, pull_ms: u64, script: &str, app: &str) -> Scenario 
             probes.push_str(&yaml_probe(name, p));
         }
     }
+    if let Some(p) = &c.other {
+        probes.push_str("    - name: side\n      image: example/side:1.0\n");
+        probes.push_str(&yaml_probe("readinessProbe", p).replace("8080", "9090"));
+    }
     let text = format!(
         "kubernetes: \"{}\"\nduration: 1h\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {{name: p}}\n  spec:\n    terminationGracePeriodSeconds: {}\n    containers:\n    - name: app\n      image: example/app:1.0\n{probes}apps:\n  app:\n    pull: {pull_ms}ms\n    sigterm: {}\n{app}    endpoints:\n      \"http :8080/\": \"{script}\"\n",
         c.kubernetes, c.grace, c.sigterm
@@ -123,16 +131,24 @@ impl Sink for Seen {
     type Error = Infallible;
     fn event(&mut self, e: &Event<'_>) -> Result<Flow, Infallible> {
         match e.kind {
-            EventKind::Start { .. } => self.starts.push(e.t),
-            EventKind::Kill { .. } => self.kills.push(e.t),
-            EventKind::Exit { .. } => self.exits.push(e.t),
+            EventKind::Start {
+                container: "app", ..
+            } => self.starts.push(e.t),
+            EventKind::Kill {
+                container: "app", ..
+            } => self.kills.push(e.t),
+            EventKind::Exit {
+                container: "app", ..
+            } => self.exits.push(e.t),
             EventKind::PodReady { ready } => self.ready.push((e.t, ready)),
-            EventKind::Status { status, .. }
-                if self.crash_loop.is_none()
-                    && matches!(
-                        status.state,
-                        ContainerState::Waiting(Some(WaitingReason::CrashLoopBackOff { .. }))
-                    ) =>
+            EventKind::Status {
+                container: "app",
+                status,
+            } if self.crash_loop.is_none()
+                && matches!(
+                    status.state,
+                    ContainerState::Waiting(Some(WaitingReason::CrashLoopBackOff { .. }))
+                ) =>
             {
                 self.crash_loop = Some(e.t);
             }
