@@ -387,6 +387,15 @@ fn container(
                     range(&f.hang.kill),
                     i64::from(p.period_seconds()) * i64::from(p.failure_threshold())
                 ),
+                (ProbeKind::Startup, Some(f)) => f.startup_budget.as_ref().map_or_else(
+                    String::new,
+                    |b| {
+                        format!(
+                            "; an app refusing every probe from its start survives {} (startupBudget)",
+                            range(b)
+                        )
+                    },
+                ),
                 _ => String::new(),
             };
             let at = cx.field_at(i, kind, "timeoutSeconds");
