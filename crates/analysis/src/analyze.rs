@@ -278,7 +278,7 @@ impl<'s> Analyzer<'s> {
                     app: App::Healthy,
                     start_offset: o,
                     seed,
-                    horizon: self.start_estimate(o).saturating_add(LONG),
+                    horizon: self.start_estimate(o).saturating_add(self.window()),
                     stop: Stop::PodReady(true),
                 })?;
                 let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
@@ -360,15 +360,17 @@ impl<'s> Analyzer<'s> {
         SimTime::ZERO.saturating_add(pulls).saturating_add(offset)
     }
 
-    /// How long after an app starts failing a kill may still come: every probe's initial delay
-    /// and a few more failing runs than its threshold (each as long as its period plus its
-    /// timeout), the grace period, and an hour to spare. Only a horizon: past it, "never".
-    fn kill_window(&self, index: usize) -> SimDuration {
+    /// How long after an app starts (or changes) a kill, or Ready, may still come: every
+    /// probe's initial delay and a few more runs than its thresholds (each as long as its period
+    /// plus its timeout), the grace period, and an hour to spare. Only a horizon: past it,
+    /// "never".
+    fn window(&self) -> SimDuration {
         let pod = &self.subject.pod;
         let mut d = SimDuration::from_secs(3600).saturating_add(SimDuration::from_secs(
             u64::try_from(pod.termination_grace_period_seconds).unwrap_or(0),
         ));
-        for p in pod.container(index).probes.iter().flatten() {
+        // Every container's probes: pod Ready waits for all of them.
+        for p in pod.all_containers().flat_map(|c| c.probes.iter().flatten()) {
             let runs = u64::try_from(p.failure_threshold())
                 .unwrap_or(1)
                 .saturating_add(2);
@@ -393,9 +395,7 @@ impl<'s> Analyzer<'s> {
         offset: SimDuration,
         seed: u64,
     ) -> Result<(Option<SimDuration>, Phase), AnalysisError> {
-        let horizon = self
-            .start_estimate(offset)
-            .saturating_add(self.kill_window(index));
+        let horizon = self.start_estimate(offset).saturating_add(self.window());
         let trial = |t: SimDuration, horizon: SimTime| Trial {
             container: index,
             app: App::FailUntil(t),
@@ -459,7 +459,9 @@ impl<'s> Analyzer<'s> {
                 app: App::Healthy,
                 start_offset: SimDuration::ZERO,
                 seed: *seed,
-                horizon: self.start_estimate(SimDuration::ZERO).saturating_add(LONG),
+                horizon: self
+                    .start_estimate(SimDuration::ZERO)
+                    .saturating_add(self.window()),
                 stop: Stop::PodReady(true),
             })?;
             let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
@@ -490,7 +492,7 @@ impl<'s> Analyzer<'s> {
             app: App::HangAt(change),
             start_offset: SimDuration::ZERO,
             seed,
-            horizon: change.saturating_add(self.kill_window(index)),
+            horizon: change.saturating_add(self.window()),
             stop: Stop::Restart,
         })?;
         let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
