@@ -400,3 +400,45 @@ fn a_sidecar_is_analysed_like_a_container_and_agrees_with_direct_runs() {
         assert!(killed(start, past), "start {start}ms");
     }
 }
+
+#[test]
+fn sarif_logs_have_every_rule_and_a_located_result_per_finding() {
+    use probesim_analysis::report::{json, sarif};
+
+    let r = reports(FIXTURE, None, None);
+    let log: serde_json::Value = serde_json::from_str(&sarif("0.1.0", &r)).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), RULES.len());
+    for (rule, r) in rules.iter().zip(RULES) {
+        assert_eq!(rule["id"], r.id);
+        assert_eq!(rule["defaultConfiguration"]["level"], r.severity.as_str());
+        assert!(!rule["help"]["text"].as_str().unwrap().is_empty());
+    }
+    let results = run["results"].as_array().unwrap();
+    let findings: Vec<&Finding> = r.iter().flat_map(|w| &w.findings).collect();
+    assert_eq!(results.len(), findings.len());
+    for (result, f) in results.iter().zip(&findings) {
+        let index = usize::try_from(result["ruleIndex"].as_u64().unwrap()).unwrap();
+        assert_eq!(rules[index]["id"], result["ruleId"]);
+        assert_eq!(result["ruleId"], f.rule.id);
+        let location = &result["locations"][0]["physicalLocation"];
+        assert_eq!(location["artifactLocation"]["uri"], "test.yaml");
+        assert_eq!(
+            location["region"]["startLine"].as_u64(),
+            f.at.map(|(l, _)| l as u64)
+        );
+    }
+    // The JSON report carries the same findings, in order.
+    let doc: serde_json::Value = serde_json::from_str(&json("1.37", &r, &[])).unwrap();
+    let ids: Vec<&str> = doc["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|w| w["findings"].as_array().unwrap())
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = findings.iter().map(|f| f.rule.id).collect();
+    assert_eq!(ids, expected);
+}

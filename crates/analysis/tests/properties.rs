@@ -184,7 +184,7 @@ fn within(f: &Figure, v: Option<SimDuration>, what: &str, c: &Config) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 16, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn figures_bound_direct_simulations_at_random_phases(
