@@ -182,8 +182,9 @@ impl<'s> Analyzer<'s> {
         let steps = cycle / unit;
         let truncated = steps > MAX_STEPS;
         // P14: workers sleep a random part of their period when the kubelet is younger than
-        // the period (always in 1.19). The seeds then move the grids; two offsets per step.
-        let jitter = s.profile.jitter_always || k.started_ago < longest;
+        // the period (always in 1.19); `kubelet.jitter` draws the resync and requeue jitters.
+        // The seeds then move the grids; two offsets per step.
+        let jitter = s.profile.jitter_always || k.started_ago < longest || k.jitter;
         let within: &[u64] = if jitter {
             &[0, 1]
         } else {

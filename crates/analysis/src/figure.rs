@@ -106,7 +106,8 @@ pub struct PhaseSpace {
     pub offsets: Vec<SimDuration>,
     /// The seeds swept: one without start-up jitter, several with it.
     pub seeds: Vec<u64>,
-    /// Whether the profile draws start-up jitter (P14), so that phases are sampled by seed.
+    /// Whether the kubelet draws random jitter (start-up sleeps, P14; `kubelet.jitter`), so that
+    /// phases are sampled by seed.
     pub jitter: bool,
     /// The cycle was too long to sweep whole; only its beginning was swept.
     pub truncated: bool,
