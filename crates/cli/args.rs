@@ -14,8 +14,8 @@ use clap::{Args, Parser, Subcommand};
     max_term_width = 100
 )]
 #[command(
-    after_help = "Exit codes: 0 success, 1 an expectation does not hold (check), 2 bad input.\n\
-Examples:\n  probesim run scenarios/kubia-unhealthy.yaml\n  probesim run scenarios/kubia-unhealthy.yaml --format json --for 10m\n  probesim run deploy.yaml --app 'web: liveness=refused for 90s then ok'\n  probesim check scenarios/"
+    after_help = "Exit codes: 0 success, 1 an expectation, requirement or finding gate does not hold, 2 bad input.\n\
+Examples:\n  probesim run scenarios/kubia-unhealthy.yaml\n  probesim run scenarios/kubia-unhealthy.yaml --format json --for 10m\n  probesim run deploy.yaml --app 'web: liveness=refused for 90s then ok'\n  probesim check scenarios/\n  probesim analyze deploy.yaml --require 'web.hangDetection.kill.max<=45s'\n  probesim recommend deploy.yaml --container web --startup-up-to 90s --detect-hang-within 30s"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -28,6 +28,10 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// Simulate scenarios and check their expectations; one line per scenario.
     Check(CheckArgs),
+    /// Compute probe timing figures over every phase, with findings and CI gates.
+    Analyze(Box<AnalyzeArgs>),
+    /// Find the simplest probe settings that meet timing requirements.
+    Recommend(Box<RecommendArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -101,4 +105,84 @@ pub struct CheckArgs {
     /// Print only failures and the final count.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// A scenario file, or a Kubernetes manifest with workloads (every workload is analysed
+    /// unless --select names one), or `-` for standard input.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+
+    /// Output format: text (one line per figure), json (one document) or sarif (SARIF 2.1.0
+    /// findings for code-scanning tools).
+    #[arg(long, short = 'f', value_name = "F", default_value = "text")]
+    pub format: String,
+
+    /// Manifest only: the workload to analyse, as KIND/NAME, NAMESPACE/KIND/NAME or NAME.
+    #[arg(long, value_name = "KIND/NAME")]
+    pub select: Option<String>,
+
+    /// Kubernetes version whose semantics to use (1.19 … 1.37).
+    #[arg(long, value_name = "VERSION")]
+    pub kubernetes: Option<String>,
+
+    /// Manifest only: what a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit
+    /// [CODE] after DURATION' (repeatable).
+    #[arg(long, value_name = "'NAME: ignore'")]
+    pub sigterm: Vec<String>,
+
+    /// A requirement on a figure, 'CONTAINER.FIGURE.min|max OP DURATION', e.g.
+    /// 'web.startupBudget.min>=90s' or 'web.hangDetection.kill.max<=45s' (repeatable); exit 1
+    /// when one does not hold.
+    #[arg(long, value_name = "EXPR")]
+    pub require: Vec<String>,
+
+    /// Exit 1 when a finding of this severity or worse is reported: warning or error.
+    #[arg(long, value_name = "SEVERITY")]
+    pub fail_on: Option<String>,
+
+    /// How long the app takes to start (it fails its probes until then); reported when the
+    /// probes do not guarantee that much (startup-budget-below-expected).
+    #[arg(long, value_name = "DURATION")]
+    pub expect_startup: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RecommendArgs {
+    /// A scenario file, or a Kubernetes manifest with workloads, or `-` for standard input.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+
+    /// The container whose probes to tune (default: the only container).
+    #[arg(long, value_name = "NAME")]
+    pub container: Option<String>,
+
+    /// Manifest only: the workload, as KIND/NAME, NAMESPACE/KIND/NAME or NAME.
+    #[arg(long, value_name = "KIND/NAME")]
+    pub select: Option<String>,
+
+    /// Kubernetes version whose semantics to use (1.19 … 1.37).
+    #[arg(long, value_name = "VERSION")]
+    pub kubernetes: Option<String>,
+
+    /// The app may take up to this long to start: startupBudget.min must reach it.
+    #[arg(long, value_name = "DURATION")]
+    pub startup_up_to: Option<String>,
+
+    /// A hang must be detected (the container killed) within this: hangDetection.kill.max.
+    #[arg(long, value_name = "DURATION")]
+    pub detect_hang_within: Option<String>,
+
+    /// A failing app must turn the pod not Ready within this: readiness.toNotReady.max.
+    #[arg(long, value_name = "DURATION")]
+    pub not_ready_within: Option<String>,
+
+    /// Output format: text (YAML ready to paste, with figures) or json.
+    #[arg(long, short = 'f', value_name = "F", default_value = "text")]
+    pub format: String,
+
+    /// How many candidates to print.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub candidates: usize,
 }

@@ -1,4 +1,5 @@
-//! The `probesim` command line: `probesim run` and `probesim check` (contract §1).
+//! The `probesim` command line: `probesim run`, `probesim check` (contract §1), `probesim
+//! analyze` and `probesim recommend`.
 //!
 //! Installed as `kubectl-probesim`, the same binary works as a kubectl plugin.
 
@@ -40,6 +41,8 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Run(args) => cmd::run::run(&args),
         Command::Check(args) => cmd::check::check(&args),
+        Command::Analyze(args) => cmd::analyze::analyze(&args),
+        Command::Recommend(args) => cmd::recommend::recommend(&args),
     };
     let _ = io::stderr().flush();
     status.into()

@@ -1,6 +1,8 @@
 //! One module per subcommand, each a thin adapter over the libraries.
 
+pub mod analyze;
 pub mod check;
+pub mod recommend;
 pub mod run;
 
 use std::io::{self, Read, Write};

@@ -1,0 +1,588 @@
+//! The figures of every container with probes, each from sweeps of engine simulations.
+//!
+//! For each phase (where the container start and the application's change fall against the
+//! probe tick grid and the relist grid, and the jitter seed where the profile has jitter) one
+//! or more [`Trial`]s run; a figure's `min` and `max` are the extremes over the phases, each
+//! with the phase that produced it. The start-up budget is found per phase by bisection on the
+//! simulated outcome (killed or not), to the millisecond.
+
+use core::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use probesim_core::{Gate, ProbeKind, RestartPolicy, SimDuration, SimTime};
+
+use crate::figure::{
+    ContainerFigures, CrashLoop, Extreme, Figure, Hang, Phase, PhaseSpace, Readiness,
+};
+use crate::subject::Subject;
+use crate::sweep::Sweep;
+use crate::trial::{App, Stop, Trace, Trial};
+
+/// The longest stretch a single trial simulates past the moment it is about.
+const LONG: SimDuration = SimDuration::from_secs(2 * 86_400);
+/// How long a hang or failure trial runs past the change before it is called "never".
+const AFTER_CHANGE: SimDuration = SimDuration::from_secs(6 * 3600);
+/// How many grid steps of a cycle are swept at most.
+const MAX_STEPS: u64 = 600;
+/// Seeds swept when the profile draws start-up jitter.
+const JITTER_SEEDS: u64 = 8;
+/// The crash-loop window.
+const HOUR: SimDuration = SimDuration::from_secs(3600);
+
+/// Why an analysis failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnalysisError {
+    /// The engine did not settle at one instant (a model bug).
+    Stuck {
+        /// The container analysed.
+        container: String,
+        /// The instant.
+        at: SimTime,
+    },
+}
+
+impl fmt::Display for AnalysisError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnalysisError::Stuck { container, at } => write!(
+                f,
+                "container {container}: the simulation did not settle at t={at}s; this is a bug in probesim, please report it with the file"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AnalysisError {}
+
+/// Which figures to compute (the recommender asks only for what it checks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Want {
+    /// `startupBudget`.
+    pub startup: bool,
+    /// `hangDetection`.
+    pub hang: bool,
+    /// `readiness`.
+    pub readiness: bool,
+    /// `crashLoop`.
+    pub crash_loop: bool,
+}
+
+impl Want {
+    /// Every figure.
+    pub const ALL: Want = Want {
+        startup: true,
+        hang: true,
+        readiness: true,
+        crash_loop: true,
+    };
+}
+
+/// Computes figures of one subject's containers.
+pub struct Analyzer<'s> {
+    subject: &'s Subject,
+    sweep: Sweep,
+    simulations: AtomicU64,
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+fn ms(d: SimDuration) -> u64 {
+    d.as_millis()
+}
+
+fn dur(ms: u64) -> SimDuration {
+    SimDuration::from_millis(ms)
+}
+
+fn at(ms: u64) -> SimTime {
+    SimTime::from_millis(ms)
+}
+
+impl<'s> Analyzer<'s> {
+    /// An analyzer running its sweeps with `sweep`.
+    #[must_use]
+    pub fn new(subject: &'s Subject, sweep: Sweep) -> Analyzer<'s> {
+        Analyzer {
+            subject,
+            sweep,
+            simulations: AtomicU64::new(0),
+        }
+    }
+
+    /// The simulations run so far.
+    #[must_use]
+    pub fn simulations(&self) -> u64 {
+        self.simulations.load(Ordering::Relaxed)
+    }
+
+    /// Runs one trial with the engine.
+    ///
+    /// # Errors
+    /// A stuck engine.
+    pub fn run(&self, trial: &Trial) -> Result<Trace, AnalysisError> {
+        self.simulations.fetch_add(1, Ordering::Relaxed);
+        trial.run(self.subject).map_err(|at| AnalysisError::Stuck {
+            container: self.subject.pod.container(trial.container).name.clone(),
+            at,
+        })
+    }
+
+    /// Runs a list of simulation jobs over the analyzer's sweep, results in job order: the
+    /// building block of every figure, for later work (properties, benchmarks) to reuse.
+    ///
+    /// # Errors
+    /// The first stuck engine, in job order.
+    pub fn trials(&self, trials: &[Trial]) -> Result<Vec<Trace>, AnalysisError> {
+        self.collect(trials, |t| self.run(t))
+    }
+
+    /// The figures of every container that has a probe: the sidecars (init containers with
+    /// `restartPolicy: Always`, where the profile has them), then the regular containers.
+    ///
+    /// # Errors
+    /// A stuck engine.
+    pub fn all(&self, want: Want) -> Result<Vec<ContainerFigures>, AnalysisError> {
+        let pod = &self.subject.pod;
+        let sidecars = self.subject.profile.gate(Gate::SidecarContainers);
+        let mut out = Vec::new();
+        for i in 0..pod.container_count() {
+            let c = pod.container(i);
+            let probed = c.probes.iter().any(Option::is_some);
+            if probed && (!pod.is_init(i) || (c.restartable && sidecars)) {
+                out.push(self.container(i, want)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The phases swept for a container.
+    #[must_use]
+    pub fn space(&self, container: usize) -> PhaseSpace {
+        let s = self.subject;
+        let c = s.pod.container(container);
+        let k = &s.kubelet;
+        let mut unit = gcd(1000, ms(k.pleg_period));
+        for d in [k.probe_sync_delay, k.resync] {
+            unit = gcd(unit, ms(d));
+        }
+        let unit = unit.max(1);
+        let mut cycle = ms(k.pleg_period).max(1);
+        let mut longest = SimDuration::ZERO;
+        for p in c.probes.iter().flatten() {
+            let period = ms(p.period()).max(1);
+            cycle = cycle / gcd(cycle, period) * period;
+            longest = longest.max(p.period());
+        }
+        let steps = cycle / unit;
+        let truncated = steps > MAX_STEPS;
+        // P14: workers sleep a random part of their period when the kubelet is younger than
+        // the period (always in 1.19); `kubelet.jitter` draws the resync and requeue jitters.
+        // The seeds then move the grids; two offsets per step.
+        let jitter = s.profile.jitter_always || k.started_ago < longest || k.jitter;
+        let within: &[u64] = if jitter {
+            &[0, 1]
+        } else {
+            &[0, 1, unit / 2, unit.saturating_sub(1)]
+        };
+        let mut offsets = Vec::new();
+        for step in 0..steps.min(MAX_STEPS) {
+            let base = step * unit;
+            for &d in within {
+                let o = base + d;
+                if d < unit && offsets.last().is_none_or(|l| dur(o) > *l) {
+                    offsets.push(dur(o));
+                }
+            }
+        }
+        PhaseSpace {
+            cycle: dur(cycle),
+            unit: dur(unit),
+            offsets,
+            seeds: if jitter {
+                (0..JITTER_SEEDS).collect()
+            } else {
+                vec![0]
+            },
+            jitter,
+            truncated,
+        }
+    }
+
+    /// Every figure of one container (an index in the engine's numbering: init containers
+    /// first, then regular containers, as [`Trial::container`]).
+    ///
+    /// # Errors
+    /// A stuck engine.
+    pub fn container(&self, index: usize, want: Want) -> Result<ContainerFigures, AnalysisError> {
+        let before = self.simulations();
+        let space = self.space(index);
+        let c = self.subject.pod.container(index);
+        let can_kill =
+            c.probe(ProbeKind::Liveness).is_some() || c.probe(ProbeKind::Startup).is_some();
+        let start_jobs: Vec<(SimDuration, u64)> = space
+            .seeds
+            .iter()
+            .flat_map(|seed| space.offsets.iter().map(move |o| (*o, *seed)))
+            .collect();
+        let startup_budget = if want.startup && can_kill {
+            let samples = self.collect(&start_jobs, |&(o, seed)| {
+                self.budget(index, &space, o, seed)
+            })?;
+            Figure::of(&samples)
+        } else {
+            None
+        };
+        let bases = self.bases(index, &space)?;
+        let change_jobs: Vec<(SimDuration, u64, SimTime)> = bases
+            .iter()
+            .flat_map(|(seed, base)| space.offsets.iter().map(move |o| (*o, *seed, *base)))
+            .collect();
+        // The figure of what was not asked for (`Want`): never, in the first phase.
+        let none = Extreme {
+            value: None,
+            phase: Phase::default_for(&space),
+        };
+        let empty = Figure {
+            min: none,
+            max: none,
+        };
+        let hang = if want.hang {
+            let samples = self.collect(&change_jobs, |&(o, seed, base)| {
+                self.hang(index, &space, o, seed, base)
+            })?;
+            let pick = |f: fn(&[Option<SimDuration>; 3]) -> Option<SimDuration>| {
+                let s: Vec<_> = samples.iter().map(|(v, p)| (f(v), *p)).collect();
+                Figure::of(&s).unwrap_or(empty)
+            };
+            Hang {
+                kill: pick(|v| v[0]),
+                exit: pick(|v| v[1]),
+                restarted: pick(|v| v[2]),
+            }
+        } else {
+            Hang {
+                kill: empty,
+                exit: empty,
+                restarted: empty,
+            }
+        };
+        let readiness = if want.readiness {
+            let ready = self.collect(&start_jobs, |&(o, seed)| {
+                let trace = self.run(&Trial {
+                    container: index,
+                    app: App::Healthy,
+                    start_offset: o,
+                    seed,
+                    horizon: self.start_estimate(o).saturating_add(self.window()),
+                    stop: Stop::PodReady(true),
+                })?;
+                let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
+                let phase = phase(&space, start, None, seed);
+                let v = trace
+                    .pod_ready_at(true, start)
+                    .map(|t| t.saturating_since(start));
+                Ok((v, phase))
+            })?;
+            let to_ready = Figure::of(&ready).unwrap_or(empty);
+            let to_not_ready = if to_ready.max.value.is_some() {
+                let samples = self.collect(&change_jobs, |&(o, seed, base)| {
+                    let change = base.saturating_add(o);
+                    let trace = self.run(&Trial {
+                        container: index,
+                        app: App::FailAt(change),
+                        start_offset: SimDuration::ZERO,
+                        seed,
+                        horizon: change.saturating_add(AFTER_CHANGE),
+                        stop: Stop::PodReady(false),
+                    })?;
+                    let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
+                    let v = trace
+                        .pod_ready_at(false, change)
+                        .map(|t| t.saturating_since(change));
+                    Ok((v, phase(&space, start, Some(change), seed)))
+                })?;
+                Figure::of(&samples)
+            } else {
+                None
+            };
+            Readiness {
+                to_ready,
+                to_not_ready,
+            }
+        } else {
+            Readiness {
+                to_ready: empty,
+                to_not_ready: None,
+            }
+        };
+        let crash_loop =
+            if want.crash_loop && self.subject.pod.restart_policy != RestartPolicy::Never {
+                self.crash_loop(index, &space)?
+            } else {
+                None
+            };
+        Ok(ContainerFigures {
+            name: c.name.clone(),
+            index,
+            sidecar: self.subject.pod.is_init(index),
+            startup_budget,
+            hang,
+            readiness,
+            crash_loop,
+            space,
+            simulations: self.simulations() - before,
+        })
+    }
+
+    fn collect<J: Sync, R: Send>(
+        &self,
+        jobs: &[J],
+        f: impl Fn(&J) -> Result<R, AnalysisError> + Sync,
+    ) -> Result<Vec<R>, AnalysisError> {
+        self.sweep.run(jobs, f).into_iter().collect()
+    }
+
+    /// When the container's first instance starts at the latest: its first pull plus the
+    /// offset (a bound for horizons; the trace gives the real start).
+    fn start_estimate(&self, offset: SimDuration) -> SimTime {
+        let pulls: SimDuration = self
+            .subject
+            .pod
+            .init_containers
+            .iter()
+            .chain(self.subject.pod.containers.iter())
+            .fold(SimDuration::ZERO, |a, c| a.saturating_add(c.app.pull));
+        SimTime::ZERO.saturating_add(pulls).saturating_add(offset)
+    }
+
+    /// How long after an app starts (or changes) a kill, or Ready, may still come: every
+    /// probe's initial delay and a few more runs than its thresholds (each as long as its period
+    /// plus its timeout), the grace period, and an hour to spare. Only a horizon: past it,
+    /// "never".
+    fn window(&self) -> SimDuration {
+        let pod = &self.subject.pod;
+        let mut d = SimDuration::from_secs(3600).saturating_add(SimDuration::from_secs(
+            u64::try_from(pod.termination_grace_period_seconds).unwrap_or(0),
+        ));
+        // Every container's probes: pod Ready waits for all of them.
+        for p in pod.all_containers().flat_map(|c| c.probes.iter().flatten()) {
+            let runs = u64::try_from(p.failure_threshold())
+                .unwrap_or(1)
+                .saturating_add(2);
+            d = d
+                .saturating_add(SimDuration::from_secs(
+                    u64::try_from(p.initial_delay_seconds()).unwrap_or(0),
+                ))
+                .saturating_add(p.period().saturating_add(p.timeout()).saturating_mul(runs));
+            if let Some(g) = p.termination_grace_period_seconds() {
+                d = d.saturating_add(SimDuration::from_secs(u64::try_from(g).unwrap_or(0)));
+            }
+        }
+        d
+    }
+
+    /// The start-up budget in one phase: the largest `T` (ms) for which an app that fails every
+    /// probe until `T` of uptime is not killed.
+    fn budget(
+        &self,
+        index: usize,
+        space: &PhaseSpace,
+        offset: SimDuration,
+        seed: u64,
+    ) -> Result<(Option<SimDuration>, Phase), AnalysisError> {
+        let horizon = self.start_estimate(offset).saturating_add(self.window());
+        let trial = |t: SimDuration, horizon: SimTime| Trial {
+            container: index,
+            app: App::FailUntil(t),
+            start_offset: offset,
+            seed,
+            horizon,
+            stop: Stop::KillOrSafe,
+        };
+        let failing = self.run(&trial(SimDuration::MAX, horizon))?;
+        let start = failing.starts.first().copied().unwrap_or(SimTime::ZERO);
+        let phase = phase(space, start, None, seed);
+        let Some(kill) = failing.kills.first().copied() else {
+            return Ok((None, phase));
+        };
+        let survives = |t: u64| -> Result<bool, AnalysisError> {
+            let h = start.saturating_add(dur(t)).saturating_add(LONG);
+            Ok(self.run(&trial(dur(t), h))?.kills.is_empty())
+        };
+        if !survives(0)? {
+            return Ok((Some(SimDuration::ZERO), phase));
+        }
+        // An app failing through the kill is killed at the same instant.
+        let (mut lo, mut hi) = (0u64, ms(kill.saturating_since(start)) + 1);
+        while survives(hi)? {
+            // Not monotone after all (never expected): look further.
+            lo = hi;
+            hi = hi.saturating_mul(2);
+            if hi > ms(LONG) {
+                return Ok((None, phase));
+            }
+        }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if survives(mid)? {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Ok((Some(dur(lo)), phase))
+    }
+
+    /// Per seed, an instant long after the container is steady, on a grid-cycle boundary.
+    fn bases(
+        &self,
+        index: usize,
+        space: &PhaseSpace,
+    ) -> Result<Vec<(u64, SimTime)>, AnalysisError> {
+        let c = self.subject.pod.container(index);
+        let (mut delay, mut period) = (SimDuration::ZERO, SimDuration::ZERO);
+        for p in c.probes.iter().flatten() {
+            delay = delay.max(SimDuration::from_secs(
+                u64::try_from(p.initial_delay_seconds()).unwrap_or(0),
+            ));
+            period = period.max(p.period());
+        }
+        let mut out = Vec::new();
+        for seed in &space.seeds {
+            let trace = self.run(&Trial {
+                container: index,
+                app: App::Healthy,
+                start_offset: SimDuration::ZERO,
+                seed: *seed,
+                horizon: self
+                    .start_estimate(SimDuration::ZERO)
+                    .saturating_add(self.window()),
+                stop: Stop::PodReady(true),
+            })?;
+            let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
+            let ready = trace.pod_ready_at(true, start).unwrap_or(start);
+            let steady = ready
+                .max(start.saturating_add(delay))
+                .saturating_add(period.saturating_mul(3))
+                .saturating_add(SimDuration::from_secs(60));
+            let cycle = ms(space.cycle).max(1);
+            let base = ms(steady.saturating_since(SimTime::ZERO)).div_ceil(cycle) * cycle;
+            out.push((*seed, at(base)));
+        }
+        Ok(out)
+    }
+
+    /// One hang: from the hang to the kill, the exit and the replacement's start.
+    fn hang(
+        &self,
+        index: usize,
+        space: &PhaseSpace,
+        offset: SimDuration,
+        seed: u64,
+        base: SimTime,
+    ) -> Result<([Option<SimDuration>; 3], Phase), AnalysisError> {
+        let change = base.saturating_add(offset);
+        let trace = self.run(&Trial {
+            container: index,
+            app: App::HangAt(change),
+            start_offset: SimDuration::ZERO,
+            seed,
+            horizon: change.saturating_add(self.window()),
+            stop: Stop::Restart,
+        })?;
+        let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
+        let kill = Trace::first_after(&trace.kills, change);
+        let exit = kill.and_then(|k| Trace::first_after(&trace.exits, k));
+        let restarted = exit.and_then(|e| trace.starts.iter().skip(1).copied().find(|t| *t >= e));
+        let since = |t: Option<SimTime>| t.map(|t| t.saturating_since(change));
+        Ok((
+            [since(kill), since(exit), since(restarted)],
+            phase(space, start, Some(change), seed),
+        ))
+    }
+
+    fn crash_loop(
+        &self,
+        index: usize,
+        space: &PhaseSpace,
+    ) -> Result<Option<CrashLoop>, AnalysisError> {
+        let jobs: Vec<(SimDuration, u64)> = space
+            .seeds
+            .iter()
+            .flat_map(|seed| space.offsets.iter().map(move |o| (*o, *seed)))
+            .collect();
+        let runs = self.collect(&jobs, |&(o, seed)| {
+            let trace = self.run(&Trial {
+                container: index,
+                app: App::Crash,
+                start_offset: o,
+                seed,
+                horizon: self
+                    .start_estimate(o)
+                    .saturating_add(HOUR)
+                    .saturating_add(SimDuration::from_secs(1)),
+                stop: Stop::Horizon,
+            })?;
+            Ok((trace, seed))
+        })?;
+        let mut restarts = None;
+        let (mut back_off, mut cycle) = (Vec::new(), Vec::new());
+        for (trace, seed) in &runs {
+            let Some(&first) = trace.starts.first() else {
+                continue;
+            };
+            let within: Vec<SimDuration> = trace
+                .starts
+                .iter()
+                .skip(1)
+                .map(|t| t.saturating_since(first))
+                .filter(|d| *d <= HOUR)
+                .collect();
+            let p = phase(space, first, None, *seed);
+            back_off.push((trace.crash_loop.map(|t| t.saturating_since(first)), p));
+            let steady = match within.as_slice() {
+                [.., a, b] => Some(b.saturating_sub(*a)),
+                _ => None,
+            };
+            cycle.push((steady, p));
+            restarts.get_or_insert(within);
+        }
+        Ok(
+            match (restarts, Figure::of(&back_off), Figure::of(&cycle)) {
+                (Some(restarts), Some(back_off), Some(cycle)) => Some(CrashLoop {
+                    restarts,
+                    back_off,
+                    cycle,
+                }),
+                _ => None,
+            },
+        )
+    }
+}
+
+/// The phase of a trial whose container started at `start` and whose app changed at `change`.
+fn phase(space: &PhaseSpace, start: SimTime, change: Option<SimTime>, seed: u64) -> Phase {
+    let cycle = ms(space.cycle).max(1);
+    let modulo = |t: SimTime| dur(ms(t.saturating_since(SimTime::ZERO)) % cycle);
+    Phase {
+        start: modulo(start),
+        change: change.map(modulo),
+        seed: space.jitter.then_some(seed),
+    }
+}
+
+impl Phase {
+    fn default_for(space: &PhaseSpace) -> Phase {
+        Phase {
+            start: SimDuration::ZERO,
+            change: None,
+            seed: space.jitter.then_some(0),
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! `--format json`.
+
+use crate::figure::{ContainerFigures, Figure, Phase};
+use crate::gate::Verdict;
+use crate::report::ordered::J;
+use crate::report::WorkloadReport;
+
+fn phase(p: &Phase) -> J {
+    let mut m = vec![("start", J::secs(p.start))];
+    if let Some(c) = p.change {
+        m.push(("change", J::secs(c)));
+    }
+    if let Some(s) = p.seed {
+        m.push(("seed", J::int(s)));
+    }
+    J::Obj(m)
+}
+
+/// A figure: `{"min": …, "max": …, "phases": {"min": {…}, "max": {…}}}`.
+pub(crate) fn figure(f: &Figure) -> J {
+    J::Obj(vec![
+        ("min", J::opt_secs(f.min.value)),
+        ("max", J::opt_secs(f.max.value)),
+        (
+            "phases",
+            J::Obj(vec![
+                ("min", phase(&f.min.phase)),
+                ("max", phase(&f.max.phase)),
+            ]),
+        ),
+    ])
+}
+
+/// The figures of one container, as in the `containers` list.
+pub(crate) fn figures(c: &ContainerFigures) -> Vec<(&'static str, J)> {
+    vec![
+        (
+            "startupBudget",
+            c.startup_budget.as_ref().map_or(J::Null, figure),
+        ),
+        (
+            "hangDetection",
+            J::Obj(vec![
+                ("kill", figure(&c.hang.kill)),
+                ("exit", figure(&c.hang.exit)),
+                ("restarted", figure(&c.hang.restarted)),
+            ]),
+        ),
+        (
+            "readiness",
+            J::Obj(vec![
+                ("toReady", figure(&c.readiness.to_ready)),
+                (
+                    "toNotReady",
+                    c.readiness.to_not_ready.as_ref().map_or(J::Null, figure),
+                ),
+            ]),
+        ),
+        (
+            "crashLoop",
+            c.crash_loop.as_ref().map_or(J::Null, |l| {
+                J::Obj(vec![
+                    (
+                        "restarts",
+                        J::Arr(l.restarts.iter().map(|d| J::secs(*d)).collect()),
+                    ),
+                    ("backOff", figure(&l.back_off)),
+                    ("cycle", figure(&l.cycle)),
+                ])
+            }),
+        ),
+    ]
+}
+
+fn container(c: &ContainerFigures) -> J {
+    let mut m = vec![("name", J::str(c.name.clone()))];
+    if c.sidecar {
+        m.push(("sidecar", J::Bool(true)));
+    }
+    m.extend(figures(c));
+    m.push((
+        "sweep",
+        J::Obj(vec![
+            ("cycle", J::secs(c.space.cycle)),
+            ("offsets", J::int(c.space.offsets.len() as u64)),
+            ("seeds", J::int(c.space.seeds.len() as u64)),
+            ("jitter", J::Bool(c.space.jitter)),
+            ("truncated", J::Bool(c.space.truncated)),
+            ("simulations", J::int(c.simulations)),
+        ]),
+    ));
+    J::Obj(m)
+}
+
+/// The analysis as one JSON document:
+/// `{"probesim": 1, "kubernetes": …, "workloads": [{"name": …, "containers": […], "findings": […]}]}`,
+/// with `"requirements": [{"require": …, "workload": …, "value": …, "phase": …, "holds": …}]`
+/// when gates were checked.
+#[must_use]
+pub fn json(kubernetes: &str, workloads: &[WorkloadReport], requirements: &[Verdict]) -> String {
+    let workloads = workloads
+        .iter()
+        .map(|w| {
+            J::Obj(vec![
+                ("name", J::str(w.subject.name.clone())),
+                ("file", J::str(w.subject.file.clone())),
+                (
+                    "containers",
+                    J::Arr(w.containers.iter().map(container).collect()),
+                ),
+                (
+                    "findings",
+                    J::Arr(
+                        w.findings
+                            .iter()
+                            .map(|f| {
+                                let mut m = vec![
+                                    ("id", J::str(f.rule.id)),
+                                    ("severity", J::str(f.rule.severity.as_str())),
+                                    ("container", J::str(f.container.clone())),
+                                    ("path", J::str(f.path.clone())),
+                                ];
+                                if let Some((line, col)) = f.at {
+                                    m.push(("line", J::int(line as u64)));
+                                    m.push(("column", J::int(col as u64)));
+                                }
+                                m.push(("message", J::str(f.message.clone())));
+                                J::Obj(m)
+                            })
+                            .collect(),
+                    ),
+                ),
+            ])
+        })
+        .collect();
+    let mut doc = vec![
+        ("probesim", J::int(1u8)),
+        ("kubernetes", J::str(kubernetes)),
+        ("workloads", J::Arr(workloads)),
+    ];
+    if !requirements.is_empty() {
+        let verdicts = requirements
+            .iter()
+            .map(|v| {
+                J::Obj(vec![
+                    ("require", J::str(v.gate.text.clone())),
+                    ("workload", J::str(v.workload.clone())),
+                    ("container", J::str(v.gate.container.clone())),
+                    ("value", J::opt_secs(v.value)),
+                    ("phase", v.phase.as_ref().map_or(J::Null, phase)),
+                    ("holds", J::Bool(v.holds)),
+                ])
+            })
+            .collect();
+        doc.push(("requirements", J::Arr(verdicts)));
+    }
+    J::Obj(doc).render()
+}

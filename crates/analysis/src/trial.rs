@@ -1,0 +1,253 @@
+//! One simulation of one container under a synthetic application: the unit of every sweep.
+//!
+//! A [`Trial`] says how the application behaves ([`App`]), where its container starts relative
+//! to the probe workers' tick grid, which seed the kubelet's random draws use and how long to
+//! simulate. [`Trial::run`] builds a fresh [`Simulation`] of the subject's pod with the real
+//! engine and returns the few instants the figures are made of ([`Trace`]). Nothing here
+//! computes a figure from a formula: the engine decides every instant.
+
+use core::convert::Infallible;
+
+use probesim_core::{
+    Answer, Attempt, Behaviours, ContainerSpec, ContainerState, Event, EventKind, Flow, Handler,
+    Outcome, PodSpec, ProbeKind, PullPolicy, Response, SelfExit, SimDuration, SimTime, Simulation,
+    Sink, WaitingReason,
+};
+
+use crate::subject::Subject;
+
+/// How the analysed container's process behaves in a trial. Every other container of the pod
+/// answers its probes with success.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum App {
+    /// Every probe fails (connections refused; exec commands exit 1) from the process start until
+    /// it has been up for the given time, then every probe succeeds.
+    FailUntil(SimDuration),
+    /// Healthy; from the given instant on, every probe of the first instance times out (the
+    /// process hangs). Later instances are healthy.
+    HangAt(SimTime),
+    /// Healthy; from the given instant on, every probe fails, in every instance (the app keeps
+    /// failing across restarts, as when what it needs is gone).
+    FailAt(SimTime),
+    /// Healthy from the start.
+    Healthy,
+    /// Probes succeed, but the process exits with code 1 one second after every start.
+    Crash,
+}
+
+/// When a trial may stop before its horizon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Run to the horizon.
+    Horizon,
+    /// At the container's first kill, or once it is safe: its liveness probe (or, without one,
+    /// its startup probe) has succeeded.
+    KillOrSafe,
+    /// At the container's first restart (a start after the first).
+    Restart,
+    /// When the pod's Ready condition takes this value.
+    PodReady(bool),
+}
+
+/// One simulation job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trial {
+    /// Index of the analysed container in the engine's numbering: init containers (sidecars
+    /// among them) first, then the regular containers
+    /// ([`PodSpec::container`](probesim_core::PodSpec::container)).
+    pub container: usize,
+    /// How its process behaves.
+    pub app: App,
+    /// How much later than the scenario says the container's first instance starts: its first
+    /// image pull takes this much longer. This moves the container start against the probe
+    /// workers' tick grid (created with the pod, P15) and the PLEG relist grid.
+    pub start_offset: SimDuration,
+    /// The seed of the kubelet's random draws (start-up jitter, P14).
+    pub seed: u64,
+    /// The last instant simulated.
+    pub horizon: SimTime,
+    /// When to stop early.
+    pub stop: Stop,
+}
+
+/// What a trial saw of the analysed container and of the pod.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    /// Every start of the container.
+    pub starts: Vec<SimTime>,
+    /// Every kill of the container (liveness, startup or pod-level).
+    pub kills: Vec<SimTime>,
+    /// Every exit of the container.
+    pub exits: Vec<SimTime>,
+    /// Every change of the pod's Ready condition.
+    pub pod_ready: Vec<(SimTime, bool)>,
+    /// When the container's status first showed `CrashLoopBackOff`.
+    pub crash_loop: Option<SimTime>,
+    /// The run stopped before its horizon.
+    pub stopped: bool,
+}
+
+impl Trace {
+    /// The first instant at or after `from` in `times`.
+    #[must_use]
+    pub fn first_after(times: &[SimTime], from: SimTime) -> Option<SimTime> {
+        times.iter().copied().find(|t| *t >= from)
+    }
+
+    /// When the pod's Ready condition first took `value` at or after `from`.
+    #[must_use]
+    pub fn pod_ready_at(&self, value: bool, from: SimTime) -> Option<SimTime> {
+        self.pod_ready
+            .iter()
+            .find(|(t, r)| *r == value && *t >= from)
+            .map(|(t, _)| *t)
+    }
+}
+
+impl Trial {
+    /// Simulates the trial with the engine.
+    ///
+    /// # Errors
+    /// The engine's step budget exhausted at one instant (a model bug), as that instant.
+    pub fn run(&self, subject: &Subject) -> Result<Trace, SimTime> {
+        let mut pod = subject.pod.clone();
+        let index = self.container;
+        let safe_kind = {
+            let c = spec_mut(&mut pod, index);
+            if !self.start_offset.is_zero() {
+                // The first pull takes longer; later starts keep the configured pulls.
+                if c.pull_policy == PullPolicy::Never {
+                    c.pull_policy = PullPolicy::IfNotPresent;
+                }
+                c.app.pull = c.app.pull.saturating_add(self.start_offset);
+            }
+            c.app.exit = match self.app {
+                App::Crash => Some(SelfExit {
+                    code: 1,
+                    after: SimDuration::from_secs(1),
+                }),
+                _ => None,
+            };
+            if c.probe(ProbeKind::Liveness).is_some() {
+                Some(ProbeKind::Liveness)
+            } else if c.probe(ProbeKind::Startup).is_some() {
+                Some(ProbeKind::Startup)
+            } else {
+                None
+            }
+        };
+        let name = pod.container(index).name.clone();
+        let mut behaviours = Behaviours::new(&pod);
+        for kind in ProbeKind::ALL {
+            let Some(probe) = pod.container(index).probe(kind) else {
+                continue;
+            };
+            let failure = match probe.handler() {
+                Handler::HttpGet { .. } | Handler::TcpSocket { .. } => Answer::Refused,
+                Handler::Exec { .. } | Handler::Grpc { .. } => Answer::Fail,
+            };
+            let app = self.app;
+            let b = behaviours.add(Box::new(move |a: &Attempt| respond(app, failure, a)));
+            behaviours.bind(index, kind, b);
+        }
+        let mut sim = Simulation::new(
+            pod,
+            subject.profile.clone(),
+            subject.kubelet,
+            self.seed,
+            behaviours,
+        );
+        let mut sink = TraceSink {
+            name: &name,
+            stop: self.stop,
+            safe_kind,
+            trace: Trace::default(),
+        };
+        match sim.run_until(self.horizon, &mut sink) {
+            Ok(_) => Ok(sink.trace),
+            Err(probesim_core::RunError::Sink(never)) => match never {},
+            Err(probesim_core::RunError::StepBudget { at }) => Err(at),
+        }
+    }
+}
+
+/// The container with this engine index.
+fn spec_mut(pod: &mut PodSpec, index: usize) -> &mut ContainerSpec {
+    let init = pod.init_containers.len();
+    if index < init {
+        &mut pod.init_containers[index]
+    } else {
+        &mut pod.containers[index - init]
+    }
+}
+
+fn respond(app: App, failure: Answer, a: &Attempt) -> Response {
+    let answer = match app {
+        App::FailUntil(t) if a.uptime < t => failure,
+        App::HangAt(at) if a.instance == 0 && a.now >= at => Answer::Timeout,
+        App::FailAt(at) if a.now >= at => failure,
+        App::FailUntil(_) | App::HangAt(_) | App::FailAt(_) | App::Healthy | App::Crash => {
+            Answer::Ok
+        }
+    };
+    Response::now(answer)
+}
+
+struct TraceSink<'n> {
+    name: &'n str,
+    stop: Stop,
+    safe_kind: Option<ProbeKind>,
+    trace: Trace,
+}
+
+impl Sink for TraceSink<'_> {
+    type Error = Infallible;
+
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, Infallible> {
+        let t = event.t;
+        let trace = &mut self.trace;
+        let stop = match event.kind {
+            EventKind::Start { container, .. } if container == self.name => {
+                trace.starts.push(t);
+                self.stop == Stop::Restart && trace.starts.len() > 1
+            }
+            EventKind::Kill { container, .. } if container == self.name => {
+                trace.kills.push(t);
+                self.stop == Stop::KillOrSafe
+            }
+            EventKind::Exit { container, .. } if container == self.name => {
+                trace.exits.push(t);
+                false
+            }
+            EventKind::Probe {
+                container,
+                probe,
+                outcome: Outcome::Success,
+                ..
+            } if container == self.name => {
+                self.stop == Stop::KillOrSafe && Some(probe) == self.safe_kind
+            }
+            EventKind::Status { container, status } if container == self.name => {
+                if trace.crash_loop.is_none()
+                    && matches!(
+                        status.state,
+                        ContainerState::Waiting(Some(WaitingReason::CrashLoopBackOff { .. }))
+                    )
+                {
+                    trace.crash_loop = Some(t);
+                }
+                false
+            }
+            EventKind::PodReady { ready } => {
+                trace.pod_ready.push((t, ready));
+                self.stop == Stop::PodReady(ready)
+            }
+            _ => false,
+        };
+        if stop {
+            trace.stopped = true;
+            return Ok(Flow::Stop);
+        }
+        Ok(Flow::Continue)
+    }
+}
