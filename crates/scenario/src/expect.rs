@@ -87,6 +87,8 @@ pub struct EventFilter {
     pub reason: Option<String>,
     /// Kubernetes Event `type` (`Normal`, `Warning`).
     pub event_type: Option<String>,
+    /// `cause` of kill events (`liveness`, `pod-completed`, …).
+    pub cause: Option<String>,
     /// Substring of a Kubernetes Event message.
     pub message: Option<String>,
     /// `exitCode` of exit events.
@@ -161,6 +163,7 @@ impl EventFilter {
         }
         let (mut probe, mut outcome, mut result) = (None, None, None);
         let (mut reason, mut event_type, mut exit_code, mut message) = (None, None, None, None);
+        let mut cause = None;
         match kind {
             EventKind::Probe {
                 probe: p,
@@ -172,7 +175,11 @@ impl EventFilter {
                 result: r,
                 ..
             } => (probe, result) = (Some(p.as_str()), Some(r.as_str())),
-            EventKind::Kill { reason: r, .. } => reason = Some(r.as_str()),
+            EventKind::Kill {
+                reason: r,
+                cause: c,
+                ..
+            } => (reason, cause) = (Some(r.as_str()), Some(c.as_str())),
             EventKind::Exit {
                 exit_code: c,
                 reason: r,
@@ -199,6 +206,7 @@ impl EventFilter {
             && same(self.result.as_deref(), result)
             && same(self.reason.as_deref(), reason)
             && same(self.event_type.as_deref(), event_type)
+            && same(self.cause.as_deref(), cause)
             && self.exit_code.is_none_or(|c| exit_code == Some(c));
         if !fields_match {
             return false;
@@ -237,6 +245,7 @@ impl fmt::Display for EventFilter {
             ("result", &self.result),
             ("reason", &self.reason),
             ("type", &self.event_type),
+            ("cause", &self.cause),
         ];
         for (name, value) in texts {
             if let Some(v) = value {

@@ -332,6 +332,13 @@ fn filters_match_the_fields_of_each_kind() {
         ..f("kill")
     };
     assert_eq!(n(kill, &mut buf), 1);
+    // The kill's cause (the fixture's kill is a liveness kill).
+    let cause = |c: &str| EventFilter {
+        cause: Some(c.into()),
+        ..f("kill")
+    };
+    assert_eq!(n(cause("liveness"), &mut buf), 1);
+    assert_eq!(n(cause("pod-completed"), &mut buf), 0);
     let exit = EventFilter {
         exit_code: Some(137),
         reason: Some("Error".into()),

@@ -10,6 +10,7 @@ use crate::validate::ValidatedPod;
 use crate::yaml::{Node, Value};
 
 use super::apps::PROBE_TYPES;
+use super::closed_sets::{reasons, state_reasons, timeline_fields, CAUSES};
 use super::Loader;
 
 pub(super) const EXPECT_FIELDS: &[&str] = &[
@@ -54,6 +55,7 @@ pub(super) const TIMELINE_FIELDS: &[&str] = &[
     "exitCode",
     "type",
     "message",
+    "cause",
 ];
 
 pub(super) const RANGE_FIELDS: &[&str] = &["min", "max"];
@@ -271,7 +273,9 @@ impl Loader<'_> {
                 "state" => self
                     .one_of(node, &p, &["running", "waiting", "terminated"])
                     .map(|s| checks.state = Some(s)),
-                "reason" => decode::string(&mut self.d, node, &p).map(|s| checks.reason = Some(s)),
+                "reason" => self
+                    .one_of_set(node, &p, state_reasons(), "container state reason")
+                    .map(|s| checks.reason = Some(s)),
                 "exitCode" => decode::int32(&mut self.d, node, &p)
                     .map(|n| checks.exit_code = i32::try_from(n).ok()),
                 "lastExitCode" => decode::int32(&mut self.d, node, &p)
@@ -416,10 +420,19 @@ impl Loader<'_> {
             }
         }
         for (key, node) in f.entries() {
-            if node.is_null() {
+            if node.is_null() || key.text == "kind" {
                 continue;
             }
             let p = path.child(&key.text);
+            // A field the counted kind of event lacks would match nothing.
+            if form == "timeline"
+                && !filter.kind.is_empty()
+                && !timeline_fields(&filter.kind).contains(&key.text.as_str())
+            {
+                self.field_not_of_kind(key.mark, &p, &key.text, &filter.kind);
+                ok = false;
+                continue;
+            }
             let good = match key.text.as_str() {
                 "container" => self
                     .container_name(node, &p, pod)
@@ -436,7 +449,15 @@ impl Loader<'_> {
                 "type" => self
                     .one_of(node, &p, &["Normal", "Warning"])
                     .map(|s| filter.event_type = Some(s)),
-                "reason" => decode::string(&mut self.d, node, &p).map(|s| filter.reason = Some(s)),
+                "reason" => match reasons(&filter.kind) {
+                    Some((set, what)) => self
+                        .one_of_set(node, &p, set.iter().copied(), what)
+                        .map(|s| filter.reason = Some(s)),
+                    None => decode::string(&mut self.d, node, &p).map(|_| ()),
+                },
+                "cause" => self
+                    .one_of_set(node, &p, CAUSES.iter().copied(), "kill cause")
+                    .map(|s| filter.cause = Some(s)),
                 "message" => {
                     decode::string(&mut self.d, node, &p).map(|s| filter.message = Some(s))
                 }

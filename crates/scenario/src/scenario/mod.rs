@@ -14,6 +14,7 @@
 //! their scenario key (`kubelet.resync`, `apps.kubia.exit`, `expect[2].at`).
 
 mod apps;
+mod closed_sets;
 mod endpoints;
 mod expectations;
 mod knobs;
