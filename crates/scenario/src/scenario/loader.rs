@@ -142,6 +142,9 @@ impl<'s> Loader<'s> {
                                     .push(format!("{display_path}: the API server warns: {w}"));
                             }
                             self.note_readiness_gates(&m, display_path);
+                            for n in validate::unmatched_port_names(&m) {
+                                self.notes.push(format!("{display_path}:{n}"));
+                            }
                             Some((m, v))
                         }
                         Err(ds) => {
