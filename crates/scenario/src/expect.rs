@@ -116,6 +116,8 @@ pub enum Expectation {
         /// How many (default `{min: 1}`).
         count: CountRange,
     },
+    /// `readyWithin`, `neverNotReadyLongerThan`, `maxRestarts`, `firstKill`, `noKill`.
+    Goal(Goal),
 }
 
 /// One expectation together with where it was written, for messages.
@@ -343,6 +345,8 @@ pub struct ExpectSink<'e, S> {
     evaluated: usize,
     /// Matching events so far, per position in `expects` (`events` expectations only).
     counts: Vec<u64>,
+    /// What each goal expectation has seen, per position in `expects` (others: unused).
+    goals: Vec<GoalState>,
     failures: Vec<Failure>,
     buf: String,
 }
@@ -373,6 +377,7 @@ impl<'e, S> ExpectSink<'e, S> {
             pending,
             evaluated: 0,
             counts: vec![0; expects.len()],
+            goals: vec![GoalState::default(); expects.len()],
             failures: Vec::new(),
             buf: String::new(),
         }
@@ -396,6 +401,12 @@ impl<'e, S> ExpectSink<'e, S> {
             ));
         }
         for (i, e) in self.expects.iter().enumerate() {
+            if let Expectation::Goal(goal) = &e.expectation {
+                if let Some(message) = self.goals[i].verdict(goal, end) {
+                    self.failures.push(failure(e, message));
+                }
+                continue;
+            }
             let Expectation::Count {
                 filter,
                 between: (from, to),
@@ -532,15 +543,20 @@ impl<'e, S> ExpectSink<'e, S> {
             | EventKind::Event(_) => {}
         }
         for (i, e) in self.expects.iter().enumerate() {
-            if let Expectation::Count {
-                filter,
-                between: (from, to),
-                ..
-            } = &e.expectation
-            {
-                if (*from..=*to).contains(&event.t) && filter.matches(&event.kind, &mut self.buf) {
-                    self.counts[i] += 1;
+            match &e.expectation {
+                Expectation::Count {
+                    filter,
+                    between: (from, to),
+                    ..
+                } => {
+                    if (*from..=*to).contains(&event.t)
+                        && filter.matches(&event.kind, &mut self.buf)
+                    {
+                        self.counts[i] += 1;
+                    }
                 }
+                Expectation::Goal(goal) => self.goals[i].observe(goal, event),
+                Expectation::At { .. } => {}
             }
         }
     }
@@ -560,7 +576,7 @@ impl<S: Sink> Sink for ExpectSink<'_, S> {
 fn at_of(e: &Expect) -> SimTime {
     match e.expectation {
         Expectation::At { at, .. } => at,
-        Expectation::Count { .. } => SimTime::MAX,
+        Expectation::Count { .. } | Expectation::Goal(_) => SimTime::MAX,
     }
 }
 
@@ -646,5 +662,9 @@ fn compare_code(
     }
 }
 
+mod goals;
 #[cfg(test)]
 mod tests;
+
+pub use self::goals::Goal;
+use self::goals::GoalState;

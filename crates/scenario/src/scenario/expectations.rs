@@ -11,6 +11,7 @@ use crate::yaml::{Node, Value};
 
 use super::apps::PROBE_TYPES;
 use super::closed_sets::{reasons, state_reasons, timeline_fields, CAUSES};
+use super::goals::GOALS;
 use super::Loader;
 
 pub(super) const EXPECT_FIELDS: &[&str] = &[
@@ -29,6 +30,11 @@ pub(super) const EXPECT_FIELDS: &[&str] = &[
     "timeline",
     "between",
     "count",
+    "readyWithin",
+    "neverNotReadyLongerThan",
+    "maxRestarts",
+    "firstKill",
+    "noKill",
 ];
 
 pub(super) const CONTAINER_CHECKS: &[&str] = &[
@@ -184,16 +190,18 @@ impl Loader<'_> {
         let f = decode::fields(&mut self.d, item, path, EXPECT_FIELDS, &[])?;
         let forms: Vec<&str> = ["at", "events", "timeline"]
             .into_iter()
+            .chain(GOALS.iter().map(|(g, _)| *g))
             .filter(|k| f.get(k).is_some())
             .collect();
         match forms.as_slice() {
             ["at"] => self.state_expectation(&f, path, pod),
             ["events"] | ["timeline"] => self.count_expectation(&f, path, forms[0], pod),
+            [goal] => self.goal_expectation(&f, path, goal, pod),
             [] => {
                 self.report(
                     path,
                     Some(f.mark),
-                    "expected `at` (state checks), `events` or `timeline`",
+                    "expected `at` (state checks), `events`, `timeline`, `readyWithin`, `neverNotReadyLongerThan`, `maxRestarts`, `firstKill` or `noKill`",
                 );
                 None
             }
@@ -570,7 +578,7 @@ mod tests {
                 "23:24: expect[2].count.max: max 1 is below min 3",
                 "24:13: expect[3].timeline.kind: missing field: the timeline event kind to count (probe, result, kill, exit, start, …)",
                 "25:3: expect[4]: `at` and `events` cannot be combined: write separate expectations",
-                "27:3: expect[5]: expected `at` (state checks), `events` or `timeline`",
+                "27:3: expect[5]: expected `at` (state checks), `events`, `timeline`, `readyWithin`, `neverNotReadyLongerThan`, `maxRestarts`, `firstKill` or `noKill`",
                 "28:3: expect[6]: nothing to check: add restartCount, ready, started, state, reason, exitCode, lastExitCode, phase or podReady",
             ]
         );

@@ -17,6 +17,7 @@ mod apps;
 mod closed_sets;
 mod endpoints;
 mod expectations;
+mod goals;
 mod knobs;
 mod loader;
 mod manifest_ref;

@@ -1,0 +1,153 @@
+//! Reading the goal expectations (`readyWithin`, `neverNotReadyLongerThan`, `maxRestarts`,
+//! `firstKill`, `noKill`; contract §2.4, extended); checking them is
+//! [`crate::expect::Goal`]'s.
+
+use probesim_core::SimTime;
+
+use crate::decode::{self, Fields};
+use crate::expect::{Expectation, Goal};
+use crate::field_path::FieldPath;
+use crate::validate::ValidatedPod;
+use crate::yaml::Value;
+
+use super::expectations::RANGE_FIELDS;
+use super::Loader;
+
+/// The goal forms, each with the fields that may go with it.
+pub(super) const GOALS: &[(&str, &[&str])] = &[
+    ("readyWithin", &["container"]),
+    ("neverNotReadyLongerThan", &["container"]),
+    ("maxRestarts", &["container", "between"]),
+    ("firstKill", &["container"]),
+    ("noKill", &["container"]),
+];
+
+impl Loader<'_> {
+    /// A goal expectation of form `form` (one of [`GOALS`]).
+    pub(super) fn goal_expectation(
+        &mut self,
+        f: &Fields<'_>,
+        path: &FieldPath,
+        form: &str,
+        pod: Option<&ValidatedPod>,
+    ) -> Option<Expectation> {
+        let companions = GOALS
+            .iter()
+            .find(|(g, _)| *g == form)
+            .map_or(&[][..], |(_, c)| *c);
+        let mut ok = true;
+        for (key, node) in f.entries() {
+            let field = key.text.as_str();
+            if node.is_null() || field == form || companions.contains(&field) {
+                continue;
+            }
+            let with: Vec<String> = companions.iter().map(|c| format!("`{c}`")).collect();
+            self.report(
+                &path.child(field),
+                Some(key.mark),
+                format!(
+                    "does not go with `{form}` (it takes {})",
+                    with.join(" and ")
+                ),
+            );
+            ok = false;
+        }
+        let container = match f.get("container") {
+            Some(n) if !n.is_null() => {
+                let name = self.container_name(n, &path.child("container"), pod);
+                ok &= name.is_some();
+                name
+            }
+            _ => None,
+        };
+        let node = f.get(form)?;
+        let p = path.child(form);
+        let goal = match form {
+            "readyWithin" => self
+                .instant(node, &p)
+                .map(|within| Goal::ReadyWithin { within, container }),
+            "neverNotReadyLongerThan" => self
+                .duration(node, &p)
+                .map(|limit| Goal::NeverNotReadyLongerThan { limit, container }),
+            "maxRestarts" => {
+                let max = decode::integer(
+                    &mut self.d,
+                    node,
+                    &p,
+                    0,
+                    i128::from(u32::MAX),
+                    "a number of restarts from 0 to 4294967295",
+                )
+                .and_then(|n| u64::try_from(n).ok());
+                let between = match f.get("between") {
+                    None => Some((SimTime::ZERO, SimTime::MAX)),
+                    Some(n) => self.between(n, &path.child("between")),
+                };
+                max.zip(between).map(|(max, between)| Goal::MaxRestarts {
+                    max,
+                    container,
+                    between,
+                })
+            }
+            "firstKill" => self.first_kill(node, &p, container),
+            _ => match decode::boolean(&mut self.d, node, &p) {
+                Some(true) => Some(Goal::NoKill { container }),
+                Some(false) => {
+                    self.report(
+                        &p,
+                        Some(node.mark),
+                        "`noKill: false` checks nothing: write `noKill: true`, or count kills with `timeline: {kind: kill}`",
+                    );
+                    None
+                }
+                None => None,
+            },
+        };
+        let goal = goal?;
+        ok.then_some(Expectation::Goal(goal))
+    }
+
+    /// `firstKill: {min: 5m, max: 20m}` (either or both).
+    fn first_kill(
+        &mut self,
+        node: &crate::yaml::Node,
+        path: &FieldPath,
+        container: Option<String>,
+    ) -> Option<Goal> {
+        if !matches!(node.value(), Value::Map(_)) {
+            decode::type_error(
+                &mut self.d,
+                node,
+                path,
+                "a window {min, max} of durations (the first kill no earlier than min, no later than max)",
+            );
+            return None;
+        }
+        let f = decode::fields(&mut self.d, node, path, RANGE_FIELDS, &[])?;
+        let min = f.get("min").map(|n| self.instant(n, &path.child("min")));
+        let max = f.get("max").map(|n| self.instant(n, &path.child("max")));
+        if matches!(min, Some(None)) || matches!(max, Some(None)) {
+            return None;
+        }
+        let (min, max) = (min.flatten(), max.flatten());
+        match (min, max, f.get("max")) {
+            (None, None, _) => {
+                self.report(path, Some(node.mark), "expected min, max or both");
+                None
+            }
+            (Some(a), Some(b), Some(n)) if a > b => {
+                self.report(
+                    &path.child("max"),
+                    Some(n.mark),
+                    format!("max ({b}s) is before min ({a}s)"),
+                );
+                None
+            }
+            _ => Some(Goal::FirstKill {
+                min,
+                max,
+                container,
+            }),
+        }
+    }
+}
