@@ -335,8 +335,9 @@ impl std::error::Error for Failure {}
 pub struct ExpectSink<'e, S> {
     inner: S,
     expects: &'e [Expect],
-    /// The containers named by `at` expectations, with their latest API view.
-    containers: Vec<(&'e str, ContainerStatus)>,
+    /// The containers named by `at` expectations, with their latest API view and since when
+    /// its state (and reason) is what it is (`None`: since before any status).
+    containers: Vec<(&'e str, ContainerStatus, Option<SimTime>)>,
     phase: Phase,
     pod_ready: bool,
     /// Positions in `expects` of the `at` expectations, by time.
@@ -355,14 +356,14 @@ impl<'e, S> ExpectSink<'e, S> {
     /// Wraps `inner`, checking `expects`.
     #[must_use]
     pub fn new(inner: S, expects: &'e [Expect]) -> ExpectSink<'e, S> {
-        let mut containers: Vec<(&'e str, ContainerStatus)> = Vec::new();
+        let mut containers: Vec<(&'e str, ContainerStatus, Option<SimTime>)> = Vec::new();
         let mut pending = Vec::new();
         for (i, e) in expects.iter().enumerate() {
             if let Expectation::At { container, .. } = &e.expectation {
                 pending.push(i);
                 if let Some(c) = container.as_deref() {
-                    if !containers.iter().any(|(n, _)| *n == c) {
-                        containers.push((c, ContainerStatus::default()));
+                    if !containers.iter().any(|(n, _, _)| *n == c) {
+                        containers.push((c, ContainerStatus::default(), None));
                     }
                 }
             }
@@ -490,10 +491,10 @@ impl<'e, S> ExpectSink<'e, S> {
         }
         let status = container
             .as_deref()
-            .and_then(|c| self.containers.iter().find(|(n, _)| *n == c))
-            .map(|(_, s)| s);
+            .and_then(|c| self.containers.iter().find(|(n, _, _)| *n == c))
+            .map(|(_, s, since)| (s, *since));
         match status {
-            Some(s) => check_container(checks, s, &mut problem),
+            Some((s, since)) => check_container(checks, s, since, &mut problem),
             None if has_container_checks(checks) => {
                 problem(format_args!("container-level checks need `container`"));
             }
@@ -514,17 +515,28 @@ impl<'e, S> ExpectSink<'e, S> {
     fn observe(&mut self, event: &Event<'_>) {
         match event.kind {
             EventKind::Status { container, status } => {
-                if let Some((_, s)) = self.containers.iter_mut().find(|(n, _)| *n == container) {
+                if let Some((_, s, since)) =
+                    self.containers.iter_mut().find(|(n, _, _)| *n == container)
+                {
+                    let same_state = s.state.name() == status.state.name()
+                        && s.state.reason() == status.state.reason();
+                    if !same_state || since.is_none() {
+                        *since = Some(event.t);
+                    }
                     *s = *status;
                 }
             }
             EventKind::Ready { container, ready } => {
-                if let Some((_, s)) = self.containers.iter_mut().find(|(n, _)| *n == container) {
+                if let Some((_, s, _)) =
+                    self.containers.iter_mut().find(|(n, _, _)| *n == container)
+                {
                     s.ready = ready;
                 }
             }
             EventKind::Started { container, started } => {
-                if let Some((_, s)) = self.containers.iter_mut().find(|(n, _)| *n == container) {
+                if let Some((_, s, _)) =
+                    self.containers.iter_mut().find(|(n, _, _)| *n == container)
+                {
                     s.started = started;
                 }
             }
@@ -602,8 +614,14 @@ fn has_container_checks(c: &StateChecks) -> bool {
 fn check_container(
     checks: &StateChecks,
     s: &ContainerStatus,
+    since: Option<SimTime>,
     problem: &mut impl FnMut(fmt::Arguments<'_>),
 ) {
+    // When the state seen began: ` since 25m10s`, or before any status.
+    let when = match since {
+        Some(t) => format!(" since {}", Span(t.as_millis())),
+        None => " (no status yet)".to_owned(),
+    };
     if let Some(want) = checks.restart_count {
         if !want.contains(u64::from(s.restart_count)) {
             problem(format_args!(
@@ -625,7 +643,7 @@ fn check_container(
     if let Some(want) = &checks.state {
         if want != s.state.name() {
             problem(format_args!(
-                "state expected {want}, saw {}",
+                "state expected {want}, saw {}{when}",
                 s.state.name()
             ));
         }
@@ -634,7 +652,7 @@ fn check_container(
         let seen = s.state.reason();
         if seen != Some(want.as_str()) {
             problem(format_args!(
-                "reason expected {want}, saw {}",
+                "reason expected {want}, saw {}{when}",
                 seen.unwrap_or("none")
             ));
         }
