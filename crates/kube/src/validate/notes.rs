@@ -6,14 +6,14 @@
 use probesim_core::{Port, ProbeKind};
 
 use crate::manifest::{At, ContainerManifest, IntOrString, PodManifest};
+use crate::yaml::Mark;
 
 use super::build::resolve_port;
 
-/// One line per probe port that names no port of its container:
-/// `<line>: <field path>: <what happens> (<the names that exist>)`, in the order of the
-/// manifest.
+/// One note per probe port that names no port of its container, in the order of the manifest:
+/// where the port is written, and `<field path>: <what happens> (<the names that exist>)`.
 #[must_use]
-pub fn unmatched_port_names(m: &PodManifest) -> Vec<String> {
+pub fn unmatched_port_names(m: &PodManifest) -> Vec<(Mark, String)> {
     let spec = m.kind.pod_spec_path();
     let mut notes = Vec::new();
     let lists = [
@@ -45,7 +45,7 @@ pub fn unmatched_port_names(m: &PodManifest) -> Vec<String> {
                     let Some(port) = port else { continue };
                     if let Some(text) = unmatched(c, port) {
                         let at = path.child(kind.field()).child(handler).child("port");
-                        notes.push(format!("{}: {at}: {text}", port.mark.line));
+                        notes.push((port.mark, format!("{at}: {text}")));
                     }
                 }
             }
@@ -89,6 +89,9 @@ mod tests {
         let node = yaml::parse(text).unwrap();
         let m = manifest::read(&node, &FieldPath::root()).unwrap();
         unmatched_port_names(&m)
+            .into_iter()
+            .map(|(mark, text)| format!("{}: {text}", mark.line))
+            .collect()
     }
 
     #[test]
