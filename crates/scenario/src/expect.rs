@@ -305,7 +305,8 @@ impl std::error::Error for Failure {}
 /// event later than `T`, or at [`ExpectSink::finish`] when the run ends at or after `T`); one
 /// whose `T` lies after the end of the run fails. An `events` expectation counts matching
 /// events with `from ≤ t ≤ to`; it fails when the count is out of range, or when its window
-/// closes after the end of the run.
+/// closes after the end of the run. A [`Goal`] keeps a few numbers of its own (when the pod
+/// became Ready or not, a restart count, the first kill) and is judged at the end.
 ///
 /// # Examples
 /// ```

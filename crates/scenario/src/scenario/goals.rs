@@ -151,3 +151,58 @@ impl Loader<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use probesim_core::SimDuration;
+
+    use super::*;
+    use crate::scenario::tests::{load, with_pod};
+
+    #[test]
+    fn goals_are_read() {
+        let s = load(&with_pod(
+            "expect:\n\
+             - readyWithin: 2m\n\
+             - neverNotReadyLongerThan: 10s\n  container: kubia\n\
+             - maxRestarts: 3\n  between: [1m, 30m]\n\
+             - firstKill: {min: 5m}\n\
+             - noKill: true\n  container: kubia\n\
+             - timeline: {kind: kill, reason: Unknown, cause: liveness}\n",
+        ))
+        .unwrap();
+        let goals: Vec<&Expectation> = s.expect.iter().map(|e| &e.expectation).collect();
+        let kubia = Some("kubia".to_owned());
+        assert_eq!(
+            goals[..5],
+            [
+                &Expectation::Goal(Goal::ReadyWithin {
+                    within: SimTime::from_secs(120),
+                    container: None
+                }),
+                &Expectation::Goal(Goal::NeverNotReadyLongerThan {
+                    limit: SimDuration::from_secs(10),
+                    container: kubia.clone()
+                }),
+                &Expectation::Goal(Goal::MaxRestarts {
+                    max: 3,
+                    container: None,
+                    between: (SimTime::from_secs(60), SimTime::from_secs(1800))
+                }),
+                &Expectation::Goal(Goal::FirstKill {
+                    min: Some(SimTime::from_secs(300)),
+                    max: None,
+                    container: None
+                }),
+                &Expectation::Goal(Goal::NoKill { container: kubia }),
+            ]
+        );
+        let Expectation::Count { filter, .. } = goals[5] else {
+            panic!("a count: {:?}", goals[5]);
+        };
+        assert_eq!(
+            (filter.reason.as_deref(), filter.cause.as_deref()),
+            (Some("Unknown"), Some("liveness"))
+        );
+    }
+}
