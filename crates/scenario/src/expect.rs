@@ -89,6 +89,10 @@ pub struct EventFilter {
     pub event_type: Option<String>,
     /// `cause` of kill events (`liveness`, `pod-completed`, …).
     pub cause: Option<String>,
+    /// `state` of status events (`running`, `waiting`, `terminated`).
+    pub state: Option<String>,
+    /// `phase` of phase events (`Pending`, `Running`, `Succeeded`, `Failed`).
+    pub phase: Option<String>,
     /// Substring of a Kubernetes Event message.
     pub message: Option<String>,
     /// `exitCode` of exit events.
@@ -165,7 +169,7 @@ impl EventFilter {
         }
         let (mut probe, mut outcome, mut result) = (None, None, None);
         let (mut reason, mut event_type, mut exit_code, mut message) = (None, None, None, None);
-        let mut cause = None;
+        let (mut cause, mut state, mut phase) = (None, None, None);
         match kind {
             EventKind::Probe {
                 probe: p,
@@ -191,13 +195,13 @@ impl EventFilter {
                 (reason, event_type, message) =
                     (Some(e.reason), Some(e.event_type.as_str()), Some(e.message));
             }
+            EventKind::Status { status, .. } => state = Some(status.state.name()),
+            EventKind::Phase { phase: p } => phase = Some(p.as_str()),
             EventKind::Start { .. }
             | EventKind::BackOff { .. }
             | EventKind::Ready { .. }
             | EventKind::Started { .. }
-            | EventKind::Status { .. }
             | EventKind::PodReady { .. }
-            | EventKind::Phase { .. }
             | EventKind::Sync { .. }
             | EventKind::Delete { .. }
             | EventKind::Deleted
@@ -209,6 +213,8 @@ impl EventFilter {
             && same(self.reason.as_deref(), reason)
             && same(self.event_type.as_deref(), event_type)
             && same(self.cause.as_deref(), cause)
+            && same(self.state.as_deref(), state)
+            && same(self.phase.as_deref(), phase)
             && self.exit_code.is_none_or(|c| exit_code == Some(c));
         if !fields_match {
             return false;
@@ -248,6 +254,8 @@ impl fmt::Display for EventFilter {
             ("reason", &self.reason),
             ("type", &self.event_type),
             ("cause", &self.cause),
+            ("state", &self.state),
+            ("phase", &self.phase),
         ];
         for (name, value) in texts {
             if let Some(v) = value {

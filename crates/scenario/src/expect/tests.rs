@@ -349,6 +349,19 @@ fn filters_match_the_fields_of_each_kind() {
     };
     assert_eq!(n(cause("liveness"), &mut buf), 1);
     assert_eq!(n(cause("pod-completed"), &mut buf), 0);
+    // A status event's state, a phase event's phase (the fixture: waiting, Running).
+    let state = |s: &str| EventFilter {
+        state: Some(s.into()),
+        ..f("status")
+    };
+    assert_eq!(n(state("waiting"), &mut buf), 1);
+    assert_eq!(n(state("running"), &mut buf), 0);
+    let phase = |p: &str| EventFilter {
+        phase: Some(p.into()),
+        ..f("phase")
+    };
+    assert_eq!(n(phase("Running"), &mut buf), 1);
+    assert_eq!(n(phase("Failed"), &mut buf), 0);
     let exit = EventFilter {
         exit_code: Some(137),
         reason: Some("Error".into()),

@@ -19,7 +19,9 @@ pub(super) fn timeline_fields(kind: &str) -> &'static [&'static str] {
         "kill" => &["container", "reason", "cause"],
         "exit" => &["container", "reason", "exitCode"],
         "event" => &["container", "type", "reason", "message"],
-        "start" | "backoff" | "ready" | "started" | "status" => &["container"],
+        "status" => &["container", "state"],
+        "phase" => &["phase"],
+        "start" | "backoff" | "ready" | "started" => &["container"],
         _ => &[],
     }
 }

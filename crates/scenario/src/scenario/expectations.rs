@@ -62,6 +62,8 @@ pub(super) const TIMELINE_FIELDS: &[&str] = &[
     "type",
     "message",
     "cause",
+    "state",
+    "phase",
 ];
 
 pub(super) const RANGE_FIELDS: &[&str] = &["min", "max"];
@@ -466,6 +468,12 @@ impl Loader<'_> {
                 "cause" => self
                     .one_of_set(node, &p, CAUSES.iter().copied(), "kill cause")
                     .map(|s| filter.cause = Some(s)),
+                "state" => self
+                    .one_of(node, &p, &["running", "waiting", "terminated"])
+                    .map(|s| filter.state = Some(s)),
+                "phase" => self
+                    .one_of(node, &p, &["Pending", "Running", "Succeeded", "Failed"])
+                    .map(|s| filter.phase = Some(s)),
                 "message" => {
                     decode::string(&mut self.d, node, &p).map(|s| filter.message = Some(s))
                 }
