@@ -4,6 +4,7 @@
 //! never the history; a failing one says what was seen and when.
 
 use core::fmt::{self, Write as _};
+use std::collections::VecDeque;
 
 use probesim_core::{Event, EventKind, SimDuration, SimTime};
 
@@ -29,7 +30,8 @@ pub enum Goal {
         container: Option<String>,
     },
     /// `maxRestarts: 3`: at most this many restarts (starts of a new instance with restartCount
-    /// 1 or more) in the window, of the container or of all containers.
+    /// 1 or more) in the window, of the container or of all containers; with `within`, at most
+    /// this many in any span of that length inside the window.
     MaxRestarts {
         /// The most allowed.
         max: u64,
@@ -37,6 +39,8 @@ pub enum Goal {
         container: Option<String>,
         /// `[from, to]`, both inclusive (`to` is `SimTime::MAX` for the whole run).
         between: (SimTime, SimTime),
+        /// The length of the sliding span (both ends included), if any.
+        within: Option<SimDuration>,
     },
     /// `firstKill: {min: 5m, max: 20m}`: the first kill (of the container, or of any) comes no
     /// earlier than `min` and no later than `max`. With `min` only, no kill at all passes.
@@ -108,6 +112,10 @@ pub(super) struct GoalState {
     /// Restarts counted, and when the one past the limit came.
     restarts: u64,
     over_limit_at: Option<SimTime>,
+    /// With `within`: the restarts of the current span (at most `max + 1`), and the first span
+    /// that held more than `max` (from, to, how many).
+    recent: VecDeque<SimTime>,
+    crowded: Option<(SimTime, SimTime, usize)>,
     /// The first kill.
     kill: Option<SeenKill>,
 }
@@ -131,7 +139,12 @@ impl GoalState {
                 self.readiness(goal, t, ready);
             }
             (
-                Goal::MaxRestarts { max, between, .. },
+                Goal::MaxRestarts {
+                    max,
+                    between,
+                    within,
+                    ..
+                },
                 EventKind::Start {
                     container,
                     restart_count,
@@ -143,6 +156,24 @@ impl GoalState {
                 self.restarts += 1;
                 if self.restarts == max.saturating_add(1) {
                     self.over_limit_at = Some(t);
+                }
+                if let Some(w) = within {
+                    self.recent.push_back(t);
+                    while self
+                        .recent
+                        .front()
+                        .is_some_and(|&first| t.saturating_since(first) > *w)
+                    {
+                        self.recent.pop_front();
+                    }
+                    let n = self.recent.len();
+                    if u64::try_from(n).unwrap_or(u64::MAX) > *max {
+                        if self.crowded.is_none() {
+                            self.crowded = self.recent.front().map(|&first| (first, t, n));
+                        }
+                        // Only the newest `max` can share a later span with a new restart.
+                        self.recent.pop_front();
+                    }
                 }
             }
             (
@@ -238,6 +269,7 @@ impl GoalState {
             Goal::MaxRestarts {
                 max,
                 between: (from, to),
+                within,
                 ..
             } => {
                 let subject = match goal.container() {
@@ -252,7 +284,16 @@ impl GoalState {
                     span(shown_to)
                 );
                 let seen = self.restarts;
-                if let Some(t) = self.over_limit_at {
+                if let Some(w) = within {
+                    if let Some((a, b, n)) = self.crowded {
+                        return Some(format!(
+                            "{head} within {}: {subject} restarted {n} times from {} to {}",
+                            Span(w.as_millis()),
+                            span(a),
+                            span(b)
+                        ));
+                    }
+                } else if let Some(t) = self.over_limit_at {
                     return Some(format!(
                         "{head}: {subject} restarted {seen} times; restart {}, past the limit, at {}",
                         max.saturating_add(1),
@@ -474,6 +515,7 @@ mod tests {
             max,
             container: container.map(str::to_owned),
             between: (SimTime::ZERO, if to == 0 { SimTime::MAX } else { secs(to) }),
+            within: None,
         };
         assert!(check(&[max(3, Some("web"), 0)], &events, 60).is_empty());
         assert_eq!(
@@ -489,6 +531,31 @@ mod tests {
             check(&[max(5, Some("web"), 90)], &events, 60),
             ["expect[0]: maxRestarts 5 between 0s and 1m30s: the run ended at 1m, before the window closed (restarts so far 3)"]
         );
+    }
+
+    #[test]
+    fn restarts_within_a_sliding_span() {
+        // Restarts at 10, 30, 45 and 100 s: three within 35 s (10-45), never three within 30 s.
+        let events = [
+            start(10, "web", 1),
+            start(30, "web", 2),
+            start(45, "web", 3),
+            start(100, "web", 4),
+        ];
+        let goal = |max: u64, within: u64| Goal::MaxRestarts {
+            max,
+            container: None,
+            between: (SimTime::ZERO, SimTime::MAX),
+            within: Some(SimDuration::from_secs(within)),
+        };
+        assert!(check(&[goal(2, 34)], &events, 120).is_empty());
+        assert_eq!(
+            check(&[goal(2, 35)], &events, 120),
+            ["expect[0]: maxRestarts 2 between 0s and 2m within 35s: the containers restarted 3 times from 10s to 45s"]
+        );
+        // Four in all, but never two within 10 s.
+        assert!(check(&[goal(1, 10)], &events, 120).is_empty());
+        assert_eq!(check(&[goal(0, 10)], &events, 120).len(), 1);
     }
 
     #[test]

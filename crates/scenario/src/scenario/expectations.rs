@@ -35,6 +35,7 @@ pub(super) const EXPECT_FIELDS: &[&str] = &[
     "maxRestarts",
     "firstKill",
     "noKill",
+    "within",
 ];
 
 pub(super) const CONTAINER_CHECKS: &[&str] = &[
@@ -195,6 +196,16 @@ impl Loader<'_> {
             .chain(GOALS.iter().map(|(g, _)| *g))
             .filter(|k| f.get(k).is_some())
             .collect();
+        if let (Some(n), false) = (f.get("within"), forms.as_slice() == ["maxRestarts"]) {
+            if forms.len() == 1 {
+                self.report(
+                    &path.child("within"),
+                    Some(n.mark),
+                    format!("goes with `maxRestarts`, not with `{}`", forms[0]),
+                );
+                return None;
+            }
+        }
         match forms.as_slice() {
             ["at"] => self.state_expectation(&f, path, pod),
             ["events"] | ["timeline"] => self.count_expectation(&f, path, forms[0], pod),

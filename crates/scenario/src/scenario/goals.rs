@@ -17,7 +17,7 @@ use super::Loader;
 pub(super) const GOALS: &[(&str, &[&str])] = &[
     ("readyWithin", &["container"]),
     ("neverNotReadyLongerThan", &["container"]),
-    ("maxRestarts", &["container", "between"]),
+    ("maxRestarts", &["container", "between", "within"]),
     ("firstKill", &["container"]),
     ("noKill", &["container"]),
 ];
@@ -83,11 +83,29 @@ impl Loader<'_> {
                     None => Some((SimTime::ZERO, SimTime::MAX)),
                     Some(n) => self.between(n, &path.child("between")),
                 };
-                max.zip(between).map(|(max, between)| Goal::MaxRestarts {
-                    max,
-                    container,
-                    between,
-                })
+                let within = match f.get("within") {
+                    None => Some(None),
+                    Some(n) => match self.duration(n, &path.child("within")) {
+                        Some(d) if d.is_zero() => {
+                            self.report(
+                                &path.child("within"),
+                                Some(n.mark),
+                                "a span of 0s holds only the restarts of one instant: give a longer one",
+                            );
+                            None
+                        }
+                        d => d.map(Some),
+                    },
+                };
+                match (max, between, within) {
+                    (Some(max), Some(between), Some(within)) => Some(Goal::MaxRestarts {
+                        max,
+                        container,
+                        between,
+                        within,
+                    }),
+                    _ => None,
+                }
             }
             "firstKill" => self.first_kill(node, &p, container),
             _ => match decode::boolean(&mut self.d, node, &p) {
@@ -187,7 +205,8 @@ mod tests {
                 &Expectation::Goal(Goal::MaxRestarts {
                     max: 3,
                     container: None,
-                    between: (SimTime::from_secs(60), SimTime::from_secs(1800))
+                    between: (SimTime::from_secs(60), SimTime::from_secs(1800)),
+                    within: None
                 }),
                 &Expectation::Goal(Goal::FirstKill {
                     min: Some(SimTime::from_secs(300)),
