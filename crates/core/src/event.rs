@@ -9,6 +9,9 @@ use core::fmt;
 use crate::spec::{Handler, ProbeKind};
 use crate::time::{SimDuration, SimTime};
 
+mod vocabulary;
+pub use vocabulary::KillCause;
+
 /// One timeline event.
 #[derive(Clone, Copy, Debug)]
 pub struct Event<'a> {
@@ -225,8 +228,10 @@ pub enum EventKind<'a> {
     Kill {
         /// Container name.
         container: &'a str,
-        /// Why.
+        /// Why, in the kubelet's words.
         reason: KillReason,
+        /// What led to it.
+        cause: KillCause,
         /// The grace period handed to the runtime.
         grace: SimDuration,
     },
@@ -404,8 +409,17 @@ impl fmt::Display for EventKind<'_> {
             EventKind::Result { probe, result, .. } => {
                 write!(f, "{probe} result -> {}", result.as_str())
             }
-            EventKind::Kill { reason, grace, .. } => {
-                write!(f, "kill ({}), grace {grace}s", reason.as_str())
+            EventKind::Kill {
+                reason,
+                cause,
+                grace,
+                ..
+            } => {
+                write!(f, "kill ({}", reason.as_str())?;
+                if !cause.implied_by(*reason) {
+                    write!(f, ", cause {}", cause.as_str())?;
+                }
+                write!(f, "), grace {grace}s")
             }
             EventKind::Exit {
                 exit_code, reason, ..

@@ -60,9 +60,9 @@ pub mod time;
 
 pub use behaviour::{AlwaysOk, Answer, Attempt, Behaviour, HandlerFamily, Response};
 pub use event::{
-    ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillReason,
-    KubeEvent, Message, ObjectRef, Outcome, Phase, ProbeOutput, ProbeResult, Recorded, SyncTrigger,
-    Terminated, WaitingReason,
+    ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillCause,
+    KillReason, KubeEvent, Message, ObjectRef, Outcome, Phase, ProbeOutput, ProbeResult, Recorded,
+    SyncTrigger, Terminated, WaitingReason,
 };
 pub use profile::{Gate, GateError, Profile};
 pub use recorder::Recorder;

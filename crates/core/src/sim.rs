@@ -19,9 +19,9 @@ use rand_core::{Rng, SeedableRng};
 
 use crate::behaviour::{AlwaysOk, Answer, Attempt, Behaviour, Response};
 use crate::event::{
-    ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillMessage,
-    KillReason, KubeEvent, Message, Outcome, OutputKind, Phase, PodName, ProbeOutput, ProbeResult,
-    SyncTrigger, Terminated, WaitingReason,
+    ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillCause,
+    KillMessage, KillReason, KubeEvent, Message, Outcome, OutputKind, Phase, PodName, ProbeOutput,
+    ProbeResult, SyncTrigger, Terminated, WaitingReason,
 };
 use crate::profile::{BackOffRequeue, ExecTimeout, Gate, Profile, ReadinessTrigger};
 use crate::sink::{Flow, Sink};
@@ -420,6 +420,7 @@ struct BackOffEntry {
 struct Kill {
     container: usize,
     reason: KillReason,
+    cause: KillCause,
     message: KillMessage,
 }
 

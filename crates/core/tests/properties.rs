@@ -165,6 +165,7 @@ impl Sink for Trace {
                 container,
                 reason,
                 grace,
+                ..
             } => Seen::Kill {
                 c: self.index(container),
                 reason,

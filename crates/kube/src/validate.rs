@@ -14,6 +14,7 @@
 
 mod build;
 mod defaults;
+mod notes;
 #[cfg(test)]
 mod tests;
 mod wording;
@@ -32,6 +33,7 @@ use crate::yaml::Mark;
 use self::build::build;
 pub use self::build::{env_map, expand, handler, pod_name, resolve_port};
 pub use self::defaults::{apply_defaults, image_tag};
+pub use self::notes::unmatched_port_names;
 use self::wording::{
     dns1123_label, dns1123_subdomain, is_http_header_name, port_name, HEADER_NAME, PORT_RANGE,
 };

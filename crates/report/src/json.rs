@@ -145,10 +145,12 @@ pub fn write_event<W: Write + ?Sized>(
         EventKind::Kill {
             container,
             reason,
+            cause,
             grace,
         } => {
             field_str(w, "container", container)?;
             field_str(w, "reason", reason.as_str())?;
+            field_str(w, "cause", cause.as_str())?;
             field_raw(w, "grace", grace)?;
         }
         EventKind::Exit {
@@ -326,7 +328,7 @@ fn header_fields<W: Write + ?Sized>(w: &mut W, info: &RunInfo<'_>) -> io::Result
 ///   "scenario": "kubia-unhealthy", "kubernetes": "1.37", "seed": 0, "duration": 1800,
 ///   "events": [
 ///     {"t": 10, "kind": "probe", "container": "kubia", "probe": "liveness", "outcome": "success", "output": "", "duration": 0},
-///     {"t": 80, "kind": "kill", "container": "kubia", "reason": "LivenessProbe", "grace": 30}
+///     {"t": 80, "kind": "kill", "container": "kubia", "reason": "LivenessProbe", "cause": "liveness", "grace": 30}
 ///   ],
 ///   "final": {"t": 1800, "phase": "Running", …}
 /// }
@@ -391,7 +393,7 @@ impl<W: Write> Sink for JsonSink<W> {
 /// line with the final status:
 ///
 /// ```text
-/// {"t": 80, "kind": "kill", "container": "kubia", "reason": "LivenessProbe", "grace": 30}
+/// {"t": 80, "kind": "kill", "container": "kubia", "reason": "LivenessProbe", "cause": "liveness", "grace": 30}
 /// {"kind": "final", "t": 1800, "phase": "Running", "ready": false, "conditions": {…}, "containers": […]}
 /// ```
 #[derive(Debug)]
@@ -612,7 +614,7 @@ mod tests {
                 &["container", "probe", "outcome", "output", "duration"],
             ),
             ("result", &["container", "probe", "result"]),
-            ("kill", &["container", "reason", "grace"]),
+            ("kill", &["container", "reason", "cause", "grace"]),
             ("event", &["type", "reason", "object", "message"]),
             ("exit", &["container", "exitCode", "reason"]),
             ("ready", &["container", "ready"]),
@@ -701,7 +703,7 @@ mod tests {
     {"t": 10, "kind": "probe", "container": "kubia", "probe": "liveness", "outcome": "success", "output": "", "duration": 0},
     {"t": 80.5, "kind": "probe", "container": "kubia", "probe": "liveness", "outcome": "failure", "output": "HTTP probe failed with statuscode: 500", "duration": 0.5},
     {"t": 80.5, "kind": "result", "container": "kubia", "probe": "liveness", "result": "Failure"},
-    {"t": 80.5, "kind": "kill", "container": "kubia", "reason": "LivenessProbe", "grace": 30}
+    {"t": 80.5, "kind": "kill", "container": "kubia", "reason": "LivenessProbe", "cause": "liveness", "grace": 30}
   ],
   "final": {"t": 1800, "phase": "Running", "ready": false, "conditions": {"PodReadyToStartContainers": true, "Initialized": true, "Ready": false, "ContainersReady": false, "PodScheduled": true}, "containers": [{"name": "kubia", "state": "waiting", "reason": "CrashLoopBackOff", "ready": false, "started": false, "restartCount": 9, "lastState": {"exitCode": 137, "reason": "Error", "finishedAt": 1560}}]}
 }

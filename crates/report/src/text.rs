@@ -222,8 +222,17 @@ fn describe(buf: &mut String, kind: &EventKind<'_>) -> fmt::Result {
         EventKind::Result { probe, result, .. } => {
             write!(buf, "{probe} result: {}", result.as_str())
         }
-        EventKind::Kill { reason, grace, .. } => {
-            write!(buf, "{}, grace period {}", reason.as_str(), grace.go())
+        EventKind::Kill {
+            reason,
+            cause,
+            grace,
+            ..
+        } => {
+            write!(buf, "{}", reason.as_str())?;
+            if !cause.implied_by(reason) {
+                write!(buf, " (cause {})", cause.as_str())?;
+            }
+            write!(buf, ", grace period {}", grace.go())
         }
         EventKind::Exit {
             exit_code, reason, ..

@@ -87,6 +87,12 @@ pub struct EventFilter {
     pub reason: Option<String>,
     /// Kubernetes Event `type` (`Normal`, `Warning`).
     pub event_type: Option<String>,
+    /// `cause` of kill events (`liveness`, `pod-completed`, …).
+    pub cause: Option<String>,
+    /// `state` of status events (`running`, `waiting`, `terminated`).
+    pub state: Option<String>,
+    /// `phase` of phase events (`Pending`, `Running`, `Succeeded`, `Failed`).
+    pub phase: Option<String>,
     /// Substring of a Kubernetes Event message.
     pub message: Option<String>,
     /// `exitCode` of exit events.
@@ -114,6 +120,8 @@ pub enum Expectation {
         /// How many (default `{min: 1}`).
         count: CountRange,
     },
+    /// `readyWithin`, `neverNotReadyLongerThan`, `maxRestarts`, `firstKill`, `noKill`.
+    Goal(Goal),
 }
 
 /// One expectation together with where it was written, for messages.
@@ -161,6 +169,7 @@ impl EventFilter {
         }
         let (mut probe, mut outcome, mut result) = (None, None, None);
         let (mut reason, mut event_type, mut exit_code, mut message) = (None, None, None, None);
+        let (mut cause, mut state, mut phase) = (None, None, None);
         match kind {
             EventKind::Probe {
                 probe: p,
@@ -172,7 +181,11 @@ impl EventFilter {
                 result: r,
                 ..
             } => (probe, result) = (Some(p.as_str()), Some(r.as_str())),
-            EventKind::Kill { reason: r, .. } => reason = Some(r.as_str()),
+            EventKind::Kill {
+                reason: r,
+                cause: c,
+                ..
+            } => (reason, cause) = (Some(r.as_str()), Some(c.as_str())),
             EventKind::Exit {
                 exit_code: c,
                 reason: r,
@@ -182,13 +195,13 @@ impl EventFilter {
                 (reason, event_type, message) =
                     (Some(e.reason), Some(e.event_type.as_str()), Some(e.message));
             }
+            EventKind::Status { status, .. } => state = Some(status.state.name()),
+            EventKind::Phase { phase: p } => phase = Some(p.as_str()),
             EventKind::Start { .. }
             | EventKind::BackOff { .. }
             | EventKind::Ready { .. }
             | EventKind::Started { .. }
-            | EventKind::Status { .. }
             | EventKind::PodReady { .. }
-            | EventKind::Phase { .. }
             | EventKind::Sync { .. }
             | EventKind::Delete { .. }
             | EventKind::Deleted
@@ -199,6 +212,9 @@ impl EventFilter {
             && same(self.result.as_deref(), result)
             && same(self.reason.as_deref(), reason)
             && same(self.event_type.as_deref(), event_type)
+            && same(self.cause.as_deref(), cause)
+            && same(self.state.as_deref(), state)
+            && same(self.phase.as_deref(), phase)
             && self.exit_code.is_none_or(|c| exit_code == Some(c));
         if !fields_match {
             return false;
@@ -237,6 +253,9 @@ impl fmt::Display for EventFilter {
             ("result", &self.result),
             ("reason", &self.reason),
             ("type", &self.event_type),
+            ("cause", &self.cause),
+            ("state", &self.state),
+            ("phase", &self.phase),
         ];
         for (name, value) in texts {
             if let Some(v) = value {
@@ -294,7 +313,8 @@ impl std::error::Error for Failure {}
 /// event later than `T`, or at [`ExpectSink::finish`] when the run ends at or after `T`); one
 /// whose `T` lies after the end of the run fails. An `events` expectation counts matching
 /// events with `from ≤ t ≤ to`; it fails when the count is out of range, or when its window
-/// closes after the end of the run.
+/// closes after the end of the run. A [`Goal`] keeps a few numbers of its own (when the pod
+/// became Ready or not, a restart count, the first kill) and is judged at the end.
 ///
 /// # Examples
 /// ```
@@ -324,8 +344,9 @@ impl std::error::Error for Failure {}
 pub struct ExpectSink<'e, S> {
     inner: S,
     expects: &'e [Expect],
-    /// The containers named by `at` expectations, with their latest API view.
-    containers: Vec<(&'e str, ContainerStatus)>,
+    /// The containers named by `at` expectations, with their latest API view and since when
+    /// its state (and reason) is what it is (`None`: since before any status).
+    containers: Vec<(&'e str, ContainerStatus, Option<SimTime>)>,
     phase: Phase,
     pod_ready: bool,
     /// Positions in `expects` of the `at` expectations, by time.
@@ -334,6 +355,8 @@ pub struct ExpectSink<'e, S> {
     evaluated: usize,
     /// Matching events so far, per position in `expects` (`events` expectations only).
     counts: Vec<u64>,
+    /// What each goal expectation has seen, per position in `expects` (others: unused).
+    goals: Vec<GoalState>,
     failures: Vec<Failure>,
     buf: String,
 }
@@ -342,14 +365,14 @@ impl<'e, S> ExpectSink<'e, S> {
     /// Wraps `inner`, checking `expects`.
     #[must_use]
     pub fn new(inner: S, expects: &'e [Expect]) -> ExpectSink<'e, S> {
-        let mut containers: Vec<(&'e str, ContainerStatus)> = Vec::new();
+        let mut containers: Vec<(&'e str, ContainerStatus, Option<SimTime>)> = Vec::new();
         let mut pending = Vec::new();
         for (i, e) in expects.iter().enumerate() {
             if let Expectation::At { container, .. } = &e.expectation {
                 pending.push(i);
                 if let Some(c) = container.as_deref() {
-                    if !containers.iter().any(|(n, _)| *n == c) {
-                        containers.push((c, ContainerStatus::default()));
+                    if !containers.iter().any(|(n, _, _)| *n == c) {
+                        containers.push((c, ContainerStatus::default(), None));
                     }
                 }
             }
@@ -364,6 +387,7 @@ impl<'e, S> ExpectSink<'e, S> {
             pending,
             evaluated: 0,
             counts: vec![0; expects.len()],
+            goals: vec![GoalState::default(); expects.len()],
             failures: Vec::new(),
             buf: String::new(),
         }
@@ -387,6 +411,12 @@ impl<'e, S> ExpectSink<'e, S> {
             ));
         }
         for (i, e) in self.expects.iter().enumerate() {
+            if let Expectation::Goal(goal) = &e.expectation {
+                if let Some(message) = self.goals[i].verdict(goal, end) {
+                    self.failures.push(failure(e, message));
+                }
+                continue;
+            }
             let Expectation::Count {
                 filter,
                 between: (from, to),
@@ -470,10 +500,10 @@ impl<'e, S> ExpectSink<'e, S> {
         }
         let status = container
             .as_deref()
-            .and_then(|c| self.containers.iter().find(|(n, _)| *n == c))
-            .map(|(_, s)| s);
+            .and_then(|c| self.containers.iter().find(|(n, _, _)| *n == c))
+            .map(|(_, s, since)| (s, *since));
         match status {
-            Some(s) => check_container(checks, s, &mut problem),
+            Some((s, since)) => check_container(checks, s, since, &mut problem),
             None if has_container_checks(checks) => {
                 problem(format_args!("container-level checks need `container`"));
             }
@@ -494,17 +524,28 @@ impl<'e, S> ExpectSink<'e, S> {
     fn observe(&mut self, event: &Event<'_>) {
         match event.kind {
             EventKind::Status { container, status } => {
-                if let Some((_, s)) = self.containers.iter_mut().find(|(n, _)| *n == container) {
+                if let Some((_, s, since)) =
+                    self.containers.iter_mut().find(|(n, _, _)| *n == container)
+                {
+                    let same_state = s.state.name() == status.state.name()
+                        && s.state.reason() == status.state.reason();
+                    if !same_state || since.is_none() {
+                        *since = Some(event.t);
+                    }
                     *s = *status;
                 }
             }
             EventKind::Ready { container, ready } => {
-                if let Some((_, s)) = self.containers.iter_mut().find(|(n, _)| *n == container) {
+                if let Some((_, s, _)) =
+                    self.containers.iter_mut().find(|(n, _, _)| *n == container)
+                {
                     s.ready = ready;
                 }
             }
             EventKind::Started { container, started } => {
-                if let Some((_, s)) = self.containers.iter_mut().find(|(n, _)| *n == container) {
+                if let Some((_, s, _)) =
+                    self.containers.iter_mut().find(|(n, _, _)| *n == container)
+                {
                     s.started = started;
                 }
             }
@@ -523,15 +564,20 @@ impl<'e, S> ExpectSink<'e, S> {
             | EventKind::Event(_) => {}
         }
         for (i, e) in self.expects.iter().enumerate() {
-            if let Expectation::Count {
-                filter,
-                between: (from, to),
-                ..
-            } = &e.expectation
-            {
-                if (*from..=*to).contains(&event.t) && filter.matches(&event.kind, &mut self.buf) {
-                    self.counts[i] += 1;
+            match &e.expectation {
+                Expectation::Count {
+                    filter,
+                    between: (from, to),
+                    ..
+                } => {
+                    if (*from..=*to).contains(&event.t)
+                        && filter.matches(&event.kind, &mut self.buf)
+                    {
+                        self.counts[i] += 1;
+                    }
                 }
+                Expectation::Goal(goal) => self.goals[i].observe(goal, event),
+                Expectation::At { .. } => {}
             }
         }
     }
@@ -551,7 +597,7 @@ impl<S: Sink> Sink for ExpectSink<'_, S> {
 fn at_of(e: &Expect) -> SimTime {
     match e.expectation {
         Expectation::At { at, .. } => at,
-        Expectation::Count { .. } => SimTime::MAX,
+        Expectation::Count { .. } | Expectation::Goal(_) => SimTime::MAX,
     }
 }
 
@@ -577,8 +623,14 @@ fn has_container_checks(c: &StateChecks) -> bool {
 fn check_container(
     checks: &StateChecks,
     s: &ContainerStatus,
+    since: Option<SimTime>,
     problem: &mut impl FnMut(fmt::Arguments<'_>),
 ) {
+    // When the state seen began: ` since 25m10s`, or before any status.
+    let when = match since {
+        Some(t) => format!(" since {}", Span(t.as_millis())),
+        None => " (no status yet)".to_owned(),
+    };
     if let Some(want) = checks.restart_count {
         if !want.contains(u64::from(s.restart_count)) {
             problem(format_args!(
@@ -600,7 +652,7 @@ fn check_container(
     if let Some(want) = &checks.state {
         if want != s.state.name() {
             problem(format_args!(
-                "state expected {want}, saw {}",
+                "state expected {want}, saw {}{when}",
                 s.state.name()
             ));
         }
@@ -609,7 +661,7 @@ fn check_container(
         let seen = s.state.reason();
         if seen != Some(want.as_str()) {
             problem(format_args!(
-                "reason expected {want}, saw {}",
+                "reason expected {want}, saw {}{when}",
                 seen.unwrap_or("none")
             ));
         }
@@ -637,5 +689,9 @@ fn compare_code(
     }
 }
 
+mod goals;
 #[cfg(test)]
 mod tests;
+
+pub use self::goals::Goal;
+use self::goals::GoalState;

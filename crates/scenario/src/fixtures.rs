@@ -4,8 +4,8 @@
 use probesim_core::event::{KillMessage, OutputKind};
 use probesim_core::{
     Conditions, ContainerSpec, ContainerState, ContainerStatus, Event, EventKind, EventType,
-    ExitReason, Handler, KillReason, KubeEvent, Message, ObjectRef, Outcome, Phase, PodSpec,
-    PodStatus, Port, ProbeKind, ProbeOutput, ProbeResult, Scheme, SimDuration, SimTime,
+    ExitReason, Handler, KillCause, KillReason, KubeEvent, Message, ObjectRef, Outcome, Phase,
+    PodSpec, PodStatus, Port, ProbeKind, ProbeOutput, ProbeResult, Scheme, SimDuration, SimTime,
     SyncTrigger, Terminated, WaitingReason,
 };
 
@@ -136,6 +136,7 @@ pub fn every_kind<'a>(handler: &'a Handler, status: &'a ContainerStatus) -> Vec<
             EventKind::Kill {
                 container: "kubia",
                 reason: KillReason::LivenessProbe,
+                cause: KillCause::Liveness,
                 grace: SimDuration::from_secs(30),
             },
         ),

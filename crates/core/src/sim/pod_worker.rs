@@ -34,7 +34,8 @@ impl Simulation {
                 // after that finds nothing running and the pod is done.
                 self.job.snapshot.clear();
                 self.job.snapshot.extend_from_slice(&self.snapshot);
-                self.kill_all(KillReason::Unknown);
+                let cause = self.terminal_cause();
+                self.kill_all(KillReason::Unknown, cause);
                 self.begin_job(out);
                 return;
             }
@@ -114,7 +115,7 @@ impl Simulation {
         }
         self.job.snapshot.clear();
         self.job.snapshot.extend_from_slice(&self.snapshot);
-        self.kill_all(KillReason::Deletion);
+        self.kill_all(KillReason::Deletion, KillCause::Deletion);
         self.begin_job(out);
     }
 
@@ -189,7 +190,7 @@ impl Simulation {
         if ni > 0 {
             let initialized = self.compute_init_actions();
             if self.job.pod_kill {
-                self.kill_pod();
+                self.kill_pod(KillCause::InitFailed);
                 return;
             }
             if !initialized {
@@ -205,19 +206,28 @@ impl Simulation {
                     let verdict = if self.cached(c, ProbeKind::Liveness, inst.id)
                         == Some(ProbeResult::Failure)
                     {
-                        Some((KillReason::LivenessProbe, KillMessage::Liveness { restart }))
+                        Some((
+                            KillReason::LivenessProbe,
+                            KillCause::Liveness,
+                            KillMessage::Liveness { restart },
+                        ))
                     } else if self.cached(c, ProbeKind::Startup, inst.id)
                         == Some(ProbeResult::Failure)
                     {
-                        Some((KillReason::StartupProbe, KillMessage::Startup { restart }))
+                        Some((
+                            KillReason::StartupProbe,
+                            KillCause::Startup,
+                            KillMessage::Startup { restart },
+                        ))
                     } else {
                         None
                     };
                     match verdict {
-                        Some((reason, message)) => {
+                        Some((reason, cause, message)) => {
                             self.job.kills.push(Kill {
                                 container: c,
                                 reason,
+                                cause,
                                 message,
                             });
                             if restart {
@@ -243,8 +253,15 @@ impl Simulation {
         }
         if keep == 0 && regular_starts == 0 {
             // R15, R61: nothing to keep and nothing to start: the whole pod is killed, with an
-            // empty message; sidecars cannot keep it alive.
-            self.kill_pod();
+            // empty message; sidecars cannot keep it alive. What led to it is the probe kill
+            // decided on above, if any (a liveness failure under `restartPolicy: Never`).
+            let cause = self
+                .job
+                .kills
+                .iter()
+                .find(|k| !self.pod.is_init(k.container))
+                .map_or(KillCause::PodCompleted, |k| k.cause);
+            self.kill_pod(cause);
         }
     }
 
@@ -277,6 +294,7 @@ impl Simulation {
                                 self.job.kills.push(Kill {
                                     container: i,
                                     reason: KillReason::StartupProbe,
+                                    cause: KillCause::Startup,
                                     message: KillMessage::InitStartup,
                                 });
                                 starts.push(i);
@@ -299,6 +317,7 @@ impl Simulation {
                         self.job.kills.push(Kill {
                             container: i,
                             reason: KillReason::LivenessProbe,
+                            cause: KillCause::Liveness,
                             message: KillMessage::InitLiveness,
                         });
                         starts.push(i);
@@ -333,14 +352,32 @@ impl Simulation {
     }
 
     /// R15, R61: kill every running container. Nothing is started.
-    pub(super) fn kill_pod(&mut self) {
-        self.kill_all(KillReason::Unknown);
+    pub(super) fn kill_pod(&mut self, cause: KillCause) {
+        self.kill_all(KillReason::Unknown, cause);
+    }
+
+    /// What led to stopping what still runs in a pod whose phase is terminal: an init container
+    /// that failed for good, or the end of the regular containers.
+    fn terminal_cause(&self) -> KillCause {
+        let ni = self.pod.init_containers.len();
+        let init_failed = (0..ni).any(|i| {
+            !self.pod.init_containers[i].restartable
+                && self.snapshot[i]
+                    .newest
+                    .and_then(|inst| inst.exited)
+                    .is_some_and(|(_, code)| code != 0)
+        });
+        if init_failed {
+            KillCause::InitFailed
+        } else {
+            KillCause::PodCompleted
+        }
     }
 
     /// Kills every running container at once, as `killContainersWithSyncResult` does with one
     /// goroutine each: the regular containers first, then the init containers last first, so
     /// that each sidecar is killed after everything it waits for (R24, R61).
-    pub(super) fn kill_all(&mut self, reason: KillReason) {
+    pub(super) fn kill_all(&mut self, reason: KillReason, cause: KillCause) {
         let ni = self.pod.init_containers.len();
         let n = self.pod.container_count();
         self.job.kills.clear();
@@ -353,6 +390,7 @@ impl Simulation {
             self.job.kills.push(Kill {
                 container: c,
                 reason,
+                cause,
                 message: KillMessage::Stopping,
             });
         }
@@ -479,6 +517,7 @@ impl Simulation {
             EventKind::Kill {
                 container: &spec.name,
                 reason: kill.reason,
+                cause: kill.cause,
                 grace,
             },
         );

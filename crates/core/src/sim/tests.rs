@@ -296,7 +296,10 @@ fn never_policy_kills_the_whole_pod_and_fails_it() {
         r.events("Killing"),
         ["80 Normal Killing: Stopping container kubia"]
     );
-    assert_eq!(r.texts("kill"), ["80 kill (Unknown), grace 30s"]);
+    assert_eq!(
+        r.texts("kill"),
+        ["80 kill (Unknown, cause liveness), grace 30s"]
+    );
     assert_eq!(r.times("start"), ["0"]);
     assert_eq!(r.texts("phase"), ["1 phase Running", "111 phase Failed"]);
     // P35: the worker holds after its verdict; P23: it stops once the phase is terminal.

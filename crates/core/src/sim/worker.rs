@@ -48,6 +48,10 @@ impl Simulation {
         reason: &'static str,
         message: Message<'_>,
     ) {
+        debug_assert!(
+            KubeEvent::REASONS.contains(&reason),
+            "{reason} is not in the catalogue"
+        );
         let event = KubeEvent {
             event_type,
             reason,

@@ -99,6 +99,16 @@ fn state_before_any_event_is_container_creating() {
     };
     let (_, failures) = run(&[at(0, 0, Some("kubia"), checks)], &[], 10);
     assert_eq!(failures, Vec::<String>::new());
+    // A failing state check says the state has been so since before any status.
+    let running = StateChecks {
+        state: Some("running".into()),
+        ..StateChecks::default()
+    };
+    let (_, failures) = run(&[at(0, 5, Some("kubia"), running)], &[], 10);
+    assert_eq!(
+        failures,
+        ["expect[0] (line 10): at 5s container kubia: state expected running, saw waiting (no status yet)"]
+    );
 }
 
 #[test]
@@ -184,8 +194,8 @@ fn failing_checks_say_what_was_expected_and_seen() {
             [
                 "expect[0] (line 10): at 30m container kubia: restartCount expected 9, saw 8",
                 "expect[1] (line 11): at 2m container kubia: restartCount expected between 1 and 3, \
-                 saw 8; ready expected true, saw false; state expected running, saw waiting; \
-                 reason expected Error, saw CrashLoopBackOff; exitCode expected 1, saw none",
+                 saw 8; ready expected true, saw false; state expected running, saw waiting since 1m51s; \
+                 reason expected Error, saw CrashLoopBackOff since 1m51s; exitCode expected 1, saw none",
                 "expect[2] (line 12): at 30s: phase expected Pending, saw Running; podReady expected true, saw false",
             ]
         );
@@ -332,6 +342,26 @@ fn filters_match_the_fields_of_each_kind() {
         ..f("kill")
     };
     assert_eq!(n(kill, &mut buf), 1);
+    // The kill's cause (the fixture's kill is a liveness kill).
+    let cause = |c: &str| EventFilter {
+        cause: Some(c.into()),
+        ..f("kill")
+    };
+    assert_eq!(n(cause("liveness"), &mut buf), 1);
+    assert_eq!(n(cause("pod-completed"), &mut buf), 0);
+    // A status event's state, a phase event's phase (the fixture: waiting, Running).
+    let state = |s: &str| EventFilter {
+        state: Some(s.into()),
+        ..f("status")
+    };
+    assert_eq!(n(state("waiting"), &mut buf), 1);
+    assert_eq!(n(state("running"), &mut buf), 0);
+    let phase = |p: &str| EventFilter {
+        phase: Some(p.into()),
+        ..f("phase")
+    };
+    assert_eq!(n(phase("Running"), &mut buf), 1);
+    assert_eq!(n(phase("Failed"), &mut buf), 0);
     let exit = EventFilter {
         exit_code: Some(137),
         reason: Some("Error".into()),

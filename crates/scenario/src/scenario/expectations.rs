@@ -10,6 +10,8 @@ use crate::validate::ValidatedPod;
 use crate::yaml::{Node, Value};
 
 use super::apps::PROBE_TYPES;
+use super::closed_sets::{reasons, state_reasons, timeline_fields, CAUSES};
+use super::goals::GOALS;
 use super::Loader;
 
 pub(super) const EXPECT_FIELDS: &[&str] = &[
@@ -28,6 +30,12 @@ pub(super) const EXPECT_FIELDS: &[&str] = &[
     "timeline",
     "between",
     "count",
+    "readyWithin",
+    "neverNotReadyLongerThan",
+    "maxRestarts",
+    "firstKill",
+    "noKill",
+    "within",
 ];
 
 pub(super) const CONTAINER_CHECKS: &[&str] = &[
@@ -54,6 +62,9 @@ pub(super) const TIMELINE_FIELDS: &[&str] = &[
     "exitCode",
     "type",
     "message",
+    "cause",
+    "state",
+    "phase",
 ];
 
 pub(super) const RANGE_FIELDS: &[&str] = &["min", "max"];
@@ -182,16 +193,28 @@ impl Loader<'_> {
         let f = decode::fields(&mut self.d, item, path, EXPECT_FIELDS, &[])?;
         let forms: Vec<&str> = ["at", "events", "timeline"]
             .into_iter()
+            .chain(GOALS.iter().map(|(g, _)| *g))
             .filter(|k| f.get(k).is_some())
             .collect();
+        if let (Some(n), false) = (f.get("within"), forms.as_slice() == ["maxRestarts"]) {
+            if forms.len() == 1 {
+                self.report(
+                    &path.child("within"),
+                    Some(n.mark),
+                    format!("goes with `maxRestarts`, not with `{}`", forms[0]),
+                );
+                return None;
+            }
+        }
         match forms.as_slice() {
             ["at"] => self.state_expectation(&f, path, pod),
             ["events"] | ["timeline"] => self.count_expectation(&f, path, forms[0], pod),
+            [goal] => self.goal_expectation(&f, path, goal, pod),
             [] => {
                 self.report(
                     path,
                     Some(f.mark),
-                    "expected `at` (state checks), `events` or `timeline`",
+                    "expected `at` (state checks), `events`, `timeline`, `readyWithin`, `neverNotReadyLongerThan`, `maxRestarts`, `firstKill` or `noKill`",
                 );
                 None
             }
@@ -271,7 +294,9 @@ impl Loader<'_> {
                 "state" => self
                     .one_of(node, &p, &["running", "waiting", "terminated"])
                     .map(|s| checks.state = Some(s)),
-                "reason" => decode::string(&mut self.d, node, &p).map(|s| checks.reason = Some(s)),
+                "reason" => self
+                    .one_of_set(node, &p, state_reasons(), "container state reason")
+                    .map(|s| checks.reason = Some(s)),
                 "exitCode" => decode::int32(&mut self.d, node, &p)
                     .map(|n| checks.exit_code = i32::try_from(n).ok()),
                 "lastExitCode" => decode::int32(&mut self.d, node, &p)
@@ -416,10 +441,19 @@ impl Loader<'_> {
             }
         }
         for (key, node) in f.entries() {
-            if node.is_null() {
+            if node.is_null() || key.text == "kind" {
                 continue;
             }
             let p = path.child(&key.text);
+            // A field the counted kind of event lacks would match nothing.
+            if form == "timeline"
+                && !filter.kind.is_empty()
+                && !timeline_fields(&filter.kind).contains(&key.text.as_str())
+            {
+                self.field_not_of_kind(key.mark, &p, &key.text, &filter.kind);
+                ok = false;
+                continue;
+            }
             let good = match key.text.as_str() {
                 "container" => self
                     .container_name(node, &p, pod)
@@ -436,7 +470,21 @@ impl Loader<'_> {
                 "type" => self
                     .one_of(node, &p, &["Normal", "Warning"])
                     .map(|s| filter.event_type = Some(s)),
-                "reason" => decode::string(&mut self.d, node, &p).map(|s| filter.reason = Some(s)),
+                "reason" => match reasons(&filter.kind) {
+                    Some((set, what)) => self
+                        .one_of_set(node, &p, set.iter().copied(), what)
+                        .map(|s| filter.reason = Some(s)),
+                    None => decode::string(&mut self.d, node, &p).map(|_| ()),
+                },
+                "cause" => self
+                    .one_of_set(node, &p, CAUSES.iter().copied(), "kill cause")
+                    .map(|s| filter.cause = Some(s)),
+                "state" => self
+                    .one_of(node, &p, &["running", "waiting", "terminated"])
+                    .map(|s| filter.state = Some(s)),
+                "phase" => self
+                    .one_of(node, &p, &["Pending", "Running", "Succeeded", "Failed"])
+                    .map(|s| filter.phase = Some(s)),
                 "message" => {
                     decode::string(&mut self.d, node, &p).map(|s| filter.message = Some(s))
                 }
@@ -549,7 +597,7 @@ mod tests {
                 "23:24: expect[2].count.max: max 1 is below min 3",
                 "24:13: expect[3].timeline.kind: missing field: the timeline event kind to count (probe, result, kill, exit, start, …)",
                 "25:3: expect[4]: `at` and `events` cannot be combined: write separate expectations",
-                "27:3: expect[5]: expected `at` (state checks), `events` or `timeline`",
+                "27:3: expect[5]: expected `at` (state checks), `events`, `timeline`, `readyWithin`, `neverNotReadyLongerThan`, `maxRestarts`, `firstKill` or `noKill`",
                 "28:3: expect[6]: nothing to check: add restartCount, ready, started, state, reason, exitCode, lastExitCode, phase or podReady",
             ]
         );

@@ -142,6 +142,17 @@ impl<'s> Loader<'s> {
                                     .push(format!("{display_path}: the API server warns: {w}"));
                             }
                             self.note_readiness_gates(&m, display_path);
+                            for (mark, n) in validate::unmatched_port_names(&m) {
+                                // The pod may come from a `manifest:` file: name that file.
+                                let file = match mark.source.0.checked_sub(1) {
+                                    Some(i) => self
+                                        .sources
+                                        .get(i as usize)
+                                        .map_or(display_path, |s| s.name.as_str()),
+                                    None => display_path,
+                                };
+                                self.notes.push(format!("{file}:{}: {n}", mark.line));
+                            }
                             Some((m, v))
                         }
                         Err(ds) => {

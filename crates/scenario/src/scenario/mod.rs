@@ -14,8 +14,10 @@
 //! their scenario key (`kubelet.resync`, `apps.kubia.exit`, `expect[2].at`).
 
 mod apps;
+mod closed_sets;
 mod endpoints;
 mod expectations;
+mod goals;
 mod knobs;
 mod loader;
 mod manifest_ref;
@@ -421,6 +423,9 @@ impl Scenario {
         match loader.scenario(&root, display_path) {
             Some(mut scenario) if loader.d.is_empty() => {
                 scenario.duration = Some(SimTime::ZERO.saturating_add(DEFAULT_MANIFEST_DURATION));
+                // The workload's notes first, then the pod's (readiness gates, named ports).
+                let mut notes: Vec<String> = notes;
+                notes.append(&mut scenario.notes);
                 scenario.notes = notes;
                 scenario.services = services;
                 Ok(ManifestScenario {

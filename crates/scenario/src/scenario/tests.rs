@@ -254,3 +254,17 @@ fn services_that_select_the_pod_are_kept() {
         Some("app.yaml: Service/web selects the pods of Deployment/web")
     );
 }
+
+#[test]
+fn a_manifest_run_notes_a_probe_port_that_names_no_container_port() {
+    // P39: the note names the file, line and field path, and the workload's own notes stay.
+    let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: web, labels: {app: web}}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    readinessProbe:\n      httpGet: {path: /, port: http}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}}\n";
+    let built = Scenario::from_manifest(text, "app.yaml", &ManifestRun::default()).unwrap();
+    assert_eq!(
+        built.scenario.notes,
+        [
+            "app.yaml: Service/web selects the pods of Pod/web",
+            "app.yaml:9: spec.containers[0].readinessProbe.httpGet.port: the port \"http\" matches no port of the container, so the kubelet errors at every attempt and the probe never acts (container \"web\" names no ports)",
+        ]
+    );
+}
