@@ -55,6 +55,9 @@ impl Kubectl {
 /// (minwidth 0, padding 2) for the pod and its containers, flushed before the Events table,
 /// which is aligned on its own.
 ///
+/// Once the pod object is gone from the API server, kubectl's answer is printed instead:
+/// `Error from server (NotFound): pods "<name>" not found`.
+///
 /// What the model cannot know is left out rather than invented: container and image IDs,
 /// ports, mounts, volumes, QoS class and tolerations. Timestamps count from
 /// [`ORIGIN_UNIX_SECS`]; the node is [`NODE_NAME`] at [`NODE_IP`].
@@ -67,6 +70,15 @@ pub fn describe_pod(
     events: &EventStore,
     profile: &Profile,
 ) {
+    if status.removed {
+        // The kubelet confirmed the deletion: the API server has no such pod any more.
+        let _ = writeln!(
+            out,
+            "Error from server (NotFound): pods \"{}\" not found",
+            pod.name
+        );
+        return;
+    }
     let kubectl = Kubectl {
         minor: profile.minor(),
     };

@@ -11,7 +11,8 @@ use crate::tracker::PodTracker;
 /// `--format get`: the `kubectl get pod NAME -w` view of the run.
 ///
 /// The watch starts when the kubelet first reports the pod (the timeline's origin): the header
-/// and the first row are one flush of kubectl's tabwriter, then every instant at which READY,
+/// and the first row (the status once the origin's events are in) are one flush of kubectl's
+/// tabwriter, then every instant at which READY,
 /// STATUS or the restart count changes prints one row, flushed on its own, as kubectl prints
 /// each watch event. Cells are the API server's printer at that instant ([`kubectl_row`],
 /// R46–R50; RESTARTS with `N (Xs ago)` from 1.22, AGE since the origin). Changes at one instant
@@ -45,11 +46,12 @@ pub struct GetSink<W: Write> {
 }
 
 impl<W: Write> GetSink<W> {
-    /// Starts the watch: writes the header and the row of `initial` (the status before the
-    /// first event) at the origin.
+    /// Starts the watch from `initial`, the status before the first event. Nothing is written
+    /// before the first instant's events are in: the header and the first row (the status at
+    /// the origin) come in one flush.
     ///
     /// # Errors
-    /// Writing failed.
+    /// None yet; the signature matches the other sinks.
     pub fn new(
         w: W,
         pod: &PodSpec,
@@ -68,7 +70,6 @@ impl<W: Write> GetSink<W> {
             out: String::new(),
         };
         sink.text.push('\n');
-        sink.print_if_changed()?;
         Ok(sink)
     }
 
