@@ -464,3 +464,6 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod views_tests;
