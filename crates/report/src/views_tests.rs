@@ -280,3 +280,37 @@ fn describe_of_a_removed_pod_is_not_found() {
         "{out}"
     );
 }
+
+#[test]
+fn every_release_has_the_three_views() {
+    use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
+    for minor in OLDEST_MINOR..=NEWEST_MINOR {
+        let scenario = kubia(&format!("1.{minor}"), "15m", "0s");
+        let get = render(&scenario, Format::Get, &readable());
+        assert!(
+            get.starts_with("NAME             READY   STATUS "),
+            "1.{minor}: {get}"
+        );
+        assert!(get.contains("CrashLoopBackOff"), "1.{minor}: {get}");
+        assert_eq!(get.contains(" ago)"), minor >= 22, "1.{minor}: {get}");
+        let describe = render(&scenario, Format::Describe, &readable());
+        assert!(
+            describe.contains("    Restart Count:  "),
+            "1.{minor}: {describe}"
+        );
+        assert!(
+            describe.contains("Exit Code:    137"),
+            "1.{minor}: {describe}"
+        );
+        assert_eq!(
+            describe.contains("#success=1 #failure=3"),
+            minor < 37,
+            "1.{minor}"
+        );
+        let timeline = render(&scenario, Format::Timeline, &readable());
+        assert!(
+            timeline.contains("liveness failure 3/3"),
+            "1.{minor}: {timeline}"
+        );
+    }
+}

@@ -16,7 +16,8 @@ use crate::tracker::PodTracker;
 /// STATUS or the restart count changes prints one row, flushed on its own, as kubectl prints
 /// each watch event. Cells are the API server's printer at that instant ([`kubectl_row`],
 /// R46–R50; RESTARTS with `N (Xs ago)` from 1.22, AGE since the origin). Changes at one instant
-/// make one row (the status manager writes them in one update).
+/// make one row (the status manager writes them in one update). When the pod object is
+/// removed, the watch's `DELETED` event prints its last row once more.
 ///
 /// The layout is kubectl's (cli-runtime `printers/tabwriter.go`): columns are the widest cell
 /// plus 3 spaces, at least 6, and with `RememberWidths` a column never shrinks: a row whose
@@ -116,6 +117,13 @@ impl<W: Write> Sink for GetSink<W> {
             self.at = event.t;
         }
         self.tracker.apply(&self.pod, event.t, &event.kind);
+        if matches!(event.kind, probesim_core::EventKind::Deleted) {
+            // The last update is printed, then the watch's DELETED event prints the pod's
+            // last row once more.
+            self.print_if_changed()?;
+            self.last = None;
+            self.print_if_changed()?;
+        }
         Ok(Flow::Continue)
     }
 }
