@@ -265,13 +265,63 @@ fn view(
     support::compare_golden(&golden, &first).map_err(Failed::from)
 }
 
+/// Every block of `docs/views.md` marked `<!-- golden: NAME -->` (or `<!-- golden: NAME
+/// (first N lines) -->`) is the golden `tests/views/NAME.txt` (or its first N lines).
+fn docs_quote_the_goldens() -> Result<(), Failed> {
+    let root = support::root();
+    let doc = std::fs::read_to_string(root.join("docs/views.md")).map_err(|e| e.to_string())?;
+    let mut checked = 0;
+    let mut rest = doc.as_str();
+    while let Some(at) = rest.find("<!-- golden: ") {
+        rest = &rest[at + "<!-- golden: ".len()..];
+        let end = rest.find(" -->").ok_or("an unclosed golden marker")?;
+        let marker = &rest[..end];
+        let (name, lines) = match marker.split_once(" (first ") {
+            Some((name, n)) => {
+                let n: usize = n
+                    .trim_end_matches(" lines)")
+                    .parse()
+                    .map_err(|_| format!("bad marker {marker:?}"))?;
+                (name, Some(n))
+            }
+            None => (marker, None),
+        };
+        let start = rest.find("```text\n").ok_or("a marker without a block")? + 8;
+        let stop = rest[start..].find("```").ok_or("an unclosed block")? + start;
+        let quoted = &rest[start..stop];
+        let golden = std::fs::read_to_string(root.join("tests/views").join(format!("{name}.txt")))
+            .map_err(|e| format!("{name}: {e}"))?;
+        let expected: String = match lines {
+            Some(n) => golden.split_inclusive('\n').take(n).collect(),
+            None => golden,
+        };
+        if quoted != expected {
+            return Err(format!(
+                "docs/views.md quotes {name} differently:\n{}",
+                support::diff(&expected, quoted)
+            )
+            .into());
+        }
+        checked += 1;
+        rest = &rest[stop..];
+    }
+    if checked == 0 {
+        return Err("docs/views.md quotes no golden".into());
+    }
+    Ok(())
+}
+
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
-    let tests = CASES
+    let mut tests: Vec<libtest_mimic::Trial> = CASES
         .iter()
         .map(|&(name, path, kubernetes, format, at)| {
             libtest_mimic::Trial::test(name, move || view(name, path, kubernetes, format, at))
         })
         .collect();
+    tests.push(libtest_mimic::Trial::test(
+        "docs/views.md quotes the goldens",
+        docs_quote_the_goldens,
+    ));
     libtest_mimic::run(&args, tests).exit();
 }
