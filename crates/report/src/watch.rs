@@ -127,3 +127,97 @@ impl<W: Write> Sink for GetSink<W> {
         Ok(Flow::Continue)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use probesim_core::{ContainerState, ContainerStatus, EventKind, Phase, SimTime, Terminated};
+
+    use super::*;
+    use crate::fixtures::{pod, status};
+
+    fn at(t: u64, kind: EventKind<'_>) -> Event<'_> {
+        Event {
+            t: SimTime::from_secs(t),
+            kind,
+        }
+    }
+
+    #[test]
+    fn changes_at_one_instant_make_one_row_and_the_ago_alone_makes_none() {
+        // R46–R49: the printer's cells at each instant that changes READY, STATUS or the
+        // restart count.
+        let pod = pod();
+        let mut initial = status(vec![ContainerStatus::default()], false);
+        initial.phase = Phase::Pending;
+        let running = ContainerStatus {
+            state: ContainerState::Running {
+                started_at: SimTime::from_secs(1),
+            },
+            ..ContainerStatus::default()
+        };
+        let restarted = ContainerStatus {
+            state: ContainerState::Running {
+                started_at: SimTime::from_secs(40),
+            },
+            restart_count: 1,
+            last_state: Some(Terminated {
+                exit_code: 137,
+                reason: probesim_core::ExitReason::Error,
+                started_at: SimTime::from_secs(1),
+                finished_at: SimTime::from_secs(40),
+            }),
+            ..ContainerStatus::default()
+        };
+        let events = [
+            at(
+                1,
+                EventKind::Status {
+                    container: "kubia",
+                    status: &running,
+                },
+            ),
+            at(
+                1,
+                EventKind::Phase {
+                    phase: Phase::Running,
+                },
+            ),
+            at(
+                1,
+                EventKind::Ready {
+                    container: "kubia",
+                    ready: true,
+                },
+            ),
+            at(
+                41,
+                EventKind::Status {
+                    container: "kubia",
+                    status: &restarted,
+                },
+            ),
+            // Nothing visible changes: no row.
+            at(
+                50,
+                EventKind::Started {
+                    container: "kubia",
+                    started: true,
+                },
+            ),
+        ];
+        let mut sink = GetSink::new(Vec::new(), &pod, &initial, &Profile::newest()).unwrap();
+        for e in &events {
+            sink.event(e).unwrap();
+        }
+        let out = sink.finish(SimTime::from_secs(60), &pod, &initial).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\
+NAME              READY   STATUS              RESTARTS   AGE
+kubia-unhealthy   0/1     ContainerCreating   0          0s
+kubia-unhealthy   1/1     Running             0          1s
+kubia-unhealthy   1/1     Running             1 (1s ago)   41s
+"
+        );
+    }
+}
