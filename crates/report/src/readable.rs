@@ -67,7 +67,8 @@ struct Run {
 
 /// The timeline for people: one line per happening, times as durations (`2m30s`), a probe's
 /// run toward its threshold (`liveness failure 2/3`), the `Unhealthy` event folded into the
-/// probe line it repeats, the worker's initial value marked, the event recorder's verdicts
+/// probe line it repeats, the worker's initial value marked, a verdict's change explained by the
+/// run that reached the threshold, the event recorder's verdicts
 /// explained in a legend at the end; `sync` lines left out (the exact table is `-v`).
 ///
 /// ```text
@@ -79,6 +80,7 @@ struct Run {
 ///       60s  kubia      probe     liveness failure 1/3 (HTTP probe failed with statuscode: 500)  Warning Unhealthy
 ///       70s  kubia      probe     liveness failure 2/3 (HTTP probe failed with statuscode: 500)  Warning Unhealthy [x2 since 1m]
 ///    1m20s  kubia      probe     liveness failure 3/3 (HTTP probe failed with statuscode: 500)  Warning Unhealthy [x3 since 1m]
+///    1m20s  kubia      result    liveness result: Failure (3 failures in a row reach failureThreshold 3)
 ///    1m20s  kubia      kill      LivenessProbe, grace period 30s
 /// ```
 ///
@@ -395,12 +397,36 @@ impl<W: Write> Sink for ReadableSink<W> {
                 result,
             } => {
                 let _ = write!(what, "{probe} result: {}", result.as_str());
-                let probed = self
+                let run = self
                     .runs
                     .get(&(container.to_owned(), probe.index()))
-                    .is_some_and(|r| r.probed);
-                if !probed {
+                    .copied()
+                    .unwrap_or_default();
+                if !run.probed {
                     what.push_str(" (the worker's initial value)");
+                } else if run.n > 0 {
+                    // The run that made the worker change its verdict (P-rules of the worker:
+                    // a result is stored once the run reaches the threshold).
+                    let (what_ran, name, limit) = if run.success {
+                        (
+                            "successes",
+                            "successThreshold",
+                            self.threshold(container, probe, true),
+                        )
+                    } else {
+                        (
+                            "failures",
+                            "failureThreshold",
+                            self.threshold(container, probe, false),
+                        )
+                    };
+                    if run.n >= limit && (limit > 1 || !run.success) {
+                        let _ = write!(
+                            what,
+                            " ({} {what_ran} in a row reach {name} {limit})",
+                            run.n
+                        );
+                    }
                 }
                 Colour::Plain
             }

@@ -153,6 +153,11 @@ fn readable_timeline_counts_toward_the_threshold_and_folds_the_unhealthy_event()
         out.contains("liveness result: Success (the worker's initial value)"),
         "{out}"
     );
+    // The verdict names the run that reached the threshold (P-rules of the worker).
+    assert!(
+        out.contains("liveness result: Failure (3 failures in a row reach failureThreshold 3)\n"),
+        "{out}"
+    );
     // One line per probe: no separate Unhealthy line repeats it.
     assert!(!out.contains("event     Warning Unhealthy"), "{out}");
     assert_eq!(out.matches("\nLegend:\n").count(), 1, "{out}");
