@@ -59,10 +59,15 @@ impl Filter {
 /// A probe worker's run of equal results, as the kubelet counts it toward a threshold.
 #[derive(Clone, Copy, Debug, Default)]
 struct Run {
+    /// `lastResult` is Success (a warning counts as one).
     success: bool,
+    /// `resultRun` (P33).
     n: u32,
     /// A probe has run since the instance started: later `result` lines are its verdicts.
     probed: bool,
+    /// The run length at which the last probe reached its threshold (P34), for the `result`
+    /// line that follows it.
+    reached: Option<u32>,
 }
 
 /// The timeline for people: one line per happening, times as durations (`2m30s`), a probe's
@@ -324,9 +329,14 @@ impl<W: Write> Sink for ReadableSink<W> {
         }
         self.flush_pending(None)?;
         match event.kind {
+            // P25: a new container's first `result` is the worker's initial value, but
+            // `lastResult` and `resultRun` carry over from the previous container (E5).
             EventKind::Start { container, .. } => {
-                self.runs.retain(|(c, _), _| c != container);
+                for (_, run) in self.runs.iter_mut().filter(|((c, _), _)| c == container) {
+                    run.probed = false;
+                }
             }
+            // A new kubelet has new workers.
             EventKind::KubeletRestart => self.runs.clear(),
             _ => {}
         }
@@ -340,29 +350,43 @@ impl<W: Write> Sink for ReadableSink<W> {
         {
             let threshold_success = matches!(outcome, Outcome::Success | Outcome::Warning);
             let limit = self.threshold(container, probe, threshold_success);
+            let startup_holds_on_success = self.profile.startup_holds_on_success;
             let run = self
                 .runs
                 .entry((container.to_owned(), probe.index()))
                 .or_default();
             run.probed = true;
+            run.reached = None;
             let mut what = format!("{probe} {}", outcome.as_str());
             if outcome == Outcome::Error {
+                // P31: the result is thrown away; the run does not move.
                 what.push_str(" (result discarded)");
             } else {
-                if run.n > 0 && run.success == threshold_success {
+                // P33.
+                if run.success == threshold_success {
                     run.n += 1;
                 } else {
-                    *run = Run {
-                        success: threshold_success,
-                        n: 1,
-                        probed: true,
-                    };
+                    run.success = threshold_success;
+                    run.n = 1;
                 }
                 if !threshold_success || limit > 1 {
                     if run.n <= limit {
                         let _ = write!(what, " {}/{limit}", run.n);
                     } else {
                         let _ = write!(what, " ({} in a row)", run.n);
+                    }
+                }
+                if run.n >= limit {
+                    run.reached = Some(run.n);
+                    // P35: a decisive liveness or startup result puts the worker on hold
+                    // with `resultRun` 0.
+                    let holds = match probe {
+                        ProbeKind::Liveness => !threshold_success,
+                        ProbeKind::Startup => !threshold_success || startup_holds_on_success,
+                        ProbeKind::Readiness => false,
+                    };
+                    if holds {
+                        run.n = 0;
                     }
                 }
             }
@@ -404,9 +428,8 @@ impl<W: Write> Sink for ReadableSink<W> {
                     .unwrap_or_default();
                 if !run.probed {
                     what.push_str(" (the worker's initial value)");
-                } else if run.n > 0 {
-                    // The run that made the worker change its verdict (P-rules of the worker:
-                    // a result is stored once the run reaches the threshold).
+                } else if let Some(n) = run.reached {
+                    // The run that made the worker record its verdict (P34).
                     let (what_ran, name, limit) = if run.success {
                         (
                             "successes",
@@ -420,12 +443,8 @@ impl<W: Write> Sink for ReadableSink<W> {
                             self.threshold(container, probe, false),
                         )
                     };
-                    if run.n >= limit && (limit > 1 || !run.success) {
-                        let _ = write!(
-                            what,
-                            " ({} {what_ran} in a row reach {name} {limit})",
-                            run.n
-                        );
+                    if limit > 1 || !run.success {
+                        let _ = write!(what, " ({n} {what_ran} in a row reach {name} {limit})");
                     }
                 }
                 Colour::Plain

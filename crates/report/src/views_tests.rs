@@ -319,3 +319,31 @@ fn every_release_has_the_three_views() {
         );
     }
 }
+
+#[test]
+fn a_failure_run_survives_a_crash_in_the_readable_timeline() {
+    // P25, P33, E5(b): `resultRun` carries over to the new container, so the first failure
+    // after the crash is the third of the run, and kills; after the kill (P35) it starts at 1.
+    let text = include_str!("../../../scenarios/liveness/failure-run-survives-a-crash.yaml");
+    let scenario = Scenario::from_str(text, "failure-run-survives-a-crash.yaml").expect("valid");
+    let out = render(&scenario, Format::Timeline, &readable());
+    let probes: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("  probe  "))
+        .take(4)
+        .map(|l| l.split("  probe     ").nth(1).unwrap_or_default())
+        .collect();
+    assert_eq!(
+        probes
+            .iter()
+            .map(|p| p.split(" (").next().unwrap_or_default())
+            .collect::<Vec<_>>(),
+        [
+            "liveness failure 1/3",
+            "liveness failure 2/3",
+            "liveness failure 3/3",
+            "liveness failure 1/3"
+        ],
+        "{out}"
+    );
+}
