@@ -94,6 +94,13 @@ const CASES: &[Case] = &[
         None,
     ),
     (
+        "liveness-failure-run-survives-a-crash-timeline",
+        "scenarios/liveness/failure-run-survives-a-crash.yaml",
+        None,
+        Format::Timeline,
+        None,
+    ),
+    (
         "liveness-exec-timeout-1.19-describe",
         "scenarios/liveness/exec-timeout-outcome-1-19.yaml",
         None,
