@@ -347,3 +347,17 @@ fn a_failure_run_survives_a_crash_in_the_readable_timeline() {
         "{out}"
     );
 }
+
+#[test]
+fn the_sinks_initial_status_is_the_simulations() {
+    // `ReportSink::new` has no simulation to ask: its stand-in must not drift from it.
+    for minor in [19, 29, 37] {
+        let scenario = kubia(&format!("1.{minor}"), "1m", "0s");
+        let sim = scenario.simulation();
+        assert_eq!(
+            &crate::initial_status(sim.pod(), sim.profile()),
+            sim.status(),
+            "1.{minor}"
+        );
+    }
+}
