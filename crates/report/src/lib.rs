@@ -7,7 +7,8 @@
 //! environment: the caller hands it the writer, and the same events give the same bytes.
 //!
 //! Every report is a [`Sink`] over an [`io::Write`]: it writes each event as it arrives and keeps
-//! no history, then `finish` writes what comes after the events (the final status, the counts, the
+//! no history beyond what its view needs (the pod's status for `get`, its Event objects for
+//! `describe`), then `finish` writes what comes after the events (the final status, the counts, the
 //! kubectl line) and hands the writer back. Output is byte-stable: the same events and status give
 //! the same bytes (no wall clock, no paths, no hash-ordered maps).
 //!
@@ -33,7 +34,8 @@
 //!   Events as the API server has them, and [`EventStore::at`] lists those alive at an instant;
 //! - [`describe_pod`] writes `kubectl describe pod` at an instant from a status and a store;
 //!   [`describe_events_table`] writes only its Events table;
-//! - [`PodTracker`] rebuilds the API status at any instant from the events; [`kubectl_row`]
+//! - [`PodTracker`] rebuilds the API status at any instant from the events (with
+//!   [`describe_pod`], that is `describe` at any instant of a recorded run); [`kubectl_row`]
 //!   prints it as the API server's printer does, and [`GetSink`] is the `get -w` view;
 //! - [`ReadableSink`] and [`Filter`] are the timeline for people (`--only`, `--container`).
 //!

@@ -1,28 +1,35 @@
 //! The pod's API status, rebuilt from the event stream: what `kubectl get` and `kubectl
 //! describe` read at any instant, without asking the simulation again.
 
-use probesim_core::{ContainerState, EventKind, PodSpec, PodStatus, SimDuration, SimTime};
+use probesim_core::{
+    ContainerState, EventKind, Gate, Phase, PodSpec, PodStatus, Profile, SimDuration, SimTime,
+};
 
 /// The API-visible status of a pod, kept current by applying the timeline's events to the
 /// status the simulation started from.
 ///
 /// `status`, `started`, `ready`, `podReady`, `phase`, `delete` and `deleted` events carry every
-/// change of the API view that `kubectl get` prints; the `Initialized` condition, which no event
-/// reports, is derived from the containers as the kubelet derives it (R42).
+/// change of the API view that `kubectl get` prints; the `Initialized` and `ContainersReady`
+/// conditions, which no event reports, are derived from the containers as the kubelet derives
+/// them (R42). `PodReadyToStartContainers` keeps its initial value: no event reports it.
 #[derive(Clone, Debug)]
 pub struct PodTracker {
     status: PodStatus,
+    /// Sidecars count toward `ContainersReady` (the gate and the release).
+    sidecars_count: bool,
     /// The deletion grace period, once the pod is deleted.
     deletion_grace: Option<SimDuration>,
 }
 
 impl PodTracker {
     /// Starts from `initial`, the status before the first event (`Simulation::status` before
-    /// the run).
+    /// the run), for `profile`'s release.
     #[must_use]
-    pub fn new(initial: PodStatus) -> PodTracker {
+    pub fn new(initial: PodStatus, profile: &Profile) -> PodTracker {
         PodTracker {
             status: initial,
+            sidecars_count: profile.gate(Gate::SidecarContainers)
+                && profile.sidecar_readiness_counts,
             deletion_grace: None,
         }
     }
@@ -82,8 +89,8 @@ impl PodTracker {
     }
 
     /// R42: `Initialized` when every init container is done (a sidecar once started) or a
-    /// regular container runs or has run. (`ContainersReady` is not kept: no view of the
-    /// stream reads it; `describe` takes the simulation's own status.)
+    /// regular container runs or has run; `ContainersReady` when every regular container (and,
+    /// where they count, every sidecar) is ready and the pod has not succeeded.
     fn derive_conditions(&mut self, pod: &PodSpec) {
         let status = &self.status;
         let init_done = pod
@@ -97,6 +104,15 @@ impl PodTracker {
                     ContainerState::Running { .. } | ContainerState::Terminated(_)
                 )
             });
+        let sidecars_ready = !self.sidecars_count
+            || pod
+                .init_containers
+                .iter()
+                .zip(&status.init_containers)
+                .all(|(spec, s)| !spec.restartable || s.ready);
+        let all_ready = !status.containers.is_empty() && status.containers.iter().all(|s| s.ready);
+        self.status.conditions.containers_ready =
+            all_ready && sidecars_ready && status.phase != Phase::Succeeded;
         self.status.conditions.initialized = init_done;
     }
 }

@@ -361,3 +361,49 @@ fn the_sinks_initial_status_is_the_simulations() {
         );
     }
 }
+
+/// Applies every event to a [`PodTracker`](crate::PodTracker).
+struct Tracking<'p> {
+    pod: &'p probesim_core::PodSpec,
+    tracker: crate::PodTracker,
+}
+
+impl probesim_core::Sink for Tracking<'_> {
+    type Error = std::convert::Infallible;
+
+    fn event(
+        &mut self,
+        event: &probesim_core::Event<'_>,
+    ) -> Result<probesim_core::Flow, Self::Error> {
+        self.tracker.apply(self.pod, event.t, &event.kind);
+        Ok(probesim_core::Flow::Continue)
+    }
+}
+
+#[test]
+fn the_tracker_rebuilds_the_simulations_status_from_the_events() {
+    // R36–R45 as the events report them: at the end of each run, the rebuilt status is the
+    // simulation's (but for PodReadyToStartContainers, which no event reports).
+    let files = [
+        include_str!("../../../scenarios/kubia-unhealthy.yaml"),
+        include_str!("../../../scenarios/sidecars/23-03-sidecar-liveness-exec-cat-restarts.yaml"),
+        include_str!("../../../scenarios/sidecars/termination-order-job.yaml"),
+        include_str!("../../../scenarios/termination/delete-with-prestop-hook.yaml"),
+        include_str!("../../../scenarios/readiness/readiness-flapping.yaml"),
+    ];
+    for text in files {
+        let scenario = Scenario::from_str(text, "s.yaml").expect("valid");
+        let end = probesim_scenario::run::horizon(&scenario).expect("a horizon");
+        let mut sim = scenario.simulation();
+        let pod = sim.pod().clone();
+        let mut sink = Tracking {
+            pod: &pod,
+            tracker: crate::PodTracker::new(sim.status().clone(), sim.profile()),
+        };
+        sim.run_until(end, &mut sink).expect("a run");
+        let mut rebuilt = sink.tracker.status().clone();
+        rebuilt.conditions.ready_to_start_containers =
+            sim.status().conditions.ready_to_start_containers;
+        assert_eq!(&rebuilt, sim.status(), "{}", scenario.name);
+    }
+}

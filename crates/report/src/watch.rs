@@ -63,7 +63,7 @@ impl<W: Write> GetSink<W> {
             w,
             pod: pod.clone(),
             profile: profile.clone(),
-            tracker: PodTracker::new(initial.clone()),
+            tracker: PodTracker::new(initial.clone(), profile),
             tabs: TabWriter::get(),
             last: None,
             at: SimTime::ZERO,
