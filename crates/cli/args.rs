@@ -42,8 +42,9 @@ pub struct RunArgs {
     pub scenario: String,
 
     /// Output format: timeline (a human-readable table), json (one document), jsonl (one event
-    /// per line, then the final status) or summary (final status and event counts; constant
-    /// memory).
+    /// per line, then the final status), summary (final status and event counts; constant
+    /// memory), get (what `kubectl get pod -w` prints) or describe (`kubectl describe pod` at
+    /// the end, or at --at).
     #[arg(long, short = 'f', value_name = "F", default_value = "timeline")]
     pub format: String,
 
@@ -60,9 +61,21 @@ pub struct RunArgs {
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
 
-    /// Show every event in the timeline, including pod syncs.
+    /// Show every event in the timeline, including pod syncs, as the exact table.
     #[arg(long, short = 'v')]
     pub verbose: bool,
+
+    /// describe only: the instant to describe the pod at (e.g. 27m; default: the end).
+    #[arg(long, value_name = "T")]
+    pub at: Option<String>,
+
+    /// Timeline only: show only these kinds of lines, e.g. probe,kill,exit.
+    #[arg(long, value_name = "KIND[,KIND…]")]
+    pub only: Option<String>,
+
+    /// Timeline only: show only this container's lines.
+    #[arg(long, value_name = "NAME")]
+    pub container: Option<String>,
 
     /// Manifest only: the workload to simulate, as KIND/NAME, NAMESPACE/KIND/NAME or NAME
     /// (needed when several workloads have probes).

@@ -4,8 +4,7 @@ use std::io::{self, Write};
 
 use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use probesim_core::Profile;
-use probesim_report::render;
-use probesim_report::Format;
+use probesim_report::{render_with, Filter, Format, ViewOptions};
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::catalog;
 use probesim_scenario::run::RunFailure;
@@ -74,6 +73,30 @@ pub fn run(args: &RunArgs) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
+    let at = match args.at.as_deref().map(probesim_script::parse_duration) {
+        None => None,
+        Some(Ok(d)) => Some(probesim_core::SimTime::ZERO.saturating_add(d)),
+        Some(Err(e)) => {
+            print_error(&format!("--at: {e}"));
+            return ExitStatus::Error;
+        }
+    };
+    if at.is_some() && format != Format::Describe {
+        print_error("--at applies only to --format describe");
+        return ExitStatus::Error;
+    }
+    let kinds = match args.only.as_deref().map(Filter::parse_kinds) {
+        None => None,
+        Some(Ok(k)) => Some(k),
+        Some(Err(e)) => {
+            print_error(&format!("--only: {e}"));
+            return ExitStatus::Error;
+        }
+    };
+    if (kinds.is_some() || args.container.is_some()) && format != Format::Timeline {
+        print_error("--only and --container apply only to --format timeline");
+        return ExitStatus::Error;
+    }
     if let Some(version) = &args.kubernetes {
         if Profile::parse(version).is_none() {
             print_error(&format!(
@@ -151,8 +174,42 @@ pub fn run(args: &RunArgs) -> ExitStatus {
         print_notes(&scenario.notes);
         scenario
     };
+    if let Some(name) = &args.container {
+        let pod = scenario.simulation();
+        if pod.pod().index_of(name).is_none() {
+            let names: Vec<&str> = pod
+                .pod()
+                .all_containers()
+                .map(|c| c.name.as_str())
+                .collect();
+            print_error(&format!(
+                "--container: {display} has no container `{name}` (it has {})",
+                names.join(", ")
+            ));
+            return ExitStatus::Error;
+        }
+    }
+    if let (Some(t), Ok(end)) = (at, probesim_scenario::run::horizon(&scenario)) {
+        if t > end {
+            print_error(&format!(
+                "--at: {}s is past the end of the run ({}s); use --for to simulate longer",
+                t, end
+            ));
+            return ExitStatus::Error;
+        }
+    }
+    let view = ViewOptions {
+        readable: !args.verbose,
+        verbose: args.verbose,
+        filter: Filter {
+            kinds,
+            container: args.container.clone(),
+        },
+        colour: format == Format::Timeline && !args.verbose && colour_wanted(),
+        at,
+    };
     let stdout = io::stdout().lock();
-    match render(&scenario, format, args.verbose, io::BufWriter::new(stdout)) {
+    match render_with(&scenario, format, &view, io::BufWriter::new(stdout)) {
         Ok(mut w) => match w.flush() {
             Ok(()) => ExitStatus::Success,
             Err(e) => io_failure(&e),
@@ -167,6 +224,21 @@ pub fn run(args: &RunArgs) -> ExitStatus {
             ExitStatus::Error
         }
     }
+}
+
+/// Colour when standard output is a terminal and `NO_COLOR` is not set to a non-empty value
+/// (no-color.org).
+fn colour_wanted() -> bool {
+    use std::io::IsTerminal as _;
+    io::stdout().is_terminal() && !no_color_set()
+}
+
+#[expect(
+    clippy::disallowed_methods,
+    reason = "the CLI's one read of the environment: NO_COLOR turns the timeline's colour off"
+)]
+fn no_color_set() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
 /// A closed pipe (`probesim run … | head`) is success; other write errors are reported.

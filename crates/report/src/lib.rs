@@ -7,18 +7,37 @@
 //! environment: the caller hands it the writer, and the same events give the same bytes.
 //!
 //! Every report is a [`Sink`] over an [`io::Write`]: it writes each event as it arrives and keeps
-//! no history, then `finish` writes what comes after the events (the final status, the counts, the
+//! no history beyond what its view needs (the pod's status for `get`, its Event objects for
+//! `describe`), then `finish` writes what comes after the events (the final status, the counts, the
 //! kubectl line) and hands the writer back. Output is byte-stable: the same events and status give
 //! the same bytes (no wall clock, no paths, no hash-ordered maps).
 //!
 //! | `--format` | sink | shape |
 //! |---|---|---|
-//! | `timeline` | [`TextSink`] | a human-readable table, one line per event, then the final status |
+//! | `timeline` | [`ReadableSink`] | the timeline for people: durations, threshold runs, a legend |
+//! | `timeline -v` | [`TextSink`] | the exact table, one line per event (pod syncs too), then the final status |
+//! | `get` | [`GetSink`] | `kubectl get pod -w`: a row whenever READY, STATUS or RESTARTS changes |
+//! | `describe` | [`DescribeSink`] | `kubectl describe pod` at the end of the run (or `--at`) |
 //! | `json` | [`JsonSink`] | one JSON document (contract §4), one event object per line |
 //! | `jsonl` | [`JsonlSink`] | one event object per line, then `{"kind": "final", …}` |
 //! | `summary` | [`SummarySink`] | one JSON document: the final status plus per-container counts |
 //!
 //! [`ReportSink`] picks one of them from a [`Format`], for callers that choose at run time.
+//!
+//! ## The kubectl views as library functions
+//!
+//! Every view is computed from the event stream; none runs the simulation again. Callers that
+//! hold a recorded run (the HTML report, say) use the pieces directly:
+//!
+//! - [`EventStore`]: feed it every event's [`KubeEvent`](probesim_core::KubeEvent) through
+//!   [`EventStore::record`] (after a [`Recorder`](probesim_core::Recorder)); it holds the pod's
+//!   Events as the API server has them, and [`EventStore::at`] lists those alive at an instant;
+//! - [`describe_pod`] writes `kubectl describe pod` at an instant from a status and a store;
+//!   [`describe_events_table`] writes only its Events table;
+//! - [`PodTracker`] rebuilds the API status at any instant from the events (with
+//!   [`describe_pod`], that is `describe` at any instant of a recorded run); [`kubectl_row`]
+//!   prints it as the API server's printer does, and [`GetSink`] is the `get -w` view;
+//! - [`ReadableSink`] and [`Filter`] are the timeline for people (`--only`, `--container`).
 //!
 //! The sinks write many small pieces per event: hand them a buffered writer
 //! (`io::BufWriter<io::StdoutLock>`), not raw standard output. An I/O error (a closed pipe
@@ -30,13 +49,28 @@ use core::fmt;
 use core::str::FromStr;
 use std::io;
 
-use probesim_core::{Event, Flow, PodSpec, PodStatus, SimDuration, SimTime, Sink};
+use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, SimDuration, SimTime, Sink};
 
+mod describe;
+mod events;
 mod json;
+mod readable;
 mod render;
+mod tabwriter;
 mod text;
+mod tracker;
+mod watch;
 
-pub use render::render;
+pub use render::{render, render_with};
+
+pub use describe::{
+    describe_events_table, describe_pod, probe_line, DescribeSink, Rfc1123z, NODE_IP,
+    ORIGIN_UNIX_SECS,
+};
+pub use events::{ApiEvent, EventStore, Reporter, EVENT_TTL, NODE_NAME};
+pub use readable::{Filter, ReadableSink, LEGEND};
+pub use tracker::PodTracker;
+pub use watch::GetSink;
 
 pub use json::{write_event, write_final, JsonSink, JsonlSink, SummarySink, POD_COUNTS_KEY};
 pub use text::{kubectl_row, KubectlRow, TextSink};
@@ -67,15 +101,21 @@ pub enum Format {
     Jsonl,
     /// Final status plus counts ([`SummarySink`]).
     Summary,
+    /// `kubectl get pod -w` ([`GetSink`]).
+    Get,
+    /// `kubectl describe pod` ([`DescribeSink`]).
+    Describe,
 }
 
 impl Format {
     /// Every format, in the order of the help text.
-    pub const ALL: [Format; 4] = [
+    pub const ALL: [Format; 6] = [
         Format::Timeline,
         Format::Json,
         Format::Jsonl,
         Format::Summary,
+        Format::Get,
+        Format::Describe,
     ];
 
     /// The command-line spelling.
@@ -86,6 +126,8 @@ impl Format {
             Format::Json => "json",
             Format::Jsonl => "jsonl",
             Format::Summary => "summary",
+            Format::Get => "get",
+            Format::Describe => "describe",
         }
     }
 }
@@ -104,7 +146,7 @@ impl fmt::Display for UnknownFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown format `{}` (expected timeline, json, jsonl or summary)",
+            "unknown format `{}` (expected timeline, json, jsonl, summary, get or describe)",
             self.0
         )
     }
@@ -123,11 +165,33 @@ impl FromStr for Format {
     }
 }
 
+/// How a report is shown, beyond its [`Format`]: the options of `probesim run`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ViewOptions {
+    /// The timeline for people ([`ReadableSink`], what `probesim run` shows without `-v`)
+    /// instead of the exact table ([`TextSink`]).
+    pub readable: bool,
+    /// The exact table shows every event, pod syncs included (`-v`).
+    pub verbose: bool,
+    /// `--only` and `--container` (timelines only).
+    pub filter: Filter,
+    /// ANSI colour in the timeline for people.
+    pub colour: bool,
+    /// `--at`: the instant `describe` shows (default: the end of the run).
+    pub at: Option<SimTime>,
+}
+
 /// One of the report sinks, chosen by [`Format`].
 #[derive(Debug)]
 pub enum ReportSink<W: io::Write> {
-    /// `--format timeline`.
+    /// `--format timeline`, the exact table (`-v`).
     Timeline(TextSink<W>),
+    /// `--format timeline`, for people.
+    Readable(ReadableSink<W>),
+    /// `--format get`.
+    Get(GetSink<W>),
+    /// `--format describe`.
+    Describe(DescribeSink<W>),
     /// `--format json`.
     Json(JsonSink<W>),
     /// `--format jsonl`.
@@ -142,11 +206,49 @@ impl<W: io::Write> ReportSink<W> {
     /// # Errors
     /// Writing the header failed.
     pub fn new(format: Format, w: W, info: &RunInfo<'_>, pod: &PodSpec) -> io::Result<Self> {
+        let profile = Profile::parse(info.kubernetes).unwrap_or_else(Profile::newest);
         Ok(match format {
             Format::Timeline => ReportSink::Timeline(TextSink::new(w, info, pod, false)?),
             Format::Json => ReportSink::Json(JsonSink::new(w, info)?),
             Format::Jsonl => ReportSink::Jsonl(JsonlSink::new(w)),
             Format::Summary => ReportSink::Summary(SummarySink::new(w, info, pod)?),
+            Format::Get => {
+                let initial = initial_status(pod, &profile);
+                ReportSink::Get(GetSink::new(w, pod, &initial, &profile)?)
+            }
+            Format::Describe => ReportSink::Describe(DescribeSink::new(w, pod, &profile)),
+        })
+    }
+
+    /// Starts a report of `format` shown as `view` says (the timeline for people or the exact
+    /// table, filtered and coloured); `initial` is the pod's status before the first event and
+    /// `profile` the release simulated.
+    ///
+    /// # Errors
+    /// Writing the header failed.
+    pub fn with_view(
+        format: Format,
+        w: W,
+        info: &RunInfo<'_>,
+        pod: &PodSpec,
+        initial: &PodStatus,
+        profile: &Profile,
+        view: &ViewOptions,
+    ) -> io::Result<Self> {
+        Ok(match format {
+            Format::Timeline if !view.readable => ReportSink::Timeline(
+                TextSink::new(w, info, pod, view.verbose)?.with_filter(view.filter.clone()),
+            ),
+            Format::Timeline => ReportSink::Readable(ReadableSink::new(
+                w,
+                info,
+                pod,
+                view.filter.clone(),
+                view.colour,
+            )?),
+            Format::Get => ReportSink::Get(GetSink::new(w, pod, initial, profile)?),
+            Format::Describe => ReportSink::Describe(DescribeSink::new(w, pod, profile)),
+            _ => ReportSink::new(format, w, info, pod)?,
         })
     }
 
@@ -158,6 +260,9 @@ impl<W: io::Write> ReportSink<W> {
     pub fn finish(self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
         match self {
             ReportSink::Timeline(s) => s.finish(end, pod, status),
+            ReportSink::Readable(s) => s.finish(end, pod, status),
+            ReportSink::Get(s) => s.finish(end, pod, status),
+            ReportSink::Describe(s) => s.finish(end, pod, status),
             ReportSink::Json(s) => s.finish(end, pod, status),
             ReportSink::Jsonl(s) => s.finish(end, pod, status),
             ReportSink::Summary(s) => s.finish(end, pod, status),
@@ -171,10 +276,32 @@ impl<W: io::Write> Sink for ReportSink<W> {
     fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
         match self {
             ReportSink::Timeline(s) => s.event(event),
+            ReportSink::Readable(s) => s.event(event),
+            ReportSink::Get(s) => s.event(event),
+            ReportSink::Describe(s) => s.event(event),
             ReportSink::Json(s) => s.event(event),
             ReportSink::Jsonl(s) => s.event(event),
             ReportSink::Summary(s) => s.event(event),
         }
+    }
+}
+
+/// The status a pod has before the kubelet's first sync, as the simulation starts it: Pending,
+/// every container waiting in `ContainerCreating`.
+fn initial_status(pod: &PodSpec, profile: &Profile) -> PodStatus {
+    PodStatus {
+        phase: probesim_core::Phase::Pending,
+        conditions: probesim_core::Conditions {
+            ready_to_start_containers: profile.ready_to_start_condition.then_some(false),
+            initialized: true,
+            ready: false,
+            containers_ready: false,
+            pod_scheduled: true,
+        },
+        init_containers: vec![probesim_core::ContainerStatus::default(); pod.init_containers.len()],
+        containers: vec![probesim_core::ContainerStatus::default(); pod.containers.len()],
+        deletion_timestamp: None,
+        removed: false,
     }
 }
 
@@ -335,7 +462,10 @@ mod tests {
         }
         assert_eq!(
             "yaml".parse::<Format>().unwrap_err().to_string(),
-            "unknown format `yaml` (expected timeline, json, jsonl or summary)"
+            "unknown format `yaml` (expected timeline, json, jsonl, summary, get or describe)"
         );
     }
 }
+
+#[cfg(test)]
+mod views_tests;

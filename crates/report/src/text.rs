@@ -9,12 +9,14 @@ use probesim_core::{
 };
 
 use super::{human_duration, RunInfo, Span};
+use crate::tabwriter::TabWriter;
+use crate::Filter;
 
 /// Width of the KIND column: the longest kind names (`podReady`).
-const KIND_WIDTH: usize = 8;
+pub(crate) const KIND_WIDTH: usize = 8;
 
 /// What the CONTAINER column shows for pod-level events.
-const POD_LABEL: &str = "(pod)";
+pub(crate) const POD_LABEL: &str = "(pod)";
 
 /// `--format timeline`: one line per event, in fixed-width columns, for people.
 ///
@@ -33,8 +35,8 @@ const POD_LABEL: &str = "(pod)";
 /// At 1800s: phase Running, pod Ready false
 ///   kubia  waiting (CrashLoopBackOff: back-off 5m0s), not ready, not started, restartCount 9, last exit 137 (Error) at 1560s
 ///
-/// NAME              READY     STATUS             RESTARTS     AGE
-/// kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
+/// NAME              READY   STATUS             RESTARTS     AGE
+/// kubia-unhealthy   0/1     CrashLoopBackOff   9 (4m ago)   30m
 /// ```
 ///
 /// TIME is seconds since the timeline origin (the pod's first sync), right-aligned; the column
@@ -53,6 +55,7 @@ pub struct TextSink<W: Write> {
     name_width: usize,
     /// The release whose `kubectl get` row is printed at the end.
     profile: Profile,
+    filter: Filter,
     buf: String,
 }
 
@@ -102,8 +105,16 @@ impl<W: Write> TextSink<W> {
             time_width,
             name_width,
             profile,
+            filter: Filter::default(),
             buf: String::new(),
         })
+    }
+
+    /// Shows only the lines `filter` lets through (`--only`, `--container`).
+    #[must_use]
+    pub fn with_filter(mut self, filter: Filter) -> TextSink<W> {
+        self.filter = filter;
+        self
     }
 
     /// Writes the final status (one line per container) and the `kubectl get pod` table at
@@ -114,43 +125,7 @@ impl<W: Write> TextSink<W> {
     pub fn finish(mut self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
         let buf = &mut self.buf;
         buf.clear();
-        write!(
-            buf,
-            "\nAt {end}s: phase {}, pod Ready {}\n",
-            status.phase.as_str(),
-            status.conditions.ready
-        )
-        .map_err(io::Error::other)?;
-        if let Some(t) = status.deletion_timestamp {
-            let gone = if status.removed {
-                ", and the pod object is gone; its last status:"
-            } else {
-                ";"
-            };
-            writeln!(buf, "  deleted at {t}s{gone}").map_err(io::Error::other)?;
-        }
-        let width = pod
-            .all_containers()
-            .map(|c| c.name.chars().count())
-            .max()
-            .unwrap_or(0);
-        let all = status.init_containers.iter().chain(&status.containers);
-        for (i, cs) in all.enumerate() {
-            let name = pod.all_containers().nth(i).map_or("", |c| c.name.as_str());
-            write!(buf, "  {name:<width$}  ").map_err(io::Error::other)?;
-            describe_state(buf, cs).map_err(io::Error::other)?;
-            write!(
-                buf,
-                ", {}, {}",
-                if cs.ready { "ready" } else { "not ready" },
-                if cs.started { "started" } else { "not started" }
-            )
-            .map_err(io::Error::other)?;
-            describe_counts(buf, cs).map_err(io::Error::other)?;
-            buf.push('\n');
-        }
-        write!(buf, "\n{}", kubectl_row(end, pod, status, &self.profile))
-            .map_err(io::Error::other)?;
+        write_final(buf, end, pod, status, &self.profile, false).map_err(io::Error::other)?;
         self.w.write_all(buf.as_bytes())?;
         self.w.flush()?;
         Ok(self.w)
@@ -161,7 +136,9 @@ impl<W: Write> Sink for TextSink<W> {
     type Error = io::Error;
 
     fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
-        if !self.verbose && matches!(event.kind, EventKind::Sync { .. }) {
+        if (!self.verbose && matches!(event.kind, EventKind::Sync { .. }))
+            || !self.filter.shows(&event.kind)
+        {
             return Ok(Flow::Continue);
         }
         let buf = &mut self.buf;
@@ -179,10 +156,72 @@ impl<W: Write> Sink for TextSink<W> {
             w = self.name_width
         )
         .map_err(io::Error::other)?;
-        describe(buf, &event.kind).map_err(io::Error::other)?;
+        describe(buf, &event.kind, false).map_err(io::Error::other)?;
         buf.push('\n');
         self.w.write_all(buf.as_bytes())?;
         Ok(Flow::Continue)
+    }
+}
+
+/// The end of a text timeline: the pod's phase and Ready condition at `end`, one line per
+/// container, then the `kubectl get pod` table ([`kubectl_row`]).
+pub(crate) fn write_final(
+    buf: &mut String,
+    end: SimTime,
+    pod: &PodSpec,
+    status: &PodStatus,
+    profile: &Profile,
+    human: bool,
+) -> fmt::Result {
+    write!(
+        buf,
+        "\nAt {}: phase {}, pod Ready {}\n",
+        When(end, human),
+        status.phase.as_str(),
+        status.conditions.ready
+    )?;
+    if let Some(t) = status.deletion_timestamp {
+        let gone = if status.removed {
+            ", and the pod object is gone; its last status:"
+        } else {
+            ";"
+        };
+        writeln!(buf, "  deleted at {}{gone}", When(t, human))?;
+    }
+    let width = pod
+        .all_containers()
+        .map(|c| c.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let all = status.init_containers.iter().chain(&status.containers);
+    for (i, cs) in all.enumerate() {
+        let name = pod.all_containers().nth(i).map_or("", |c| c.name.as_str());
+        write!(buf, "  {name:<width$}  ")?;
+        describe_state(buf, cs, human)?;
+        write!(
+            buf,
+            ", {}, {}",
+            if cs.ready { "ready" } else { "not ready" },
+            if cs.started { "started" } else { "not started" }
+        )?;
+        describe_counts(buf, cs, human)?;
+        buf.push('\n');
+    }
+    write!(buf, "\n{}", kubectl_row(end, pod, status, profile))?;
+    Ok(())
+}
+
+/// An instant on the timeline: seconds (`110s`) in the exact table, a duration since the origin
+/// (`1m50s`) in the timeline for people.
+pub(crate) struct When(pub SimTime, pub bool);
+
+impl fmt::Display for When {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.1 {
+            probesim_script::write_duration(self.0.saturating_since(SimTime::ZERO), f)
+        } else {
+            write!(f, "{}s", self.0)
+        }
     }
 }
 
@@ -197,7 +236,7 @@ fn digits(mut n: u64) -> usize {
 }
 
 /// The WHAT column of one event.
-fn describe(buf: &mut String, kind: &EventKind<'_>) -> fmt::Result {
+pub(crate) fn describe(buf: &mut String, kind: &EventKind<'_>, human: bool) -> fmt::Result {
     match *kind {
         EventKind::Probe {
             probe,
@@ -246,8 +285,8 @@ fn describe(buf: &mut String, kind: &EventKind<'_>) -> fmt::Result {
         EventKind::Ready { ready, .. } => write!(buf, "ready: {ready}"),
         EventKind::Started { started, .. } => write!(buf, "started: {started}"),
         EventKind::Status { status, .. } => {
-            describe_state(buf, status)?;
-            describe_counts(buf, status)
+            describe_state(buf, status, human)?;
+            describe_counts(buf, status, human)
         }
         EventKind::PodReady { ready } => write!(buf, "pod Ready: {ready}"),
         EventKind::Phase { phase } => write!(buf, "phase {}", phase.as_str()),
@@ -274,9 +313,11 @@ fn describe(buf: &mut String, kind: &EventKind<'_>) -> fmt::Result {
 
 /// `running (since 110s)`, `waiting (CrashLoopBackOff: back-off 40s)`,
 /// `terminated (Error, exit code 137)`.
-fn describe_state(buf: &mut String, status: &ContainerStatus) -> fmt::Result {
+fn describe_state(buf: &mut String, status: &ContainerStatus, human: bool) -> fmt::Result {
     match status.state {
-        ContainerState::Running { started_at } => write!(buf, "running (since {started_at}s)"),
+        ContainerState::Running { started_at } => {
+            write!(buf, "running (since {})", When(started_at, human))
+        }
         ContainerState::Waiting(None) => buf.write_str("waiting"),
         ContainerState::Waiting(Some(WaitingReason::CrashLoopBackOff { backoff })) => {
             write!(buf, "waiting (CrashLoopBackOff: back-off {})", backoff.go())
@@ -292,15 +333,15 @@ fn describe_state(buf: &mut String, status: &ContainerStatus) -> fmt::Result {
 }
 
 /// `, restartCount 9, last exit 137 (Error) at 1560s`.
-fn describe_counts(buf: &mut String, status: &ContainerStatus) -> fmt::Result {
+fn describe_counts(buf: &mut String, status: &ContainerStatus, human: bool) -> fmt::Result {
     write!(buf, ", restartCount {}", status.restart_count)?;
     if let Some(last) = status.last_state {
         write!(
             buf,
-            ", last exit {} ({}) at {}s",
+            ", last exit {} ({}) at {}",
             last.exit_code,
             last.reason.as_str(),
-            last.finished_at
+            When(last.finished_at, human)
         )?;
     }
     Ok(())
@@ -308,12 +349,12 @@ fn describe_counts(buf: &mut String, status: &ContainerStatus) -> fmt::Result {
 
 /// The `kubectl get pod` row for a pod's status at an instant (R46–R50).
 ///
-/// Its `Display` prints the table as kubectl does (each column padded to its widest cell plus 3
-/// spaces, at least 10 wide; the last column unpadded), header first:
+/// Its `Display` prints the table as `kubectl get` does (each column padded to its widest cell
+/// plus 3 spaces, at least 6 wide; the last column unpadded), header first:
 ///
 /// ```text
-/// NAME              READY     STATUS             RESTARTS     AGE
-/// kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
+/// NAME              READY   STATUS             RESTARTS     AGE
+/// kubia-unhealthy   0/1     CrashLoopBackOff   9 (4m ago)   30m
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KubectlRow {
@@ -348,26 +389,14 @@ impl KubectlRow {
 
 impl fmt::Display for KubectlRow {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // kubectl's tabwriter: minwidth 10, padding 3, last cell not padded.
-        let cells = self.cells();
-        let mut widths = [0; 5];
-        for (i, w) in widths.iter_mut().enumerate() {
-            let widest = Self::HEADERS[i]
-                .chars()
-                .count()
-                .max(cells[i].chars().count());
-            *w = (widest + 3).max(10);
-        }
-        for row in [Self::HEADERS, cells] {
-            for (i, cell) in row.iter().enumerate() {
-                if i + 1 == row.len() {
-                    writeln!(f, "{cell}")?;
-                } else {
-                    write!(f, "{cell:<w$}", w = widths[i])?;
-                }
-            }
-        }
-        Ok(())
+        // kubectl's tabwriter (minwidth 6, padding 3, last cell not padded), one flush.
+        let mut text = Self::HEADERS.join("\t");
+        text.push('\n');
+        text.push_str(&self.cells().join("\t"));
+        text.push('\n');
+        let mut out = String::new();
+        TabWriter::get().flush(&text, &mut out);
+        f.write_str(&out)
     }
 }
 
@@ -546,8 +575,8 @@ kubia-unhealthy: Kubernetes 1.37, seed 0, duration 30m (1800s)
 At 1800s: phase Running, pod Ready false
   kubia  waiting (CrashLoopBackOff: back-off 5m0s), not ready, not started, restartCount 9, last exit 137 (Error) at 1560s
 
-NAME              READY     STATUS             RESTARTS     AGE
-kubia-unhealthy   0/1       CrashLoopBackOff   9 (4m ago)   30m
+NAME              READY   STATUS             RESTARTS     AGE
+kubia-unhealthy   0/1     CrashLoopBackOff   9 (4m ago)   30m
 ";
         assert_eq!(timeline(false), expected);
     }
