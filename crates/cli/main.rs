@@ -1,4 +1,5 @@
-//! The `probesim` command line: `probesim run` and `probesim check` (contract §1).
+//! The `probesim` command line: `probesim run` and `probesim check` (contract §1), and the
+//! files generated from it (`completions`, `man`, `schema`).
 //!
 //! Installed as `kubectl-probesim`, the same binary works as a kubectl plugin.
 
@@ -40,6 +41,9 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Run(args) => cmd::run::run(&args),
         Command::Check(args) => cmd::check::check(&args),
+        Command::Completions(args) => cmd::generate::completions(args.shell),
+        Command::Man => cmd::generate::man(),
+        Command::Schema => cmd::generate::schema(),
     };
     let _ = io::stderr().flush();
     status.into()

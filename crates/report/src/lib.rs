@@ -32,6 +32,7 @@ use std::io;
 
 use probesim_core::{Event, Flow, PodSpec, PodStatus, SimDuration, SimTime, Sink};
 
+pub mod check;
 mod json;
 mod render;
 mod text;
