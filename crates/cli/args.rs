@@ -30,8 +30,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
     Completions(CompletionsArgs),
-    /// Print the manual page, in roff (`probesim man | man -l -`).
-    Man,
+    /// Print a manual page, in roff (`probesim man | man -l -`; `probesim man check` for
+    /// probesim-check(1)).
+    Man(ManArgs),
     /// Print the JSON Schema of scenario files, for editors that validate and complete YAML.
     Schema,
 }
@@ -115,7 +116,7 @@ pub struct CheckArgs {
     pub format: String,
 
     /// Run every scenario under each of these Kubernetes releases (a version matrix), e.g.
-    /// `1.30,1.37`, or `all` for 1.19 … 1.37; one result per scenario and release.
+    /// `1.30,1.37`, or `all` for 1.19 to 1.37; one result per scenario and release.
     #[arg(long, value_name = "VERSIONS")]
     pub kubernetes: Option<String>,
 
@@ -132,6 +133,13 @@ pub struct CheckArgs {
     /// is the same, in the same order, whatever the number.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (run, check, …); without it, probesim(1).
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -42,7 +42,7 @@ fn main() -> ExitCode {
         Command::Run(args) => cmd::run::run(&args),
         Command::Check(args) => cmd::check::check(&args),
         Command::Completions(args) => cmd::generate::completions(args.shell),
-        Command::Man => cmd::generate::man(),
+        Command::Man(args) => cmd::generate::man(args.command.as_deref()),
         Command::Schema => cmd::generate::schema(),
     };
     let _ = io::stderr().flush();

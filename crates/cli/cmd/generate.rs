@@ -21,10 +21,34 @@ pub fn completions(shell: Shell) -> ExitStatus {
     write_stdout(&out)
 }
 
-/// The manual page, `probesim(1)`, in roff.
-pub fn man() -> ExitStatus {
+/// A manual page in roff: `probesim(1)`, or a command's own (`probesim-check(1)`).
+pub fn man(command: Option<&str>) -> ExitStatus {
+    let top = Cli::command();
+    let page = match command {
+        None => top,
+        Some(name) => {
+            let Some(sub) = top.find_subcommand(name).filter(|s| s.get_name() != "help") else {
+                let names: Vec<&str> = top
+                    .get_subcommands()
+                    .map(clap::Command::get_name)
+                    .filter(|n| *n != "help")
+                    .collect();
+                print_error(&format!(
+                    "man: no command {name:?} (the commands are {})",
+                    names.join(", ")
+                ));
+                return ExitStatus::Error;
+            };
+            // clap names commands with `&'static str`; the process prints one page and ends.
+            let full: &'static str = Box::leak(format!("probesim-{}", sub.get_name()).into());
+            sub.clone()
+                .name(full)
+                .bin_name(format!("probesim {}", sub.get_name()))
+                .version(env!("CARGO_PKG_VERSION"))
+        }
+    };
     let mut out = Vec::new();
-    if let Err(e) = clap_mangen::Man::new(Cli::command()).render(&mut out) {
+    if let Err(e) = clap_mangen::Man::new(page).render(&mut out) {
         print_error(&format!("cannot render the manual page: {e}"));
         return ExitStatus::Error;
     }

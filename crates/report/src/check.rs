@@ -166,7 +166,7 @@ impl SnapshotCheck {
                 self.path
             )),
             SnapshotState::Differs { line, .. } => Some(format!(
-                "snapshot {}: the timeline differs from line {line} (run with --update to accept it)",
+                "snapshot {}: the timeline differs from line {line} (- snapshot, + timeline); run with --update to accept it",
                 self.path
             )),
             SnapshotState::Matched | SnapshotState::Written | SnapshotState::Updated => None,
