@@ -598,3 +598,116 @@ fn the_man_pages_render_without_warnings() {
         assert_eq!(stderr(&rendered), "", "groff warns on:\n{page}");
     }
 }
+
+/// The krew manifest is a template; `packaging/krew/render.sh` fills in every platform's
+/// address and checksum, and what it writes is a krew `Plugin` whose binary is the plugin name.
+#[cfg(unix)]
+#[test]
+fn the_krew_manifest_renders_for_a_release() {
+    if !have("tar") || !have("sha256sum") {
+        eprintln!("tar or sha256sum is missing: the manifest is not rendered");
+        return;
+    }
+    let dir = scratch("krew");
+    let version = env!("CARGO_PKG_VERSION");
+    let content = dir.join("content");
+    std::fs::create_dir(&content).unwrap();
+    std::fs::write(content.join("probesim"), "binary").unwrap();
+    std::fs::write(content.join("README.md"), "readme").unwrap();
+    let targets = [
+        "x86_64-unknown-linux-gnu",
+        "aarch64-unknown-linux-gnu",
+        "x86_64-apple-darwin",
+        "aarch64-apple-darwin",
+    ];
+    for target in targets {
+        let archive = dir.join(format!("probesim-v{version}-{target}.tar.gz"));
+        let tar = Command::new("tar")
+            .arg("-C")
+            .arg(&content)
+            .arg("-czf")
+            .arg(&archive)
+            .args(["probesim", "README.md"])
+            .status()
+            .unwrap();
+        assert!(tar.success());
+    }
+    let out = Command::new("sh")
+        .arg(support::root().join("packaging/krew/render.sh"))
+        .arg("https://releases.test/probesim")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains('@'), "a placeholder is left: {text}");
+    let doc = probesim_scenario::yaml::parse(&text).expect("the manifest is YAML");
+    let manifest = to_json(&doc);
+    assert_eq!(
+        manifest["apiVersion"],
+        "krew.googlecontainertools.github.com/v1alpha2"
+    );
+    assert_eq!(manifest["kind"], "Plugin");
+    assert_eq!(manifest["metadata"]["name"], "probesim");
+    assert_eq!(manifest["spec"]["version"], format!("v{version}"));
+    let platforms = manifest["spec"]["platforms"].as_array().unwrap();
+    assert_eq!(platforms.len(), targets.len());
+    for (p, target) in platforms.iter().zip(targets) {
+        assert_eq!(p["bin"], "kubectl-probesim");
+        assert_eq!(
+            p["uri"],
+            format!("https://releases.test/probesim/probesim-v{version}-{target}.tar.gz")
+        );
+        let sha = p["sha256"].as_str().unwrap();
+        assert!(
+            sha.len() == 64 && sha.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{sha}"
+        );
+    }
+    let missing = Command::new("sh")
+        .arg(support::root().join("packaging/krew/render.sh"))
+        .arg("https://releases.test/probesim")
+        .arg(dir.join("content"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        missing.status.code(),
+        Some(2),
+        "an archive missing is an error"
+    );
+}
+
+/// Each pre-commit hook is well-formed, and its command passes on this repository's own
+/// scenarios (whose `.snap` files are the scenario harness's goldens).
+#[test]
+fn the_pre_commit_hooks_run_on_the_bundled_scenarios() {
+    let text = std::fs::read_to_string(support::root().join(".pre-commit-hooks.yaml")).unwrap();
+    let hooks = to_json(&probesim_scenario::yaml::parse(&text).expect("YAML"));
+    let hooks = hooks.as_array().expect("a list of hooks");
+    assert_eq!(hooks.len(), 2);
+    for hook in hooks {
+        for key in ["id", "name", "entry", "language"] {
+            assert!(hook[key].is_string(), "a hook lacks {key}: {hook}");
+        }
+        assert_eq!(hook["language"], "rust");
+        assert_eq!(hook["pass_filenames"], false);
+        let entry: Vec<&str> = hook["entry"].as_str().unwrap().split(' ').collect();
+        assert_eq!(entry[0], "probesim");
+        let mut args: Vec<&str> = entry[1..].to_vec();
+        args.extend(
+            hook["args"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.as_str().unwrap()),
+        );
+        let out = probesim(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+    }
+}
