@@ -19,6 +19,7 @@
 //! | `summary` | [`SummarySink`] | one JSON document: the final status plus per-container counts |
 //!
 //! [`ReportSink`] picks one of them from a [`Format`], for callers that choose at run time.
+//! The reports of `probesim check` (text, json, junit, github) are in [`check`].
 //!
 //! The sinks write many small pieces per event: hand them a buffered writer
 //! (`io::BufWriter<io::StdoutLock>`), not raw standard output. An I/O error (a closed pipe
