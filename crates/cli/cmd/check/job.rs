@@ -193,6 +193,12 @@ fn snapshot(
     let shown = snap.display().to_string();
     let bytes = render(scenario, Format::Timeline, false, Vec::new()).map_err(|e| e.to_string())?;
     let actual = String::from_utf8(bytes).map_err(|e| format!("the timeline is not UTF-8: {e}"))?;
+    // A snapshot that is not a regular file (a FIFO could block for ever) is not opened.
+    if let Ok(m) = std::fs::metadata(&snap) {
+        if let super::walk::Kind::Other(what) = super::walk::kind_of(&m.file_type()) {
+            return Err(format!("snapshot {shown}: not a regular file ({what})"));
+        }
+    }
     let expected = match std::fs::read(&snap) {
         Ok(b) => Some(String::from_utf8_lossy(&b).into_owned()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
