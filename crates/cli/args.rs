@@ -32,6 +32,13 @@ pub enum Command {
     Analyze(Box<AnalyzeArgs>),
     /// Find the simplest probe settings that meet timing requirements.
     Recommend(Box<RecommendArgs>),
+    /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
+    Completions(CompletionsArgs),
+    /// Print a manual page, in roff (`probesim man | man -l -`; `probesim man check` for
+    /// probesim-check(1)).
+    Man(ManArgs),
+    /// Print the JSON Schema of scenario files, for editors that validate and complete YAML.
+    Schema,
 }
 
 #[derive(Debug, Args)]
@@ -111,13 +118,52 @@ pub struct RunArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Scenario files or directories (searched recursively for *.yaml, *.yml and *.json).
+    /// Scenario files or directories (searched recursively for *.yaml, *.yml and *.json), or
+    /// `-` for one scenario on standard input.
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
 
     /// Print only failures and the final count.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+
+    /// Output format: text (one line per scenario), json (one document), junit (JUnit XML for
+    /// CI test reports) or github (GitHub Actions annotations at the failing lines).
+    #[arg(long, short = 'f', value_name = "F", default_value = "text")]
+    pub format: String,
+
+    /// Run every scenario under each of these Kubernetes releases (a version matrix), e.g.
+    /// `1.30,1.37`, or `all` for 1.19 to 1.37; one result per scenario and release.
+    #[arg(long, value_name = "VERSIONS")]
+    pub kubernetes: Option<String>,
+
+    /// Also compare each scenario's timeline with the snapshot file beside it (`NAME.snap`;
+    /// `NAME@1.30.snap` under --kubernetes); a difference or a missing snapshot fails.
+    #[arg(long)]
+    pub snapshot: bool,
+
+    /// With --snapshot: write the snapshots that are missing or differ instead of failing.
+    #[arg(long, requires = "snapshot")]
+    pub update: bool,
+
+    /// How many scenarios to simulate at once (default: the number of CPU cores); the output
+    /// is the same, in the same order, whatever the number.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (run, check, …); without it, probesim(1).
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]

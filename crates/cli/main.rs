@@ -1,5 +1,6 @@
-//! The `probesim` command line: `probesim run`, `probesim check` (contract §1), `probesim
-//! analyze` and `probesim recommend`.
+//! The `probesim` command line: `probesim run` and `probesim check` (contract §1), `probesim
+//! analyze` and `probesim recommend`, and the files generated from it (`completions`, `man`,
+//! `schema`).
 //!
 //! Installed as `kubectl-probesim`, the same binary works as a kubectl plugin.
 
@@ -43,6 +44,9 @@ fn main() -> ExitCode {
         Command::Check(args) => cmd::check::check(&args),
         Command::Analyze(args) => cmd::analyze::analyze(&args),
         Command::Recommend(args) => cmd::recommend::recommend(&args),
+        Command::Completions(args) => cmd::generate::completions(args.shell),
+        Command::Man(args) => cmd::generate::man(args.command.as_deref()),
+        Command::Schema => cmd::generate::schema(),
     };
     let _ = io::stderr().flush();
     status.into()

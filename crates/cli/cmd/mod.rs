@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod check;
+pub mod generate;
 pub mod recommend;
 pub mod run;
 
@@ -95,20 +96,7 @@ fn stderr_line(line: &str) {
     let _ = writeln!(io::stderr().lock(), "{line}");
 }
 
-/// Writes one line to standard output. When the reader has gone (`probesim check … | head`),
-/// probesim stops quietly with exit code 0, as `run` does; another write error is reported
-/// and ends the command with exit code 2.
-pub fn stdout_line(line: &str) {
-    if let Err(e) = writeln!(io::stdout().lock(), "{line}") {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        print_error(&format!("writing to standard output: {e}"));
-        std::process::exit(2);
-    }
-}
-
-fn io_text(e: &io::Error) -> String {
+pub(crate) fn io_text(e: &io::Error) -> String {
     match e.kind() {
         io::ErrorKind::NotFound => "no such file or directory".to_owned(),
         io::ErrorKind::PermissionDenied => "permission denied".to_owned(),

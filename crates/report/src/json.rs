@@ -21,7 +21,7 @@ pub const POD_COUNTS_KEY: &str = "(pod)";
 
 /// Writes `s` as a JSON string literal: `"`, `\` and control characters are escaped the way
 /// `serde_json` escapes them; everything else, non-ASCII included, is written as is.
-fn string<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
+pub(crate) fn string<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
     w.write_all(b"\"")?;
     let bytes = s.as_bytes();
     let mut start = 0;

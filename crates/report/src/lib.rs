@@ -23,6 +23,7 @@
 //! | `summary` | [`SummarySink`] | one JSON document: the final status plus per-container counts |
 //!
 //! [`ReportSink`] picks one of them from a [`Format`], for callers that choose at run time.
+//! The reports of `probesim check` (text, json, junit, github) are in [`check`].
 //!
 //! ## The kubectl views as library functions
 //!
@@ -51,6 +52,7 @@ use std::io;
 
 use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, SimDuration, SimTime, Sink};
 
+pub mod check;
 mod describe;
 mod events;
 mod json;

@@ -1,0 +1,97 @@
+//! `--format github`: GitHub Actions workflow commands, so that each failure shows as an
+//! annotation on the line of the scenario file that states the expectation.
+//!
+//! ```text
+//! ::error file=tests/cmd/fixtures/failing-expectation.yaml,line=28,title=probesim check::expect[1]: at 1m container web: restartCount expected 0, saw 2
+//! ```
+//!
+//! A failing expectation points at its line; a differing snapshot at the first differing line
+//! of the `.snap` file; an invalid scenario gives one annotation per problem, at its line and
+//! column. Passing scenarios are plain `ok` lines (left out with `--quiet`), and the count
+//! ends the output as in `text`. Values are escaped as the runner expects: `%`, CR and LF in
+//! the message; also `:` and `,` in the properties.
+
+use std::io::{self, Write};
+
+use super::{display_name, CheckResult, ReportOptions, SnapshotState, Verdict};
+
+pub(super) fn write_result<W: Write>(
+    w: &mut W,
+    r: &CheckResult,
+    options: ReportOptions,
+) -> io::Result<()> {
+    let name = display_name(r, options);
+    let title = match (&r.kubernetes, options.label_release) {
+        (Some(k), true) => format!("probesim check (Kubernetes {k})"),
+        _ => "probesim check".to_owned(),
+    };
+    match r.verdict() {
+        Verdict::Passed => {
+            if !options.quiet {
+                writeln!(w, "ok      {name}")?;
+            }
+        }
+        Verdict::Failed => {
+            for f in &r.failures {
+                annotate(
+                    w,
+                    &r.file,
+                    f.line,
+                    None,
+                    &title,
+                    &format!("expect[{}]: {}", f.index, f.message),
+                )?;
+            }
+            if let Some(s) = &r.snapshot {
+                let line = match &s.state {
+                    SnapshotState::Differs { line, .. } => Some(*line),
+                    _ => None,
+                };
+                if let Some(message) = s.failure_line() {
+                    let message = match &s.state {
+                        SnapshotState::Differs { diff, .. } => format!("{message}\n{diff}"),
+                        _ => message,
+                    };
+                    annotate(w, &s.path, line, None, &title, message.trim_end())?;
+                }
+            }
+        }
+        Verdict::Invalid => {
+            for p in r.invalid.as_deref().unwrap_or_default() {
+                annotate(w, &p.file, p.line, p.col, &title, &p.message)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `::error file=F,line=L,col=C,title=T::MESSAGE`.
+fn annotate<W: Write>(
+    w: &mut W,
+    file: &str,
+    line: Option<usize>,
+    col: Option<usize>,
+    title: &str,
+    message: &str,
+) -> io::Result<()> {
+    write!(w, "::error file={}", property(file))?;
+    if let Some(l) = line {
+        write!(w, ",line={l}")?;
+    }
+    if let Some(c) = col {
+        write!(w, ",col={c}")?;
+    }
+    writeln!(w, ",title={}::{}", property(title), data(message))
+}
+
+/// A message: `%`, CR and LF escaped.
+pub(super) fn data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A property value: as [`data`], and `:` and `,` too.
+pub(super) fn property(s: &str) -> String {
+    data(s).replace(':', "%3A").replace(',', "%2C")
+}
