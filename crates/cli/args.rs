@@ -28,6 +28,9 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// Simulate scenarios and check their expectations; one line per scenario.
     Check(CheckArgs),
+    /// Simulate one scenario and tell what happens, step by step, with the rule behind each
+    /// step, then a verdict: for learners.
+    Explain(Box<ExplainArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -101,4 +104,63 @@ pub struct CheckArgs {
     /// Print only failures and the final count.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The scenario file (YAML or JSON), or a Kubernetes manifest, or `-` for standard input.
+    #[arg(value_name = "SCENARIO|MANIFEST")]
+    pub scenario: String,
+
+    /// Virtual time to simulate, overriding the scenario's `duration`.
+    #[arg(long = "for", value_name = "DURATION", allow_hyphen_values = true)]
+    pub for_: Option<String>,
+
+    /// Seed of the simulation's random generator, overriding the scenario's `seed`.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+
+    /// Kubernetes version whose semantics to use (1.19 … 1.37), overriding `kubernetes`.
+    #[arg(long, value_name = "VERSION")]
+    pub kubernetes: Option<String>,
+
+    /// Manifest only: the workload to simulate (as for `run`).
+    #[arg(long, value_name = "KIND/NAME")]
+    pub select: Option<String>,
+
+    /// Manifest only: how a container answers its probes (as for `run`; repeatable).
+    #[arg(long, value_name = "'NAME: KEY=SCRIPT'")]
+    pub app: Vec<String>,
+
+    /// Manifest only: a container's process exits by itself (as for `run`; repeatable).
+    #[arg(long, value_name = "'NAME: CODE after D'")]
+    pub exit: Vec<String>,
+
+    /// Manifest only: what a container's process does on SIGTERM (as for `run`; repeatable).
+    #[arg(long, value_name = "'NAME: ignore'")]
+    pub sigterm: Vec<String>,
+
+    /// Manifest only: how long each image pull of a container takes (as for `run`; repeatable).
+    #[arg(long, value_name = "'NAME: D'")]
+    pub pull: Vec<String>,
+}
+
+impl ExplainArgs {
+    /// The same input as `run` would read it.
+    pub fn as_run(&self) -> RunArgs {
+        RunArgs {
+            scenario: self.scenario.clone(),
+            format: "timeline".to_owned(),
+            for_: self.for_.clone(),
+            seed: self.seed,
+            kubernetes: self.kubernetes.clone(),
+            verbose: false,
+            select: self.select.clone(),
+            app: self.app.clone(),
+            exit: self.exit.clone(),
+            sigterm: self.sigterm.clone(),
+            pull: self.pull.clone(),
+            emit_scenario: false,
+        }
+    }
 }

@@ -40,6 +40,7 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Run(args) => cmd::run::run(&args),
         Command::Check(args) => cmd::check::check(&args),
+        Command::Explain(args) => cmd::run::explain(&args.as_run()),
     };
     let _ = io::stderr().flush();
     status.into()

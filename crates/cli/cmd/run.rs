@@ -4,8 +4,8 @@ use std::io::{self, Write};
 
 use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use probesim_core::Profile;
-use probesim_report::render;
 use probesim_report::Format;
+use probesim_report::{render, render_explain};
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::catalog;
 use probesim_scenario::run::RunFailure;
@@ -51,6 +51,15 @@ fn app_args(args: &RunArgs) -> Vec<AppArg> {
 }
 
 pub fn run(args: &RunArgs) -> ExitStatus {
+    run_as(args, false)
+}
+
+/// `probesim explain`: the same input as `run`, told as a story.
+pub fn explain(args: &RunArgs) -> ExitStatus {
+    run_as(args, true)
+}
+
+fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
     let format: Format = match args.format.parse() {
         Ok(f) => f,
         Err(e) => {
@@ -151,8 +160,13 @@ pub fn run(args: &RunArgs) -> ExitStatus {
         print_notes(&scenario.notes);
         scenario
     };
-    let stdout = io::stdout().lock();
-    match render(&scenario, format, args.verbose, io::BufWriter::new(stdout)) {
+    let stdout = io::BufWriter::new(io::stdout().lock());
+    let rendered = if explain {
+        render_explain(&scenario, stdout)
+    } else {
+        render(&scenario, format, args.verbose, stdout)
+    };
+    match rendered {
         Ok(mut w) => match w.flush() {
             Ok(()) => ExitStatus::Success,
             Err(e) => io_failure(&e),

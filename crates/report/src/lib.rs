@@ -32,11 +32,14 @@ use std::io;
 
 use probesim_core::{Event, Flow, PodSpec, PodStatus, SimDuration, SimTime, Sink};
 
+pub mod explain;
 mod json;
 mod render;
 mod text;
+pub mod trace;
 
 pub use render::render;
+pub use render::{render_explain, trace_run, TracedRun};
 
 pub use json::{write_event, write_final, JsonSink, JsonlSink, SummarySink, POD_COUNTS_KEY};
 pub use text::{kubectl_row, KubectlRow, TextSink};
