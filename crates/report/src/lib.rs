@@ -17,6 +17,8 @@
 //! | `json` | [`JsonSink`] | one JSON document (contract §4), one event object per line |
 //! | `jsonl` | [`JsonlSink`] | one event object per line, then `{"kind": "final", …}` |
 //! | `summary` | [`SummarySink`] | one JSON document: the final status plus per-container counts |
+//! | `svg` | [`PictureSink`] | the swim-lane picture of the run ([`picture`]) |
+//! | `html` | [`PictureSink`] | a self-contained page: the picture, its legend, the scenario, the status, the Events |
 //!
 //! [`ReportSink`] picks one of them from a [`Format`], for callers that choose at run time.
 //!
@@ -34,6 +36,7 @@ use probesim_core::{Event, Flow, PodSpec, PodStatus, SimDuration, SimTime, Sink}
 
 pub mod explain;
 mod json;
+pub mod picture;
 mod render;
 mod text;
 pub mod trace;
@@ -42,6 +45,7 @@ pub use render::render;
 pub use render::{render_explain, trace_run, TracedRun};
 
 pub use json::{write_event, write_final, JsonSink, JsonlSink, SummarySink, POD_COUNTS_KEY};
+pub use picture::PictureSink;
 pub use text::{kubectl_row, KubectlRow, TextSink};
 
 /// What a report says about the run before its events (the JSON header, the timeline's first
@@ -70,15 +74,21 @@ pub enum Format {
     Jsonl,
     /// Final status plus counts ([`SummarySink`]).
     Summary,
+    /// The swim-lane picture, one SVG document ([`PictureSink`]).
+    Svg,
+    /// The picture in a self-contained HTML report ([`PictureSink`]).
+    Html,
 }
 
 impl Format {
     /// Every format, in the order of the help text.
-    pub const ALL: [Format; 4] = [
+    pub const ALL: [Format; 6] = [
         Format::Timeline,
         Format::Json,
         Format::Jsonl,
         Format::Summary,
+        Format::Svg,
+        Format::Html,
     ];
 
     /// The command-line spelling.
@@ -89,6 +99,8 @@ impl Format {
             Format::Json => "json",
             Format::Jsonl => "jsonl",
             Format::Summary => "summary",
+            Format::Svg => "svg",
+            Format::Html => "html",
         }
     }
 }
@@ -107,7 +119,7 @@ impl fmt::Display for UnknownFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown format `{}` (expected timeline, json, jsonl or summary)",
+            "unknown format `{}` (expected timeline, json, jsonl, summary, svg or html)",
             self.0
         )
     }
@@ -137,6 +149,8 @@ pub enum ReportSink<W: io::Write> {
     Jsonl(JsonlSink<W>),
     /// `--format summary`.
     Summary(SummarySink<W>),
+    /// `--format svg` and `--format html`.
+    Picture(PictureSink<W>),
 }
 
 impl<W: io::Write> ReportSink<W> {
@@ -150,6 +164,9 @@ impl<W: io::Write> ReportSink<W> {
             Format::Json => ReportSink::Json(JsonSink::new(w, info)?),
             Format::Jsonl => ReportSink::Jsonl(JsonlSink::new(w)),
             Format::Summary => ReportSink::Summary(SummarySink::new(w, info, pod)?),
+            Format::Svg | Format::Html => {
+                ReportSink::Picture(PictureSink::new(w, format == Format::Html, info, None, pod))
+            }
         })
     }
 
@@ -164,6 +181,7 @@ impl<W: io::Write> ReportSink<W> {
             ReportSink::Json(s) => s.finish(end, pod, status),
             ReportSink::Jsonl(s) => s.finish(end, pod, status),
             ReportSink::Summary(s) => s.finish(end, pod, status),
+            ReportSink::Picture(s) => s.finish(end, pod, status),
         }
     }
 }
@@ -177,6 +195,7 @@ impl<W: io::Write> Sink for ReportSink<W> {
             ReportSink::Json(s) => s.event(event),
             ReportSink::Jsonl(s) => s.event(event),
             ReportSink::Summary(s) => s.event(event),
+            ReportSink::Picture(s) => s.event(event),
         }
     }
 }
@@ -338,7 +357,7 @@ mod tests {
         }
         assert_eq!(
             "yaml".parse::<Format>().unwrap_err().to_string(),
-            "unknown format `yaml` (expected timeline, json, jsonl or summary)"
+            "unknown format `yaml` (expected timeline, json, jsonl, summary, svg or html)"
         );
     }
 }

@@ -40,6 +40,15 @@ pub fn render<W: io::Write>(
     };
     let sink = if verbose && format == Format::Timeline {
         TextSink::new(w, &info, sim.pod(), true).map(ReportSink::Timeline)
+    } else if matches!(format, Format::Svg | Format::Html) {
+        // The page shows the scenario's description.
+        Ok(ReportSink::Picture(crate::PictureSink::new(
+            w,
+            format == Format::Html,
+            &info,
+            scenario.description.as_deref(),
+            sim.pod(),
+        )))
     } else {
         ReportSink::new(format, w, &info, sim.pod())
     }

@@ -164,7 +164,7 @@ fn repeat_note(trace: &Trace, from: usize, to: usize) -> String {
     format!("{restarts} restarts, {kills} kills and {probes} probe runs in all")
 }
 
-fn write_pod(w: &mut impl fmt::Write, pod: &PodSpec) -> fmt::Result {
+pub(crate) fn write_pod(w: &mut impl fmt::Write, pod: &PodSpec) -> fmt::Result {
     writeln!(w, "The pod")?;
     writeln!(
         w,
