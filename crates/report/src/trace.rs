@@ -196,6 +196,27 @@ impl Trace {
         self.texts.get(i).map_or("", String::as_str)
     }
 
+    /// Whether the `Result` at item `i` is a worker's initial value for a new container (P25)
+    /// rather than a threshold crossing: no run of that probe since the container's last start
+    /// or the kubelet's restart.
+    #[must_use]
+    pub fn is_initial(&self, i: usize) -> bool {
+        let What::Result { c, probe, .. } = self.items[i].what else {
+            return false;
+        };
+        for item in self.items[..i].iter().rev() {
+            match item.what {
+                What::Probe {
+                    c: pc, probe: pp, ..
+                } if pc == c && pp == probe => return false,
+                What::Start { c: sc, .. } if sc == c => return true,
+                What::KubeletRestart => return true,
+                _ => {}
+            }
+        }
+        true
+    }
+
     /// The probe types each container has, in [`ProbeKind::ALL`] order.
     #[must_use]
     pub fn probes(pod: &PodSpec, c: usize) -> Vec<ProbeKind> {

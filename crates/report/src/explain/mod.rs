@@ -92,6 +92,7 @@ pub fn explain(
         waiting: vec![false; trace.names.len()],
         crossing: vec![None; trace.names.len()],
         restarts: vec![0; trace.names.len()],
+        consumed: std::collections::BTreeSet::new(),
     };
     for part in fold(trace) {
         match part {
@@ -283,6 +284,8 @@ struct Story<'a> {
     crossing: Vec<Option<String>>,
     /// Restarts seen so far per container.
     restarts: Vec<u32>,
+    /// Items already told as part of a group.
+    consumed: std::collections::BTreeSet<usize>,
 }
 
 impl Story<'_> {
@@ -323,11 +326,16 @@ impl Story<'_> {
     /// Updates the run counters for the items of a folded repetition, saying nothing.
     fn count_only(&mut self, from: usize, to: usize) {
         for item in &self.trace.items[from..to] {
-            if let What::Probe {
-                c, probe, outcome, ..
-            } = item.what
-            {
-                count(&mut self.runs[c][probe.index()], outcome);
+            match item.what {
+                What::Probe {
+                    c, probe, outcome, ..
+                } => count(&mut self.runs[c][probe.index()], outcome),
+                What::Result {
+                    c,
+                    probe: probe @ (ProbeKind::Liveness | ProbeKind::Startup),
+                    result: ProbeResult::Failure,
+                } => self.runs[c][probe.index()].failures = 0,
+                _ => {}
             }
         }
     }
@@ -339,6 +347,9 @@ impl Story<'_> {
         while i < to {
             let item = items[i];
             i += 1;
+            if self.consumed.remove(&(i - 1)) {
+                continue;
+            }
             match item.what {
                 What::Probe {
                     c,
@@ -358,22 +369,31 @@ impl Story<'_> {
                     } else {
                         outcome == Outcome::Error || run.failures > fail_at
                     };
-                    let (j, more) = self.same_probes(i, to, c, probe, outcome, output);
+                    let group = self.same_probes(i, to, c, probe, outcome, output, run);
                     let output_text = self.trace.text(output);
                     let out = if output_text.is_empty() {
                         String::new()
                     } else {
                         format!(" ({output_text})")
                     };
-                    if quiet || (good && succeed_at == 1) || more > 0 {
-                        self.count_runs(i, j, c, probe, outcome);
-                        let n = more + 1;
-                        let last = items[j.saturating_sub(1).max(i - 1)].t;
-                        let verb = match outcome {
-                            Outcome::Success => "succeed",
-                            Outcome::Warning => "succeed with a warning",
-                            Outcome::Failure => "fail",
-                            Outcome::Error => "end in a prober error (the result is discarded, P31)",
+                    if quiet || (good && succeed_at == 1) || !group.is_empty() {
+                        let first_run = run;
+                        for &g in &group {
+                            self.consumed.insert(g);
+                            count(&mut self.runs[c][probe.index()], outcome);
+                        }
+                        let run = self.runs[c][probe.index()];
+                        let n = group.len() + 1;
+                        let last = group.last().map_or(item.t, |&g| items[g].t);
+                        let verb = match (outcome, n) {
+                            (Outcome::Success, 1) => "succeeds",
+                            (Outcome::Success, _) => "succeed",
+                            (Outcome::Warning, 1) => "succeeds with a warning",
+                            (Outcome::Warning, _) => "succeed with a warning",
+                            (Outcome::Failure, 1) => "fails",
+                            (Outcome::Failure, _) => "fail",
+                            (Outcome::Error, 1) => "ends in a prober error (the result is discarded, P31)",
+                            (Outcome::Error, _) => "end in a prober error (the result is discarded, P31)",
                         };
                         let when = if n == 1 {
                             format!("{}", At(item.t))
@@ -382,35 +402,30 @@ impl Story<'_> {
                         };
                         let note = if good || outcome == Outcome::Error {
                             String::new()
-                        } else if run.failures > fail_at {
+                        } else if first_run.failures > fail_at {
                             "; the verdict is already Failure, so nothing changes".into()
                         } else {
-                            String::new()
+                            format!(
+                                "; failures {}/{fail_at} to {}/{fail_at}, below failureThreshold {fail_at}: nothing happens yet (P34), but each is recorded as an Unhealthy warning event (P41)",
+                                first_run.failures, run.failures
+                            )
                         };
                         let every = if n > 1 {
                             format!(", one every {}s", self.period(c, probe))
                         } else {
                             String::new()
                         };
-                        let probes = if n == 1 { "probe" } else { "probes" };
-                        let verb = if n == 1 {
-                            verb.replacen("succeed", "succeeds", 1)
-                                .replacen("fail", "fails", 1)
-                                .replacen("end ", "ends ", 1)
+                        let what = if n == 1 {
+                            format!("the {probe} probe of {}", self.name(c))
                         } else {
-                            verb.to_owned()
+                            format!("{n} {probe} probes of {}", self.name(c))
                         };
                         if self.steps < MAX_STEPS {
                             self.steps += 1;
-                            writeln!(
-                                w,
-                                "  t={when}: {n} {probe} {probes} of {} {verb}{out}{every}{note}.",
-                                self.name(c)
-                            )?;
+                            writeln!(w, "  t={when}: {what} {verb}{out}{every}{note}.")?;
                         } else {
                             self.untold += 1;
                         }
-                        i = j;
                         continue;
                     }
                     let name = self.name(c).to_owned();
@@ -451,8 +466,13 @@ impl Story<'_> {
                                 w,
                                 item.t,
                                 format_args!(
-                                    "{} failure in a row for {name}{out}; failureThreshold is {fail_at}, so the {probe} worker stores Failure (P34)",
-                                    ordinal(k)
+                                    "{} {probe} failure in a row for {name}{out}; failureThreshold is {fail_at}, so the worker stores Failure (P34){}",
+                                    ordinal(k),
+                                    if probe == ProbeKind::Readiness {
+                                        " (readiness never restarts a container)"
+                                    } else {
+                                        ""
+                                    }
                                 ),
                             )?;
                         }
@@ -463,15 +483,16 @@ impl Story<'_> {
                     let initial = items[i..to].iter().find(|n| {
                         matches!(n.what, What::Probe { c: nc, probe: np, .. } if nc == c && np == probe)
                     });
-                    if initial.is_some_and(|n| n.t == item.t) {
-                        self.runs[c][probe.index()] = Run::default();
+                    if initial.is_some_and(|n| n.t == item.t) && self.trace.is_initial(i - 1) {
                         continue;
                     }
                     let name = self.name(c).to_owned();
                     match (probe, result) {
                         (ProbeKind::Liveness, ProbeResult::Failure)
                         | (ProbeKind::Startup, ProbeResult::Failure) => {
-                            // Said with the crossing failure and the kill.
+                            // Said with the crossing failure and the kill. The worker holds,
+                            // and its run starts again from zero (P35).
+                            self.runs[c][probe.index()].failures = 0;
                         }
                         (ProbeKind::Startup, ProbeResult::Success) => self.step(
                             w,
@@ -485,13 +506,9 @@ impl Story<'_> {
                             item.t,
                             format_args!("{name}'s readiness worker stores Success"),
                         )?,
-                        (ProbeKind::Readiness, ProbeResult::Failure) => self.step(
-                            w,
-                            item.t,
-                            format_args!(
-                                "{name}'s readiness worker stores Failure (readiness never restarts a container)"
-                            ),
-                        )?,
+                        (ProbeKind::Readiness, ProbeResult::Failure) => {
+                            // Said with the crossing failure.
+                        }
                         _ => {}
                     }
                 }
@@ -657,8 +674,9 @@ impl Story<'_> {
             .unwrap_or(false)
     }
 
-    /// The probes after `i` (to `to`) that repeat this one for the same container, with no other
-    /// fact about the container in between: returns one past the last and how many.
+    /// The probes after `i` (to `to`) that repeat this one for the same container and can be
+    /// told with it, up to the next fact about the container: their indices.
+    #[allow(clippy::too_many_arguments)]
     fn same_probes(
         &self,
         i: usize,
@@ -667,15 +685,18 @@ impl Story<'_> {
         probe: ProbeKind,
         outcome: Outcome,
         output: usize,
-    ) -> (usize, usize) {
+        run: Run,
+    ) -> Vec<usize> {
         let items = &self.trace.items;
         let (fail_at, _) = self.threshold(c, probe);
-        let mut failures = self.runs[c][probe.index()].failures;
-        let mut j = i;
-        let mut last = i;
-        let mut n = 0;
-        while j < to {
-            match items[j].what {
+        let mut failures = run.failures;
+        // Failures below the threshold are told one by one when it is small.
+        if outcome == Outcome::Failure && failures <= fail_at && fail_at <= 3 {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for (j, item) in items.iter().enumerate().take(to).skip(i) {
+            match item.what {
                 What::Probe {
                     c: pc,
                     probe: pp,
@@ -688,39 +709,28 @@ impl Story<'_> {
                     }
                     if outcome == Outcome::Failure {
                         failures += 1;
-                        // Failures up to the threshold are told one by one.
-                        if failures <= fail_at {
+                        // The crossing is told on its own.
+                        if failures == fail_at || (failures > fail_at && run.failures < fail_at) {
                             break;
                         }
                     }
-                    n += 1;
-                    j += 1;
-                    last = j;
+                    out.push(j);
                 }
-                What::Event {
+                What::Probe { .. }
+                | What::Event {
                     reason: "Unhealthy",
                     ..
-                } => j += 1,
+                } => {}
                 ref other if other.container() == Some(c) => break,
                 What::PodReady { .. }
                 | What::Phase { .. }
                 | What::Delete { .. }
                 | What::Deleted
                 | What::KubeletRestart => break,
-                _ => j += 1,
+                _ => {}
             }
         }
-        (last, n)
-    }
-
-    fn count_runs(&mut self, i: usize, j: usize, c: usize, probe: ProbeKind, outcome: Outcome) {
-        let n = self.trace.items[i..j]
-            .iter()
-            .filter(|x| matches!(x.what, What::Probe { c: pc, probe: pp, .. } if pc == c && pp == probe))
-            .count();
-        for _ in 0..n {
-            count(&mut self.runs[c][probe.index()], outcome);
-        }
+        out
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -827,7 +837,7 @@ impl Story<'_> {
         restart_count: u32,
     ) -> fmt::Result {
         let name = self.name(c).to_owned();
-        self.runs[c] = [Run::default(); 3];
+        // A new container keeps the worker's run counters (P25).
         self.waiting[c] = false;
         self.restarts[c] = restart_count;
         if restart_count == 0 {

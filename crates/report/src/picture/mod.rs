@@ -653,19 +653,14 @@ fn probe_lane(
                 probe,
                 result,
             } if rc == c && probe == kind => {
-                let initial = items[i + 1..]
-                    .iter()
-                    .find(|n| matches!(n.what, What::Probe { c: nc, probe: np, .. } if nc == c && np == kind))
-                    .is_some_and(|n| n.t == item.t);
-                if initial {
-                    fails = 0;
-                    oks = 0;
-                }
+                let initial = trace.is_initial(i);
                 if result == ProbeResult::Failure
                     && matches!(kind, ProbeKind::Liveness | ProbeKind::Startup)
                     && !initial
                 {
+                    // The worker holds, and its run starts again from zero (P35).
                     hold = Some(item.t);
+                    fails = 0;
                 }
                 if scale.folded(item.t) {
                     continue;
