@@ -15,7 +15,7 @@ use clap::{Args, Parser, Subcommand};
 )]
 #[command(
     after_help = "Exit codes: 0 success, 1 an expectation does not hold (check), 2 bad input.\n\
-Examples:\n  probesim run scenarios/kubia-unhealthy.yaml\n  probesim run scenarios/kubia-unhealthy.yaml --format json --for 10m\n  probesim run deploy.yaml --app 'web: liveness=refused for 90s then ok'\n  probesim check scenarios/"
+Examples:\n  probesim run scenarios/kubia-unhealthy.yaml\n  probesim run scenarios/kubia-unhealthy.yaml --format json --for 10m\n  probesim run deploy.yaml --app 'web: liveness=refused for 90s then ok'\n  probesim check scenarios/\n  probesim explain scenarios/kubia-unhealthy.yaml"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -28,8 +28,7 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// Simulate scenarios and check their expectations; one line per scenario.
     Check(CheckArgs),
-    /// Simulate one scenario and tell what happens, step by step, with the rule behind each
-    /// step, then a verdict: for learners.
+    /// Simulate one scenario and tell, step by step, what happens and why; then a verdict.
     Explain(Box<ExplainArgs>),
 }
 
@@ -42,7 +41,7 @@ pub struct RunArgs {
 
     /// Output format: timeline (a human-readable table), json (one document), jsonl (one event
     /// per line, then the final status) or summary (final status and event counts; constant
-    /// memory).
+    /// memory); svg (a swim-lane picture) or html (a self-contained report with the picture).
     #[arg(long, short = 'f', value_name = "F", default_value = "timeline")]
     pub format: String,
 
