@@ -18,8 +18,8 @@ h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.1em;margin:1.2em 0 .4em;border-b
 dl.legend{display:grid;grid-template-columns:auto 1fr;gap:2px 10px}dl.legend dt svg{vertical-align:middle}\
 pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:13px}\
 table{border-collapse:collapse;font-size:13px;width:100%}th,td{text-align:left;padding:2px 6px;border-bottom:1px solid #eee;vertical-align:top}\
-td.num{text-align:right;white-space:nowrap}tr.folded td{background:#f4f4f4;font-style:italic}\
-@media (max-width:600px){body{font-size:14px;padding:6px}td,th{padding:2px 3px}}\
+td.num{text-align:right;white-space:nowrap}td{overflow-wrap:anywhere}tr.folded td{background:#f4f4f4;font-style:italic}\
+@media (max-width:600px){body{font-size:14px;padding:6px}td,th{padding:2px 3px}dl.legend{grid-template-columns:1fr}dl.legend dd{margin:0 0 6px 20px}}\
 @media print{.scroll{overflow:visible;border:none}.scroll svg{width:100%;height:auto}body{max-width:none}h2{break-after:avoid}tr{break-inside:avoid}}";
 
 /// What the legend says each mark means.
@@ -139,7 +139,7 @@ pub fn html(
 fn events_table(w: &mut impl fmt::Write, pod: &PodSpec, trace: &Trace) -> fmt::Result {
     let (scale, parts) = Scale::new(trace, pod);
     let _ = scale;
-    writeln!(w, "<table>")?;
+    writeln!(w, "<div class=\"scroll\"><table>")?;
     writeln!(
         w,
         "<thead><tr><th>Time</th><th>Type</th><th>Reason</th><th>Object</th><th>Message</th><th>Count</th></tr></thead>"
@@ -212,5 +212,5 @@ fn events_table(w: &mut impl fmt::Write, pod: &PodSpec, trace: &Trace) -> fmt::R
         }
     }
     writeln!(w, "</tbody>")?;
-    writeln!(w, "</table>")
+    writeln!(w, "</table></div>")
 }
