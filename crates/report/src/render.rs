@@ -94,9 +94,17 @@ impl TracedRun {
 /// report), for `explain` and the pictures.
 ///
 /// # Errors
-/// No duration, or a stuck engine.
+/// No duration, a horizon too large to keep, or a stuck engine.
 pub fn trace_run(scenario: &Scenario) -> Result<TracedRun, RunFailure> {
     let end = horizon(scenario)?;
+    // The trace keeps the run's facts: the same bound as the listing formats.
+    let events = estimate_events(scenario, end);
+    if events > MAX_LISTED_EVENTS {
+        return Err(RunFailure::TooLarge {
+            events,
+            format: "explain",
+        });
+    }
     let mut sim = scenario.simulation();
     let kubernetes = sim.profile().version();
     let sink = TraceSink::new(sim.pod());
