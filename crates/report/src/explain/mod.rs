@@ -550,11 +550,12 @@ impl Story<'_> {
                         .count();
                     let earlier = self.restarts[c];
                     let seen = &mut self.backoffs[c];
+                    let doublings = doublings(backoff);
                     let growth = match seen.last() {
-                        None if earlier > 0 => format!(
-                            "the kubelet's crash-loop back-off doubles at each restart (R27–R30) and is now {}; it grew at the {earlier} earlier restart{} too, but each earlier back-off had expired by the time the container stopped again, so those restarts did not wait",
+                        None if earlier > 0 && doublings > 0 => format!(
+                            "the kubelet's crash-loop back-off doubles at each restart (R27–R30) and is now {}; it doubled {doublings} time{} before, at earlier restarts, but each of those back-offs had expired by the time the container stopped again, so those restarts did not wait",
                             backoff.go(),
-                            plural(u64::from(earlier))
+                            plural(u64::from(doublings))
                         ),
                         None => format!(
                             "the kubelet's crash-loop back-off (R27–R30) is {}",
@@ -567,6 +568,10 @@ impl Story<'_> {
                         Some(last) if backoff.as_millis() == last.as_millis() * 2 => format!(
                             "the back-off has doubled from {} to {}",
                             last.go(),
+                            backoff.go()
+                        ),
+                        Some(last) if backoff < *last => format!(
+                            "the back-off has been reset and starts again at {} (R32)",
                             backoff.go()
                         ),
                         Some(last) => format!(
@@ -650,13 +655,18 @@ impl Story<'_> {
                     item.t,
                     format_args!("every container has stopped: the pod object is removed from the API server"),
                 )?,
-                What::KubeletRestart => self.step(
+                What::KubeletRestart => {
+                    for seen in &mut self.backoffs {
+                        seen.clear();
+                    }
+                    self.step(
                     w,
                     item.t,
                     format_args!(
                         "the kubelet restarts: its probe results, run counters and back-off entries are gone and are rebuilt"
                     ),
-                )?,
+                    )?;
+                }
             }
         }
         Ok(())
@@ -761,7 +771,14 @@ impl Story<'_> {
             (Some(crossing), KillReason::LivenessProbe | KillReason::StartupProbe) => {
                 format!("{crossing} the kubelet kills")
             }
-            _ => why,
+            (Some(crossing), KillReason::Unknown) => format!(
+                "{crossing}, as nothing in the pod will run again (restartPolicy {}), the kubelet stops the whole pod (R15), starting with",
+                restart_policy(self.pod.restart_policy)
+            ),
+            (Some(crossing), KillReason::Deletion) => {
+                format!("{crossing} the pod is being deleted anyway, so the kubelet stops")
+            }
+            (None, _) => why,
         };
         let spec = self.pod.container(c);
         let probe_grace = match reason {
@@ -855,9 +872,11 @@ impl Story<'_> {
         // When did the previous instance end, and was the start held back?
         let mut exit = None;
         let mut waited = None;
+        let mut forgotten = false;
         for p in self.trace.items[..i - 1].iter().rev() {
             match p.what {
-                What::BackOff { c: bc, backoff } if bc == c && waited.is_none() => {
+                What::KubeletRestart if waited.is_none() => forgotten = true,
+                What::BackOff { c: bc, backoff } if bc == c && waited.is_none() && !forgotten => {
                     waited = Some(backoff);
                 }
                 What::Exit { c: ec, .. } if ec == c => {
@@ -869,6 +888,10 @@ impl Story<'_> {
             }
         }
         let how = match (exit, waited) {
+            (Some(e), None) if forgotten => format!(
+                "{} after the exit: the restarted kubelet has forgotten the back-off",
+                Took(item.t.saturating_since(e))
+            ),
             (Some(e), None) if e == item.t => "at once, in the same sync that saw it stop: the kubelet judges the back-off on the status it read before the kill, which still showed the container running (R16)".to_owned(),
             (Some(e), Some(b)) => format!(
                 "{} after the exit, once the {} back-off has expired",
@@ -887,6 +910,18 @@ impl Story<'_> {
             format_args!("{name} starts again (restartCount {restart_count}) {how}"),
         )
     }
+}
+
+/// How often a back-off has doubled from the kubelet's initial 10 s (or 1 s with the reduced
+/// decay, R28): 0 when it is not such a power.
+fn doublings(backoff: SimDuration) -> u32 {
+    let ms = backoff.as_millis();
+    for base in [10_000, 1_000] {
+        if ms >= base && ms % base == 0 && (ms / base).is_power_of_two() {
+            return (ms / base).trailing_zeros();
+        }
+    }
+    0
 }
 
 fn count(run: &mut Run, outcome: Outcome) {

@@ -2,7 +2,9 @@
 
 use core::fmt::{self, Write as _};
 
-use probesim_core::{KillReason, PodSpec, ProbeKind, SimDuration, SimTime};
+use probesim_core::{
+    KillReason, PodSpec, ProbeKind, ProbeResult, RestartPolicy, SimDuration, SimTime,
+};
 
 use super::{plural, At, Took};
 use crate::trace::{Trace, What};
@@ -25,6 +27,7 @@ pub(super) fn verdict(
     let mut ready_total = 0u64;
     let mut flips = 0u64;
     let mut last_kill: Vec<Option<(SimTime, SimDuration)>> = vec![None; trace.names.len()];
+    let mut liveness_failed: Vec<Option<SimTime>> = vec![None; trace.names.len()];
     for item in &trace.items {
         match item.what {
             What::Start { c, restart_count } => {
@@ -34,7 +37,16 @@ pub(super) fn verdict(
                 last_start[c] = Some(item.t);
                 last_kill[c] = None;
             }
+            What::Result {
+                c,
+                probe: ProbeKind::Liveness,
+                result: ProbeResult::Failure,
+            } => liveness_failed[c] = Some(item.t),
             What::Kill { c, reason, grace } => {
+                // A whole-pod stop right at a liveness verdict is that verdict's kill (R15).
+                if reason == KillReason::Unknown && liveness_failed[c] == Some(item.t) {
+                    kills[c].0 += 1;
+                }
                 match reason {
                     KillReason::LivenessProbe => kills[c].0 += 1,
                     KillReason::StartupProbe => kills[c].1 += 1,
@@ -109,7 +121,11 @@ pub(super) fn verdict(
     let mut advice = Vec::new();
     for c in 0..trace.names.len() {
         let name = &trace.names[c];
-        if kills[c].0 > 0 {
+        if kills[c].0 > 0 && pod.restart_policy == RestartPolicy::Never {
+            advice.push(format!(
+                "{name} fails its liveness probe, and with restartPolicy Never that ends the pod: fix the application or what the probe checks"
+            ));
+        } else if kills[c].0 > 0 {
             advice.push(format!(
                 "{name} keeps failing its liveness probe after each restart, so restarting never fixes it: fix the application or what the probe checks; a larger failureThreshold or periodSeconds only stretches each cycle"
             ));
@@ -150,7 +166,29 @@ pub(super) fn verdict(
             ));
         }
     }
-    if stable {
+    let ended = trace.items.iter().rev().find_map(|i| match i.what {
+        What::Phase { phase } if phase.is_terminal() => Some((i.t, phase)),
+        _ => None,
+    });
+    let deleted = trace
+        .items
+        .iter()
+        .any(|i| matches!(i.what, What::Delete { .. }));
+    if let Some((t, phase)) = ended {
+        let why = if deleted {
+            " after its deletion".to_owned()
+        } else if pod.restart_policy == RestartPolicy::Always {
+            String::new()
+        } else {
+            format!(" (restartPolicy {:?})", pod.restart_policy)
+        };
+        let _ = write!(
+            text,
+            " The pod ends in phase {} at t={}{why}.",
+            phase.as_str(),
+            At(t)
+        );
+    } else if stable {
         match last_restart {
             None => text.push_str(" It is stable: nothing restarts."),
             Some(t) => {
