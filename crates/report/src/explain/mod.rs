@@ -512,7 +512,7 @@ impl Story<'_> {
                         _ => {}
                     }
                 }
-                What::Kill { c, reason, grace } => self.kill(w, item, i, to, c, reason, grace)?,
+                What::Kill { c, reason, grace } => self.kill(w, item, i, c, reason, grace)?,
                 What::Exit { c, code, reason } => {
                     // Exits after a kill are told with the kill.
                     let killed = items[from..i - 1].iter().rev().find_map(|p| match p.what {
@@ -749,7 +749,6 @@ impl Story<'_> {
         w: &mut impl fmt::Write,
         item: Item,
         i: usize,
-        to: usize,
         c: usize,
         reason: KillReason,
         grace: SimDuration,
@@ -832,7 +831,6 @@ impl Story<'_> {
             }
             _ => "",
         };
-        let _ = to;
         let rule = if matches!(reason, KillReason::LivenessProbe | KillReason::StartupProbe) {
             " (R13)"
         } else {

@@ -89,14 +89,16 @@ pub(super) fn verdict(
         if horizon >= 3600 {
             let _ = write!(text, " (about {per_hour} an hour)");
         }
-        text.push_str(": ");
         let names: Vec<String> = restarts
             .iter()
             .enumerate()
             .filter(|(_, n)| **n > 0)
             .map(|(c, n)| format!("{} {n}", trace.names[c]))
             .collect();
-        text.push_str(&names.join(", "));
+        if trace.names.len() > 1 {
+            text.push_str(": ");
+            text.push_str(&names.join(", "));
+        }
         text.push('.');
     }
     let _ = write!(text, " The pod is Ready {ready_pct}% of the time");

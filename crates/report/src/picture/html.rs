@@ -137,8 +137,7 @@ pub fn html(
 
 /// The Kubernetes Events as recorded, one row each; folded cycles as one row.
 fn events_table(w: &mut impl fmt::Write, pod: &PodSpec, trace: &Trace) -> fmt::Result {
-    let (scale, parts) = Scale::new(trace, pod);
-    let _ = scale;
+    let (_, parts) = Scale::new(trace, pod);
     writeln!(w, "<div class=\"scroll\"><table>")?;
     writeln!(
         w,

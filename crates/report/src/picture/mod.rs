@@ -237,7 +237,7 @@ pub fn svg(
     pod: &PodSpec,
     trace: &Trace,
 ) -> fmt::Result {
-    let (scale, parts) = Scale::new(trace, pod);
+    let (scale, _) = Scale::new(trace, pod);
     // Lanes.
     // Lanes: (key, label, sub-label, height, gap after).
     let mut specs: Vec<(String, String, &'static str, f64, f64)> = Vec::new();
@@ -453,7 +453,6 @@ pub fn svg(
             N(top + 38.0),
         )?;
     }
-    let _ = parts;
     legend(w, legend_y, width)?;
     writeln!(w, "</svg>")
 }
