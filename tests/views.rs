@@ -4,7 +4,8 @@
 //!   same bytes, with well-formed markup and one lane per container and probe, and explains under
 //!   1.19, 1.28 and 1.37 where it is valid for them;
 //! - kubia-unhealthy explains under every profile 1.19–1.37;
-//! - reviewed goldens of the explanation of a few curated scenarios (`tests/views/*.txt`);
+//! - reviewed goldens of the explanation of a few curated scenarios (`tests/views/*.txt`) and of
+//!   two pictures (`tests/views/*.svg`);
 //! - the picture in docs/views.md is what the tool draws today (`docs/kubia-timeline.svg`);
 //! - the 30-day kubia report stays under 2 MB and marks its folded cycles.
 
@@ -199,6 +200,18 @@ fn docs_picture_is_current() -> Result<(), Failed> {
         .map_err(|e| format!("{e}\n(regenerate with: probesim run scenarios/kubia-unhealthy.yaml --format svg > docs/kubia-timeline.svg)").into())
 }
 
+/// A reviewed golden of a picture (reviewed by looking at it: open the file in a browser).
+fn svg_golden(scenario: &str) -> Result<(), Failed> {
+    let path = support::root()
+        .join("scenarios")
+        .join(format!("{scenario}.yaml"));
+    let svg = picture(&load(&path, &Overrides::default())?, Format::Svg)?;
+    let golden = support::root()
+        .join("tests/views")
+        .join(format!("{}.svg", scenario.replace('/', "--")));
+    support::compare_golden(&golden, &svg).map_err(Failed::from)
+}
+
 /// 30 days of kubia: under 2 MB, repeated cycles folded and said so, in the picture and in the
 /// event table.
 fn thirty_days_stay_small() -> Result<(), Failed> {
@@ -261,6 +274,15 @@ fn main() {
         "picture::docs_picture_is_current",
         docs_picture_is_current,
     ));
+    for scenario in [
+        "sidecars/23-16-sidecar-liveness-after-startup-restarts",
+        "termination/delete-with-prestop-hook",
+    ] {
+        trials.push(Trial::test(
+            format!("picture::golden::{scenario}"),
+            move || svg_golden(scenario),
+        ));
+    }
     trials.push(Trial::test(
         "picture::thirty_days_stay_small",
         thirty_days_stay_small,
