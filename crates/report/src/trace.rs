@@ -392,7 +392,7 @@ pub enum Part {
         times: u64,
         /// The length of one repetition.
         cycle: SimDuration,
-        /// How many container instances one repetition holds.
+        /// How many container instances one repetition starts.
         instances: usize,
     },
 }
@@ -422,7 +422,8 @@ const MAX_BLOCK: usize = 4;
 /// A block must repeat at least this often in a row to be folded.
 const MIN_REPEATS: usize = 3;
 
-/// Splits the run at every container start into segments, and folds every run of at least
+/// Splits the run at every container start and every time the pod becomes Ready into segments,
+/// and folds every run of at least
 /// [`MIN_REPEATS`] identical consecutive blocks (1 to [`MAX_BLOCK`] segments; identical: the
 /// same [`What::shape`]s at the same offsets and the same length) into the first block, shown,
 /// and one [`Part::Repeated`]. The spans cover the run from 0 to its end without gaps.
@@ -432,7 +433,12 @@ pub fn fold(trace: &Trace) -> Vec<Part> {
     // Segment boundaries: the index and time of every Start, plus the run's ends.
     let mut cuts: Vec<(usize, SimTime)> = vec![(0, SimTime::ZERO)];
     for (i, item) in items.iter().enumerate() {
-        if matches!(item.what, What::Start { .. }) && item.t > cuts[cuts.len() - 1].1 {
+        // A new instance, or the pod becoming Ready (a pod that never restarts still cycles).
+        let cut = matches!(
+            item.what,
+            What::Start { .. } | What::PodReady { ready: true }
+        );
+        if cut && item.t > cuts[cuts.len() - 1].1 {
             cuts.push((i, item.t));
         }
     }
@@ -482,7 +488,10 @@ pub fn fold(trace: &Trace) -> Vec<Part> {
             t1,
             times: (r - 1) as u64,
             cycle: t0.saturating_since(c0),
-            instances: k,
+            instances: items[cuts[i].0..from]
+                .iter()
+                .filter(|x| matches!(x.what, What::Start { .. }))
+                .count(),
         });
         i += r * k;
         shown_from = i;

@@ -162,7 +162,28 @@ fn repeat_note(trace: &Trace, from: usize, to: usize) -> String {
         .iter()
         .filter(|i| matches!(i.what, What::Probe { .. }))
         .count();
-    format!("{restarts} restarts, {kills} kills and {probes} probe runs in all")
+    let mut parts = Vec::new();
+    for (n, what) in [
+        (restarts, "restart"),
+        (kills, "kill"),
+        (probes, "probe run"),
+    ] {
+        if n > 0 {
+            parts.push(format!("{n} {what}{}", plural(n as u64)));
+        }
+    }
+    let events = items
+        .iter()
+        .filter(|i| matches!(i.what, What::Event { .. }))
+        .count();
+    if events > 0 {
+        parts.push(format!("{events} event{}", plural(events as u64)));
+    }
+    if parts.is_empty() {
+        "nothing else happens".to_owned()
+    } else {
+        format!("{} in all", parts.join(", "))
+    }
 }
 
 pub(crate) fn write_pod(w: &mut impl fmt::Write, pod: &PodSpec) -> fmt::Result {

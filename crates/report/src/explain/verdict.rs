@@ -160,6 +160,15 @@ pub(super) fn verdict(
             ));
         }
         if pod.container(c).probe(ProbeKind::Readiness).is_some()
+            && flips > 4
+            && ready_pct > 0
+            && total == 0
+        {
+            advice.push(format!(
+                "{name}'s readiness probe fails now and then, so Services keep removing and adding the pod: make the endpoint it checks reliable, or raise failureThreshold to ride out short failures"
+            ));
+        }
+        if pod.container(c).probe(ProbeKind::Readiness).is_some()
             && ready_pct == 0
             && !pod.is_init(c)
         {
@@ -192,6 +201,7 @@ pub(super) fn verdict(
         );
     } else if stable {
         match last_restart {
+            None if flips > 4 => text.push_str(" Nothing restarts, but the pod's readiness flaps."),
             None => text.push_str(" It is stable: nothing restarts."),
             Some(t) => {
                 let _ = write!(text, " It settles: no restart after t={}.", At(t));

@@ -430,9 +430,13 @@ pub fn svg(
             .filter(|i| matches!(i.what, What::Start { .. }))
             .count();
         let title = format!(
-            "repeated: {times} more cycles of {} ({instances} instance{} each), t={} to t={}; {restarts} restarts in all, drawn once before this column",
+            "repeated: {times} more cycles of {}{}, t={} to t={}; {restarts} restarts in all, drawn once before this column",
             Took(cycle),
-            if instances == 1 { "" } else { "s" },
+            match instances {
+                0 => String::new(),
+                1 => " (1 instance each)".to_owned(),
+                n => format!(" ({n} instances each)"),
+            },
             At(t0),
             At(t1)
         );
