@@ -598,6 +598,37 @@ mod tests {
     }
 
     #[test]
+    fn flapping_readiness_folds_without_restarts() {
+        // No restarts: Ready true every 50 s, false 40 s later.
+        let mut items = Vec::new();
+        for k in 0..6u64 {
+            items.push(Item {
+                t: SimTime::from_secs(1 + 50 * k),
+                what: What::PodReady { ready: true },
+            });
+            items.push(Item {
+                t: SimTime::from_secs(41 + 50 * k),
+                what: What::PodReady { ready: false },
+            });
+        }
+        let t = Trace {
+            names: vec!["web".into()],
+            init: vec![false],
+            items,
+            texts: Vec::new(),
+            end: SimTime::from_secs(300),
+        };
+        let spans = fold(&t);
+        assert!(
+            spans.iter().any(|s| matches!(
+                s,
+                Part::Repeated { instances: 0, cycle, .. } if *cycle == SimDuration::from_secs(50)
+            )),
+            "{spans:?}"
+        );
+    }
+
+    #[test]
     fn different_cycles_are_all_shown() {
         let t = trace_of(&[0, 20, 50, 90, 140], 200);
         assert_eq!(fold(&t), unfolded(&t));

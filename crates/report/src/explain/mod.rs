@@ -971,6 +971,15 @@ mod tests {
     }
 
     #[test]
+    fn back_off_doublings_count_from_the_initial_value() {
+        // R28: 10 s doubling (1 s with the reduced decay); a capped 300 s is no doubling.
+        assert_eq!(doublings(SimDuration::from_secs(10)), 0);
+        assert_eq!(doublings(SimDuration::from_secs(160)), 4);
+        assert_eq!(doublings(SimDuration::from_secs(8)), 3);
+        assert_eq!(doublings(SimDuration::from_secs(300)), 0);
+    }
+
+    #[test]
     fn paragraphs_wrap_at_spaces() {
         let lines = wrap("aaa bbb ccc ddd", 7);
         assert_eq!(lines, ["aaa bbb", "ccc ddd"]);
