@@ -15,7 +15,7 @@ use clap::{Args, Parser, Subcommand};
 )]
 #[command(
     after_help = "Exit codes: 0 success, 1 an expectation, requirement or finding gate does not hold, 2 bad input.\n\
-Examples:\n  probesim run scenarios/kubia-unhealthy.yaml\n  probesim run scenarios/kubia-unhealthy.yaml --format json --for 10m\n  probesim run deploy.yaml --app 'web: liveness=refused for 90s then ok'\n  probesim check scenarios/\n  probesim analyze deploy.yaml --require 'web.hangDetection.kill.max<=45s'\n  probesim recommend deploy.yaml --container web --startup-up-to 90s --detect-hang-within 30s"
+Examples:\n  probesim run scenarios/kubia-unhealthy.yaml\n  probesim run scenarios/kubia-unhealthy.yaml --format json --for 10m\n  probesim run deploy.yaml --app 'web: liveness=refused for 90s then ok'\n  probesim check scenarios/\n  probesim explain scenarios/kubia-unhealthy.yaml\n  probesim analyze deploy.yaml --require 'web.hangDetection.kill.max<=45s'\n  probesim recommend deploy.yaml --container web --startup-up-to 90s --detect-hang-within 30s"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -32,6 +32,8 @@ pub enum Command {
     Analyze(Box<AnalyzeArgs>),
     /// Find the simplest probe settings that meet timing requirements.
     Recommend(Box<RecommendArgs>),
+    /// Simulate one scenario and tell, step by step, what happens and why; then a verdict.
+    Explain(Box<ExplainArgs>),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
     Completions(CompletionsArgs),
     /// Print a manual page, in roff (`probesim man | man -l -`; `probesim man check` for
@@ -50,8 +52,9 @@ pub struct RunArgs {
 
     /// Output format: timeline (a human-readable table), json (one document), jsonl (one event
     /// per line, then the final status), summary (final status and event counts; constant
-    /// memory), get (what `kubectl get pod -w` prints) or describe (`kubectl describe pod` at
-    /// the end, or at --at).
+    /// memory), get (what `kubectl get pod -w` prints), describe (`kubectl describe pod` at
+    /// the end, or at --at), svg (a swim-lane picture) or html (a self-contained report
+    /// with the picture).
     #[arg(long, short = 'f', value_name = "F", default_value = "timeline")]
     pub format: String,
 
@@ -244,4 +247,66 @@ pub struct RecommendArgs {
     /// How many candidates to print.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub candidates: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The scenario file (YAML or JSON), or a Kubernetes manifest, or `-` for standard input.
+    #[arg(value_name = "SCENARIO|MANIFEST")]
+    pub scenario: String,
+
+    /// Virtual time to simulate, overriding the scenario's `duration`.
+    #[arg(long = "for", value_name = "DURATION", allow_hyphen_values = true)]
+    pub for_: Option<String>,
+
+    /// Seed of the simulation's random generator, overriding the scenario's `seed`.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+
+    /// Kubernetes version whose semantics to use (1.19 … 1.37), overriding `kubernetes`.
+    #[arg(long, value_name = "VERSION")]
+    pub kubernetes: Option<String>,
+
+    /// Manifest only: the workload to simulate (as for `run`).
+    #[arg(long, value_name = "KIND/NAME")]
+    pub select: Option<String>,
+
+    /// Manifest only: how a container answers its probes (as for `run`; repeatable).
+    #[arg(long, value_name = "'NAME: KEY=SCRIPT'")]
+    pub app: Vec<String>,
+
+    /// Manifest only: a container's process exits by itself (as for `run`; repeatable).
+    #[arg(long, value_name = "'NAME: CODE after D'")]
+    pub exit: Vec<String>,
+
+    /// Manifest only: what a container's process does on SIGTERM (as for `run`; repeatable).
+    #[arg(long, value_name = "'NAME: ignore'")]
+    pub sigterm: Vec<String>,
+
+    /// Manifest only: how long each image pull of a container takes (as for `run`; repeatable).
+    #[arg(long, value_name = "'NAME: D'")]
+    pub pull: Vec<String>,
+}
+
+impl ExplainArgs {
+    /// The same input as `run` would read it.
+    pub fn as_run(&self) -> RunArgs {
+        RunArgs {
+            scenario: self.scenario.clone(),
+            format: "timeline".to_owned(),
+            for_: self.for_.clone(),
+            seed: self.seed,
+            kubernetes: self.kubernetes.clone(),
+            verbose: false,
+            at: None,
+            only: None,
+            container: None,
+            select: self.select.clone(),
+            app: self.app.clone(),
+            exit: self.exit.clone(),
+            sigterm: self.sigterm.clone(),
+            pull: self.pull.clone(),
+            emit_scenario: false,
+        }
+    }
 }

@@ -44,6 +44,7 @@ fn main() -> ExitCode {
         Command::Check(args) => cmd::check::check(&args),
         Command::Analyze(args) => cmd::analyze::analyze(&args),
         Command::Recommend(args) => cmd::recommend::recommend(&args),
+        Command::Explain(args) => cmd::run::explain(&args.as_run()),
         Command::Completions(args) => cmd::generate::completions(args.shell),
         Command::Man(args) => cmd::generate::man(args.command.as_deref()),
         Command::Schema => cmd::generate::schema(),

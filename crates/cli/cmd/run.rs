@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use probesim_core::Profile;
-use probesim_report::{render_with, Filter, Format, ViewOptions};
+use probesim_report::{render_explain, render_with, Filter, Format, ViewOptions};
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::catalog;
 use probesim_scenario::run::RunFailure;
@@ -50,6 +50,15 @@ fn app_args(args: &RunArgs) -> Vec<AppArg> {
 }
 
 pub fn run(args: &RunArgs) -> ExitStatus {
+    run_as(args, false)
+}
+
+/// `probesim explain`: the same input as `run`, told as a story.
+pub fn explain(args: &RunArgs) -> ExitStatus {
+    run_as(args, true)
+}
+
+fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
     let format: Format = match args.format.parse() {
         Ok(f) => f,
         Err(e) => {
@@ -208,8 +217,13 @@ pub fn run(args: &RunArgs) -> ExitStatus {
         colour: format == Format::Timeline && !args.verbose && colour_wanted(),
         at,
     };
-    let stdout = io::stdout().lock();
-    match render_with(&scenario, format, &view, io::BufWriter::new(stdout)) {
+    let stdout = io::BufWriter::new(io::stdout().lock());
+    let rendered = if explain {
+        render_explain(&scenario, stdout)
+    } else {
+        render_with(&scenario, format, &view, stdout)
+    };
+    match rendered {
         Ok(mut w) => match w.flush() {
             Ok(()) => ExitStatus::Success,
             Err(e) => io_failure(&e),

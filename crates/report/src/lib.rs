@@ -21,6 +21,8 @@
 //! | `json` | [`JsonSink`] | one JSON document (contract §4), one event object per line |
 //! | `jsonl` | [`JsonlSink`] | one event object per line, then `{"kind": "final", …}` |
 //! | `summary` | [`SummarySink`] | one JSON document: the final status plus per-container counts |
+//! | `svg` | [`PictureSink`] | the swim-lane picture of the run ([`picture`]) |
+//! | `html` | [`PictureSink`] | a self-contained page: the picture, its legend, the scenario, the status, the Events |
 //!
 //! [`ReportSink`] picks one of them from a [`Format`], for callers that choose at run time.
 //! The reports of `probesim check` (text, json, junit, github) are in [`check`].
@@ -55,7 +57,9 @@ use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, SimDuration, SimTi
 pub mod check;
 mod describe;
 mod events;
+pub mod explain;
 mod json;
+pub mod picture;
 mod readable;
 mod render;
 mod tabwriter;
@@ -63,7 +67,10 @@ mod text;
 mod tracker;
 mod watch;
 
+pub mod trace;
+
 pub use render::{render, render_with};
+pub use render::{render_explain, trace_run, TracedRun};
 
 pub use describe::{
     describe_events_table, describe_pod, probe_line, DescribeSink, Rfc1123z, NODE_IP,
@@ -75,6 +82,7 @@ pub use tracker::PodTracker;
 pub use watch::GetSink;
 
 pub use json::{write_event, write_final, JsonSink, JsonlSink, SummarySink, POD_COUNTS_KEY};
+pub use picture::PictureSink;
 pub use text::{kubectl_row, KubectlRow, TextSink};
 
 /// What a report says about the run before its events (the JSON header, the timeline's first
@@ -107,17 +115,23 @@ pub enum Format {
     Get,
     /// `kubectl describe pod` ([`DescribeSink`]).
     Describe,
+    /// The swim-lane picture, one SVG document ([`PictureSink`]).
+    Svg,
+    /// The picture in a self-contained HTML report ([`PictureSink`]).
+    Html,
 }
 
 impl Format {
     /// Every format, in the order of the help text.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 8] = [
         Format::Timeline,
         Format::Json,
         Format::Jsonl,
         Format::Summary,
         Format::Get,
         Format::Describe,
+        Format::Svg,
+        Format::Html,
     ];
 
     /// The command-line spelling.
@@ -130,6 +144,8 @@ impl Format {
             Format::Summary => "summary",
             Format::Get => "get",
             Format::Describe => "describe",
+            Format::Svg => "svg",
+            Format::Html => "html",
         }
     }
 }
@@ -148,7 +164,7 @@ impl fmt::Display for UnknownFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown format `{}` (expected timeline, json, jsonl, summary, get or describe)",
+            "unknown format `{}` (expected timeline, json, jsonl, summary, get, describe, svg or html)",
             self.0
         )
     }
@@ -200,6 +216,8 @@ pub enum ReportSink<W: io::Write> {
     Jsonl(JsonlSink<W>),
     /// `--format summary`.
     Summary(SummarySink<W>),
+    /// `--format svg` and `--format html`.
+    Picture(PictureSink<W>),
 }
 
 impl<W: io::Write> ReportSink<W> {
@@ -219,6 +237,9 @@ impl<W: io::Write> ReportSink<W> {
                 ReportSink::Get(GetSink::new(w, pod, &initial, &profile)?)
             }
             Format::Describe => ReportSink::Describe(DescribeSink::new(w, pod, &profile)),
+            Format::Svg | Format::Html => {
+                ReportSink::Picture(PictureSink::new(w, format == Format::Html, info, None, pod))
+            }
         })
     }
 
@@ -268,6 +289,7 @@ impl<W: io::Write> ReportSink<W> {
             ReportSink::Json(s) => s.finish(end, pod, status),
             ReportSink::Jsonl(s) => s.finish(end, pod, status),
             ReportSink::Summary(s) => s.finish(end, pod, status),
+            ReportSink::Picture(s) => s.finish(end, pod, status),
         }
     }
 }
@@ -284,6 +306,7 @@ impl<W: io::Write> Sink for ReportSink<W> {
             ReportSink::Json(s) => s.event(event),
             ReportSink::Jsonl(s) => s.event(event),
             ReportSink::Summary(s) => s.event(event),
+            ReportSink::Picture(s) => s.event(event),
         }
     }
 }
@@ -464,7 +487,7 @@ mod tests {
         }
         assert_eq!(
             "yaml".parse::<Format>().unwrap_err().to_string(),
-            "unknown format `yaml` (expected timeline, json, jsonl, summary, get or describe)"
+            "unknown format `yaml` (expected timeline, json, jsonl, summary, get, describe, svg or html)"
         );
     }
 }

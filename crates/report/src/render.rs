@@ -2,10 +2,11 @@
 
 use std::io;
 
-use probesim_core::{Recorder, SimTime};
+use probesim_core::{PodSpec, PodStatus, Recorder, SimDuration, SimTime};
 use probesim_scenario::run::{estimate_events, horizon, RunFailure, MAX_LISTED_EVENTS};
 use probesim_scenario::scenario::Scenario;
 
+use crate::trace::{Trace, TraceSink};
 use crate::{Format, ReportSink, RunInfo, ViewOptions};
 
 /// Runs the scenario to its horizon and writes the report in `format` to `w`; the timeline
@@ -62,15 +63,29 @@ pub fn render_with<W: io::Write>(
         seed: scenario.seed,
         duration: end.saturating_since(SimTime::ZERO),
     };
-    let sink = ReportSink::with_view(
-        format,
-        w,
-        &info,
-        sim.pod(),
-        sim.status(),
-        sim.profile(),
-        view,
-    )
+    let sink = if matches!(format, Format::Svg | Format::Html) {
+        // The page shows the scenario's description.
+        Ok(ReportSink::Picture(
+            crate::PictureSink::new(
+                w,
+                format == Format::Html,
+                &info,
+                scenario.description.as_deref(),
+                sim.pod(),
+            )
+            .with_describe(sim.pod(), sim.profile()),
+        ))
+    } else {
+        ReportSink::with_view(
+            format,
+            w,
+            &info,
+            sim.pod(),
+            sim.status(),
+            sim.profile(),
+            view,
+        )
+    }
     .map_err(RunFailure::Io)?;
     // The kubelet's event recorder decides what reaches the API server (R54).
     let mut recorder = Recorder::new(sink, sim.profile().event_spam_key_has_type);
@@ -79,4 +94,84 @@ pub fn render_with<W: io::Write>(
         .into_inner()
         .finish(end, sim.pod(), sim.status())
         .map_err(RunFailure::Io)
+}
+
+/// A run kept as a [`Trace`], with what the views around it need.
+#[derive(Debug)]
+pub struct TracedRun {
+    /// The facts of the run.
+    pub trace: Trace,
+    /// The pod as it ran.
+    pub pod: PodSpec,
+    /// The status at the end.
+    pub status: PodStatus,
+    /// The release, as `"1.37"`.
+    pub kubernetes: String,
+    /// The simulated span.
+    pub duration: SimDuration,
+}
+
+impl TracedRun {
+    /// The header facts, borrowed.
+    #[must_use]
+    pub fn info<'a>(&'a self, scenario: &'a Scenario) -> RunInfo<'a> {
+        RunInfo {
+            scenario: &scenario.name,
+            kubernetes: &self.kubernetes,
+            seed: scenario.seed,
+            duration: self.duration,
+        }
+    }
+}
+
+/// Runs the scenario to its horizon into a [`Trace`] (behind the event recorder, as every
+/// report), for `explain` and the pictures.
+///
+/// # Errors
+/// No duration, a horizon too large to keep, or a stuck engine.
+pub fn trace_run(scenario: &Scenario) -> Result<TracedRun, RunFailure> {
+    let end = horizon(scenario)?;
+    // The trace keeps the run's facts: the same bound as the listing formats.
+    let events = estimate_events(scenario, end);
+    if events > MAX_LISTED_EVENTS {
+        return Err(RunFailure::TooLarge {
+            events,
+            format: "explain",
+        });
+    }
+    let mut sim = scenario.simulation();
+    let kubernetes = sim.profile().version();
+    let sink = TraceSink::new(sim.pod());
+    let mut recorder = Recorder::new(sink, sim.profile().event_spam_key_has_type);
+    match sim.run_until(end, &mut recorder) {
+        Ok(_) => {}
+        Err(probesim_core::RunError::StepBudget { at }) => return Err(RunFailure::Stuck(at)),
+        Err(probesim_core::RunError::Sink(never)) => match never {},
+    }
+    Ok(TracedRun {
+        trace: recorder.into_inner().finish(end),
+        pod: sim.pod().clone(),
+        status: sim.status().clone(),
+        kubernetes,
+        duration: end.saturating_since(SimTime::ZERO),
+    })
+}
+
+/// `probesim explain`: runs the scenario and writes its story ([`crate::explain`]).
+///
+/// # Errors
+/// As [`trace_run`], or writing failed.
+pub fn render_explain<W: io::Write>(scenario: &Scenario, mut w: W) -> Result<W, RunFailure> {
+    let run = trace_run(scenario)?;
+    let mut text = String::new();
+    crate::explain::explain(
+        &mut text,
+        &run.info(scenario),
+        scenario.description.as_deref(),
+        &run.pod,
+        &run.trace,
+    )
+    .map_err(|_| RunFailure::Io(io::Error::other("formatting failed")))?;
+    w.write_all(text.as_bytes()).map_err(RunFailure::Io)?;
+    Ok(w)
 }

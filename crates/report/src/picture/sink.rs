@@ -1,0 +1,126 @@
+//! The pictures as a report sink: keep the run as a [`Trace`], draw it at the end.
+
+use std::io;
+
+use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, SimTime, Sink};
+
+use crate::trace::TraceSink;
+use crate::{DescribeSink, RunInfo, TextSink};
+
+/// `--format svg` (`html: false`) or `--format html`: keeps the facts of the run (compactly,
+/// texts interned) and draws the picture in [`PictureSink::finish`].
+#[derive(Debug)]
+pub struct PictureSink<W: io::Write> {
+    w: W,
+    html: bool,
+    trace: TraceSink,
+    scenario: String,
+    description: Option<String>,
+    kubernetes: String,
+    seed: u64,
+    /// The `kubectl describe pod` view the page shows at the end of the run (HTML only).
+    describe: Option<DescribeSink<Vec<u8>>>,
+}
+
+impl<W: io::Write> PictureSink<W> {
+    /// Starts a picture of a run of `pod`.
+    #[must_use]
+    pub fn new(
+        w: W,
+        html: bool,
+        info: &RunInfo<'_>,
+        description: Option<&str>,
+        pod: &PodSpec,
+    ) -> PictureSink<W> {
+        PictureSink {
+            w,
+            html,
+            trace: TraceSink::new(pod),
+            scenario: info.scenario.to_owned(),
+            description: description.map(str::to_owned),
+            kubernetes: info.kubernetes.to_owned(),
+            seed: info.seed,
+            describe: None,
+        }
+    }
+
+    /// Makes the HTML page show `kubectl describe pod` at the end of the run, as `--format
+    /// describe` prints it for `profile`'s release (an SVG has no place for it).
+    #[must_use]
+    pub fn with_describe(mut self, pod: &PodSpec, profile: &Profile) -> PictureSink<W> {
+        if self.html {
+            self.describe = Some(DescribeSink::new(Vec::new(), pod, profile));
+        }
+        self
+    }
+
+    /// Draws the picture (or the page) of the run ended at `end`, and returns the writer,
+    /// flushed.
+    ///
+    /// # Errors
+    /// Writing or flushing failed.
+    pub fn finish(mut self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
+        let trace = self.trace.finish(end);
+        let info = RunInfo {
+            scenario: &self.scenario,
+            kubernetes: &self.kubernetes,
+            seed: self.seed,
+            duration: end.saturating_since(SimTime::ZERO),
+        };
+        let mut out = String::new();
+        if self.html {
+            let final_status = match self.describe.take() {
+                Some(describe) => {
+                    let bytes = describe.finish(end, pod, status)?;
+                    String::from_utf8_lossy(&bytes).into_owned()
+                }
+                None => final_status(&info, end, pod, status)?,
+            };
+            super::html::html(
+                &mut out,
+                &info,
+                self.description.as_deref(),
+                pod,
+                &trace,
+                status,
+                &final_status,
+            )
+        } else {
+            super::svg(&mut out, &info, pod, &trace)
+        }
+        .map_err(io::Error::other)?;
+        self.w.write_all(out.as_bytes())?;
+        self.w.flush()?;
+        Ok(self.w)
+    }
+}
+
+/// The final status as the timeline prints it under its events, and the `kubectl get` row.
+fn final_status(
+    info: &RunInfo<'_>,
+    end: SimTime,
+    pod: &PodSpec,
+    status: &PodStatus,
+) -> io::Result<String> {
+    let bytes = TextSink::new(Vec::new(), info, pod, false)?.finish(end, pod, status)?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    // Without events, the timeline is its header, then what `finish` wrote.
+    Ok(text
+        .find("\nAt ")
+        .map_or(text.as_str(), |i| &text[i + 1..])
+        .to_owned())
+}
+
+impl<W: io::Write> Sink for PictureSink<W> {
+    type Error = io::Error;
+
+    fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
+        if let Some(describe) = &mut self.describe {
+            describe.event(event)?;
+        }
+        match self.trace.event(event) {
+            Ok(flow) => Ok(flow),
+            Err(never) => match never {},
+        }
+    }
+}

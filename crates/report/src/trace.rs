@@ -1,0 +1,637 @@
+//! The run kept as compact, owned facts: what `explain` narrates and the pictures draw.
+//!
+//! A [`TraceSink`] takes the same event stream as every other report (behind the event
+//! recorder, so Kubernetes Events carry their counts) and keeps only what a reader can see:
+//! probe runs, verdicts, kills, exits, starts, back-off refusals, readiness, the phase and the
+//! Events. Texts are interned: a month of identical `Unhealthy` events holds one message.
+//! Nothing is re-simulated: every view built on a [`Trace`] is a function of the stream.
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+
+use probesim_core::{
+    Event, EventKind, EventType, ExitReason, Flow, KillReason, Outcome, Phase, PodSpec, ProbeKind,
+    ProbeResult, SimDuration, SimTime, Sink,
+};
+
+/// One fact of the run, at an instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Item {
+    /// When.
+    pub t: SimTime,
+    /// What.
+    pub what: What,
+}
+
+/// What happened; containers are engine indices (init containers first), texts are indices
+/// into [`Trace::texts`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum What {
+    /// One probe execution, known at `t`, started `took` earlier.
+    Probe {
+        /// Container.
+        c: usize,
+        /// Probe type.
+        probe: ProbeKind,
+        /// Outcome.
+        outcome: Outcome,
+        /// How long it ran.
+        took: SimDuration,
+        /// Its output.
+        output: usize,
+    },
+    /// The worker's stored verdict changed (a threshold was crossed, or an initial value).
+    Result {
+        /// Container.
+        c: usize,
+        /// Probe type.
+        probe: ProbeKind,
+        /// The new value.
+        result: ProbeResult,
+    },
+    /// The kubelet began to kill a container.
+    Kill {
+        /// Container.
+        c: usize,
+        /// Why.
+        reason: KillReason,
+        /// Grace period.
+        grace: SimDuration,
+    },
+    /// A process ended.
+    Exit {
+        /// Container.
+        c: usize,
+        /// Exit code.
+        code: i32,
+        /// The runtime's reason.
+        reason: ExitReason,
+    },
+    /// A new instance started.
+    Start {
+        /// Container.
+        c: usize,
+        /// Its restart count.
+        restart_count: u32,
+    },
+    /// A start refused by back-off.
+    BackOff {
+        /// Container.
+        c: usize,
+        /// The back-off in force.
+        backoff: SimDuration,
+    },
+    /// A container's API `ready` changed.
+    Ready {
+        /// Container.
+        c: usize,
+        /// New value.
+        ready: bool,
+    },
+    /// The pod's `Ready` condition changed.
+    PodReady {
+        /// New value.
+        ready: bool,
+    },
+    /// The phase changed.
+    Phase {
+        /// New phase.
+        phase: Phase,
+    },
+    /// A Kubernetes Event.
+    Event {
+        /// The container it is about (`None`: the pod).
+        c: Option<usize>,
+        /// Normal or Warning.
+        event_type: EventType,
+        /// Its reason.
+        reason: &'static str,
+        /// Its message.
+        message: usize,
+        /// The recorder's count (1 when first seen).
+        count: u32,
+        /// Whether the spam filter let it through.
+        sent: bool,
+    },
+    /// The pod was deleted.
+    Delete {
+        /// The deletion grace period.
+        grace: SimDuration,
+    },
+    /// The pod object is gone.
+    Deleted,
+    /// The kubelet restarted.
+    KubeletRestart,
+}
+
+impl What {
+    /// The container the fact is about.
+    #[must_use]
+    pub const fn container(&self) -> Option<usize> {
+        match *self {
+            What::Probe { c, .. }
+            | What::Result { c, .. }
+            | What::Kill { c, .. }
+            | What::Exit { c, .. }
+            | What::Start { c, .. }
+            | What::BackOff { c, .. }
+            | What::Ready { c, .. } => Some(c),
+            What::Event { c, .. } => c,
+            What::PodReady { .. }
+            | What::Phase { .. }
+            | What::Delete { .. }
+            | What::Deleted
+            | What::KubeletRestart => None,
+        }
+    }
+
+    /// The fact without what changes from one repetition of a cycle to the next (restart
+    /// counts, event counts, the spam filter's verdict): two cycles whose facts have equal
+    /// shapes at equal offsets are the same cycle.
+    #[must_use]
+    pub const fn shape(&self) -> What {
+        match *self {
+            What::Start { c, .. } => What::Start {
+                c,
+                restart_count: 0,
+            },
+            What::Event {
+                c,
+                event_type,
+                reason,
+                message,
+                ..
+            } => What::Event {
+                c,
+                event_type,
+                reason,
+                message,
+                count: 0,
+                sent: true,
+            },
+            other => other,
+        }
+    }
+}
+
+/// Everything a picture or an explanation needs from a run.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    /// Container names by engine index (init containers first).
+    pub names: Vec<String>,
+    /// Whether each container is an init container.
+    pub init: Vec<bool>,
+    /// The facts, in stream order.
+    pub items: Vec<Item>,
+    /// Interned texts (probe outputs, event messages).
+    pub texts: Vec<String>,
+    /// The end of the run (the horizon).
+    pub end: SimTime,
+}
+
+impl Trace {
+    /// The text behind an index.
+    #[must_use]
+    pub fn text(&self, i: usize) -> &str {
+        self.texts.get(i).map_or("", String::as_str)
+    }
+
+    /// Whether the `Result` at item `i` is a worker's initial value for a new container (P25)
+    /// rather than a threshold crossing: no run of that probe since the container's last start
+    /// or the kubelet's restart.
+    #[must_use]
+    pub fn is_initial(&self, i: usize) -> bool {
+        let What::Result { c, probe, .. } = self.items[i].what else {
+            return false;
+        };
+        for item in self.items[..i].iter().rev() {
+            match item.what {
+                What::Probe {
+                    c: pc, probe: pp, ..
+                } if pc == c && pp == probe => return false,
+                What::Start { c: sc, .. } if sc == c => return true,
+                What::KubeletRestart => return true,
+                _ => {}
+            }
+        }
+        true
+    }
+
+    /// The probe types each container has, in [`ProbeKind::ALL`] order.
+    #[must_use]
+    pub fn probes(pod: &PodSpec, c: usize) -> Vec<ProbeKind> {
+        let spec = pod.container(c);
+        ProbeKind::ALL
+            .into_iter()
+            .filter(|k| spec.probe(*k).is_some())
+            .collect()
+    }
+}
+
+/// Builds a [`Trace`] from the event stream.
+#[derive(Debug)]
+pub struct TraceSink {
+    trace: Trace,
+    interned: BTreeMap<String, usize>,
+    buf: String,
+}
+
+impl TraceSink {
+    /// An empty trace for `pod`'s containers.
+    #[must_use]
+    pub fn new(pod: &PodSpec) -> TraceSink {
+        let n = pod.container_count();
+        TraceSink {
+            trace: Trace {
+                names: (0..n).map(|i| pod.container(i).name.clone()).collect(),
+                init: (0..n).map(|i| pod.is_init(i)).collect(),
+                ..Trace::default()
+            },
+            interned: BTreeMap::new(),
+            buf: String::new(),
+        }
+    }
+
+    /// The trace, ending at `end`.
+    #[must_use]
+    pub fn finish(mut self, end: SimTime) -> Trace {
+        self.trace.end = end;
+        self.trace
+    }
+
+    fn index(&self, name: &str) -> usize {
+        self.trace.names.iter().position(|n| n == name).unwrap_or(0)
+    }
+
+    fn intern(&mut self, text: impl core::fmt::Display) -> usize {
+        use core::fmt::Write as _;
+        self.buf.clear();
+        let _ = write!(self.buf, "{text}");
+        if let Some(&i) = self.interned.get(self.buf.as_str()) {
+            return i;
+        }
+        let i = self.trace.texts.len();
+        self.trace.texts.push(self.buf.clone());
+        self.interned.insert(self.buf.clone(), i);
+        i
+    }
+}
+
+impl Sink for TraceSink {
+    type Error = Infallible;
+
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, Infallible> {
+        let what = match event.kind {
+            EventKind::Probe {
+                container,
+                probe,
+                outcome,
+                output,
+                duration,
+            } => What::Probe {
+                c: self.index(container),
+                probe,
+                outcome,
+                took: duration,
+                output: self.intern(output),
+            },
+            EventKind::Result {
+                container,
+                probe,
+                result,
+            } => What::Result {
+                c: self.index(container),
+                probe,
+                result,
+            },
+            EventKind::Kill {
+                container,
+                reason,
+                grace,
+                ..
+            } => What::Kill {
+                c: self.index(container),
+                reason,
+                grace,
+            },
+            EventKind::Exit {
+                container,
+                exit_code,
+                reason,
+            } => What::Exit {
+                c: self.index(container),
+                code: exit_code,
+                reason,
+            },
+            EventKind::Start {
+                container,
+                restart_count,
+            } => What::Start {
+                c: self.index(container),
+                restart_count,
+            },
+            EventKind::BackOff { container, backoff } => What::BackOff {
+                c: self.index(container),
+                backoff,
+            },
+            EventKind::Ready { container, ready } => What::Ready {
+                c: self.index(container),
+                ready,
+            },
+            EventKind::PodReady { ready } => What::PodReady { ready },
+            EventKind::Phase { phase } => What::Phase { phase },
+            EventKind::Event(e) => {
+                let c = event.kind.container().map(|name| self.index(name));
+                let (count, sent) = e.recorded.map_or((1, true), |r| (r.count, r.sent));
+                What::Event {
+                    c,
+                    event_type: e.event_type,
+                    reason: e.reason,
+                    message: self.intern(e.message),
+                    count,
+                    sent,
+                }
+            }
+            EventKind::Delete { grace } => What::Delete { grace },
+            EventKind::Deleted => What::Deleted,
+            EventKind::KubeletRestart => What::KubeletRestart,
+            EventKind::Started { .. } | EventKind::Status { .. } | EventKind::Sync { .. } => {
+                return Ok(Flow::Continue)
+            }
+        };
+        self.trace.items.push(Item { t: event.t, what });
+        Ok(Flow::Continue)
+    }
+}
+
+/// A stretch of the run that is drawn or told, or a run of repetitions folded into one mark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Items `from..to` (indices into [`Trace::items`]), covering `t0..t1`, shown in full.
+    Shown {
+        /// First item.
+        from: usize,
+        /// One past the last item.
+        to: usize,
+        /// Start time.
+        t0: SimTime,
+        /// End time.
+        t1: SimTime,
+    },
+    /// Items `from..to`, covering `t0..t1`: `times` more repetitions of the `cycle` (a span of
+    /// that length) shown just before.
+    Repeated {
+        /// First item.
+        from: usize,
+        /// One past the last item.
+        to: usize,
+        /// Start time.
+        t0: SimTime,
+        /// End time.
+        t1: SimTime,
+        /// How many repetitions are folded.
+        times: u64,
+        /// The length of one repetition.
+        cycle: SimDuration,
+        /// How many container instances one repetition starts.
+        instances: usize,
+    },
+}
+
+impl Part {
+    /// The time the span covers.
+    #[must_use]
+    pub const fn times(&self) -> (SimTime, SimTime) {
+        match *self {
+            Part::Shown { t0, t1, .. } | Part::Repeated { t0, t1, .. } => (t0, t1),
+        }
+    }
+
+    /// The items it covers.
+    #[must_use]
+    pub const fn items(&self) -> core::ops::Range<usize> {
+        match *self {
+            Part::Shown { from, to, .. } | Part::Repeated { from, to, .. } => from..to,
+        }
+    }
+}
+
+/// The longest block of segments looked for when folding repetitions (kubia alternates two
+/// kinds of restart, so at least 2).
+const MAX_BLOCK: usize = 4;
+
+/// A block must repeat at least this often in a row to be folded.
+const MIN_REPEATS: usize = 3;
+
+/// Splits the run at every container start and every time the pod becomes Ready into segments,
+/// and folds every run of at least
+/// [`MIN_REPEATS`] identical consecutive blocks (1 to [`MAX_BLOCK`] segments; identical: the
+/// same [`What::shape`]s at the same offsets and the same length) into the first block, shown,
+/// and one [`Part::Repeated`]. The spans cover the run from 0 to its end without gaps.
+#[must_use]
+pub fn fold(trace: &Trace) -> Vec<Part> {
+    let items = &trace.items;
+    // Segment boundaries: the index and time of every Start, plus the run's ends.
+    let mut cuts: Vec<(usize, SimTime)> = vec![(0, SimTime::ZERO)];
+    for (i, item) in items.iter().enumerate() {
+        // A new instance, or the pod becoming Ready (a pod that never restarts still cycles).
+        let cut = matches!(
+            item.what,
+            What::Start { .. } | What::PodReady { ready: true }
+        );
+        if cut && item.t > cuts[cuts.len() - 1].1 {
+            cuts.push((i, item.t));
+        }
+    }
+    cuts.push((items.len(), trace.end.max(cuts[cuts.len() - 1].1)));
+    let segments = cuts.len() - 1;
+    let same = |a: usize, b: usize| -> bool {
+        let (a0, at0) = cuts[a];
+        let (a1, at1) = cuts[a + 1];
+        let (b0, bt0) = cuts[b];
+        let (b1, bt1) = cuts[b + 1];
+        at1.saturating_since(at0) == bt1.saturating_since(bt0)
+            && a1 - a0 == b1 - b0
+            && items[a0..a1].iter().zip(&items[b0..b1]).all(|(x, y)| {
+                x.t.saturating_since(at0) == y.t.saturating_since(bt0)
+                    && x.what.shape() == y.what.shape()
+            })
+    };
+    // The last segment is cut short by the horizon: never part of a fold.
+    let foldable = segments.saturating_sub(1);
+    let mut spans = Vec::new();
+    let mut shown_from = 0;
+    let mut i = 0;
+    while i < foldable {
+        let mut best: Option<(usize, usize)> = None; // (block, repeats)
+        for k in 1..=MAX_BLOCK {
+            let mut r = 1;
+            while i + (r + 1) * k <= foldable && (0..k).all(|j| same(i + j, i + r * k + j)) {
+                r += 1;
+            }
+            if r >= MIN_REPEATS && best.is_none_or(|(bk, br)| r * k > bk * br) {
+                best = Some((k, r));
+            }
+        }
+        let Some((k, r)) = best else {
+            i += 1;
+            continue;
+        };
+        // Show everything up to and including the first block, fold the rest.
+        push_shown(&mut spans, &cuts, shown_from, i + k);
+        let (from, t0) = cuts[i + k];
+        let (to, t1) = cuts[i + r * k];
+        let (_, c0) = cuts[i];
+        spans.push(Part::Repeated {
+            from,
+            to,
+            t0,
+            t1,
+            times: (r - 1) as u64,
+            cycle: t0.saturating_since(c0),
+            instances: items[cuts[i].0..from]
+                .iter()
+                .filter(|x| matches!(x.what, What::Start { .. }))
+                .count(),
+        });
+        i += r * k;
+        shown_from = i;
+    }
+    push_shown(&mut spans, &cuts, shown_from, segments);
+    spans
+}
+
+fn push_shown(spans: &mut Vec<Part>, cuts: &[(usize, SimTime)], a: usize, b: usize) {
+    if a >= b {
+        return;
+    }
+    spans.push(Part::Shown {
+        from: cuts[a].0,
+        to: cuts[b].0,
+        t0: cuts[a].1,
+        t1: cuts[b].1,
+    });
+}
+
+/// Runs a span of `Shown` only (no folding): the whole run.
+#[must_use]
+pub fn unfolded(trace: &Trace) -> Vec<Part> {
+    vec![Part::Shown {
+        from: 0,
+        to: trace.items.len(),
+        t0: SimTime::ZERO,
+        t1: trace.end,
+    }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trace_of(starts: &[u64], end: u64) -> Trace {
+        let mut items = Vec::new();
+        for (n, &s) in starts.iter().enumerate() {
+            items.push(Item {
+                t: SimTime::from_secs(s),
+                what: What::Start {
+                    c: 0,
+                    restart_count: n as u32,
+                },
+            });
+            items.push(Item {
+                t: SimTime::from_secs(s + 10),
+                what: What::Exit {
+                    c: 0,
+                    code: 1,
+                    reason: ExitReason::Error,
+                },
+            });
+        }
+        Trace {
+            names: vec!["app".into()],
+            init: vec![false],
+            items,
+            texts: Vec::new(),
+            end: SimTime::from_secs(end),
+        }
+    }
+
+    #[test]
+    fn identical_cycles_fold_into_one_mark() {
+        // Six 20 s cycles and a last one cut short by the horizon.
+        let t = trace_of(&[0, 20, 40, 60, 80, 100, 120], 125);
+        let spans = fold(&t);
+        assert_eq!(spans.len(), 3, "{spans:?}");
+        assert!(
+            matches!(spans[0], Part::Shown { t0, t1, .. } if t0 == SimTime::ZERO && t1 == SimTime::from_secs(20))
+        );
+        assert!(matches!(
+            spans[1],
+            Part::Repeated { times: 5, instances: 1, t0, t1, .. }
+                if t0 == SimTime::from_secs(20) && t1 == SimTime::from_secs(120)
+        ));
+        assert!(matches!(spans[2], Part::Shown { t1, .. } if t1 == SimTime::from_secs(125)));
+        // Nothing is dropped: the spans tile the items and the time.
+        assert_eq!(spans[0].items().start, 0);
+        for w in spans.windows(2) {
+            assert_eq!(w[0].items().end, w[1].items().start);
+            assert_eq!(w[0].times().1, w[1].times().0);
+        }
+        assert_eq!(spans[2].items().end, t.items.len());
+    }
+
+    #[test]
+    fn alternating_cycles_fold_as_pairs() {
+        // 20 s, 50 s, 20 s, 50 s, …: a block of two.
+        let t = trace_of(&[0, 20, 70, 90, 140, 160, 210, 230, 280], 290);
+        let spans = fold(&t);
+        assert!(
+            spans.iter().any(|s| matches!(
+                s,
+                Part::Repeated {
+                    instances: 2,
+                    times: 3,
+                    ..
+                }
+            )),
+            "{spans:?}"
+        );
+    }
+
+    #[test]
+    fn flapping_readiness_folds_without_restarts() {
+        // No restarts: Ready true every 50 s, false 40 s later.
+        let mut items = Vec::new();
+        for k in 0..6u64 {
+            items.push(Item {
+                t: SimTime::from_secs(1 + 50 * k),
+                what: What::PodReady { ready: true },
+            });
+            items.push(Item {
+                t: SimTime::from_secs(41 + 50 * k),
+                what: What::PodReady { ready: false },
+            });
+        }
+        let t = Trace {
+            names: vec!["web".into()],
+            init: vec![false],
+            items,
+            texts: Vec::new(),
+            end: SimTime::from_secs(300),
+        };
+        let spans = fold(&t);
+        assert!(
+            spans.iter().any(|s| matches!(
+                s,
+                Part::Repeated { instances: 0, cycle, .. } if *cycle == SimDuration::from_secs(50)
+            )),
+            "{spans:?}"
+        );
+    }
+
+    #[test]
+    fn different_cycles_are_all_shown() {
+        let t = trace_of(&[0, 20, 50, 90, 140], 200);
+        assert_eq!(fold(&t), unfolded(&t));
+    }
+}
