@@ -84,6 +84,7 @@
 
 #![warn(missing_docs)]
 
+mod choice;
 mod duration;
 mod parse;
 mod player;
@@ -91,6 +92,7 @@ mod player;
 pub mod proptest;
 mod script;
 
+pub use choice::{Choice, MAX_ALTERNATIVES, WHOLE};
 pub use duration::{
     format_duration, parse_duration, write_duration, DurationError, DurationErrorKind,
 };
