@@ -20,6 +20,8 @@ mod knobs;
 mod loader;
 mod manifest_ref;
 #[cfg(test)]
+mod port_wide_tests;
+#[cfg(test)]
 mod tests;
 
 use probesim_core::{
@@ -421,7 +423,9 @@ impl Scenario {
         match loader.scenario(&root, display_path) {
             Some(mut scenario) if loader.d.is_empty() => {
                 scenario.duration = Some(SimTime::ZERO.saturating_add(DEFAULT_MANIFEST_DURATION));
+                let fallbacks = endpoints::fallback_notes(&scenario, true);
                 scenario.notes = notes;
+                scenario.notes.extend(fallbacks);
                 scenario.services = services;
                 Ok(ManifestScenario {
                     scenario,
@@ -493,6 +497,13 @@ impl Scenario {
                 sources: Vec::new(),
             })
         }
+    }
+
+    /// The notes for the probes that no script answers: each answers `ok` to every request
+    /// (contract §3). Loading adds them to [`Scenario::notes`].
+    #[must_use]
+    pub fn fallback_notes(&self) -> Vec<String> {
+        endpoints::fallback_notes(self, false)
     }
 
     /// A fresh simulation of this scenario: every script starts from its beginning, each
