@@ -184,6 +184,49 @@ fn errors_match_the_binary() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+// A failing case's scenario file is one `probesim run` replays: the same kills, at the same
+// times.
+#[cfg(feature = "cli")]
+#[test]
+fn the_binary_replays_a_run() {
+    let run = web()
+        .endpoint(":8080", "(70% 200 | 30% timeout) after 10ms..900ms")
+        .seed(11)
+        .horizon("10m")
+        .run()
+        .unwrap();
+    assert!(!run.kills().is_empty());
+    let dir = std::env::temp_dir().join(format!("probesim-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("replay.yaml");
+    std::fs::write(&file, run.replay()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_probesim"))
+        .args(["run", file.to_str().unwrap(), "--format", "jsonl"])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let kills: Vec<u64> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains("\"kind\": \"kill\""))
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["t"].as_f64().map_or(0, |t| (t * 1000.0).round() as u64)
+        })
+        .collect();
+    let ours: Vec<u64> = run
+        .kills()
+        .iter()
+        .map(|k| k.at.saturating_since(SimTime::ZERO).as_millis())
+        .collect();
+    assert_eq!(kills, ours);
+}
+
 #[test]
 fn scenario_files_load_with_overrides() {
     let run = Test::scenario("scenarios/kubia-unhealthy.yaml")

@@ -39,7 +39,7 @@
 //! ```
 //!
 //! Errors are [`Error`] values whose `Display` is what `probesim run` prints for the same
-//! input. With the `proptest` feature, [`strategy`] holds strategies for pods, probes,
+//! input. With the `proptest` feature, `strategy` holds strategies for pods, probes,
 //! scripts, phases and seeds, and a failed [`Run::ensure`] (a [`Failure`]) becomes a failing
 //! case that prints the scenario file replaying it. See `docs/property-testing.md`.
 //!

@@ -1,4 +1,4 @@
-//! A [`PodSpec`] written back as a Pod manifest and the app arguments of a [`Test`], so that
+//! A [`PodSpec`] written back as a Pod manifest and the app arguments of a [`Test`](crate::Test), so that
 //! generated pods run through the same front door as a user's files, and a failing case
 //! replays with `probesim run`.
 
