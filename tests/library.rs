@@ -261,6 +261,18 @@ fn random_scripts_replay_per_seed_and_differ_across_seeds() {
 }
 
 proptest! {
+    // The phase and duration strategies stay in their ranges.
+    #[test]
+    fn phases_and_seconds_stay_in_range(
+        p in strategy::phase(SimDuration::from_secs(10)),
+        s in strategy::seconds(5..=90),
+    ) {
+        prop_assert!(p < SimDuration::from_secs(10));
+        prop_assert!((5..=90).contains(&(s.as_millis() / 1000)) && s.as_millis() % 1000 == 0);
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     // A generated pod runs through the manifest reader, and its replay file, read back as a
