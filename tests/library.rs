@@ -280,6 +280,14 @@ proptest! {
     #[test]
     fn generated_pods_run_and_replay(case in strategy::pod(), seed in seed()) {
         let run = case.test().seed(seed).horizon("5m").run()?;
+        // The status rebuilt from the events is the engine's own at the horizon.
+        let status = run.final_status();
+        let engine = run.pod_status();
+        prop_assert_eq!(status.phase, engine.phase);
+        prop_assert_eq!(status.ready, engine.conditions.ready);
+        let theirs: Vec<_> = engine.init_containers.iter().chain(&engine.containers).copied().collect();
+        let ours: Vec<_> = status.containers.iter().map(|(_, s)| *s).collect();
+        prop_assert_eq!(ours, theirs);
         let replay = Test::scenario_text(run.replay(), "replay.yaml").run()?;
         prop_assert_eq!(run.kills(), replay.kills(), "{}", run.replay());
         prop_assert_eq!(run.ready_intervals(), replay.ready_intervals());
