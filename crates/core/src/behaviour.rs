@@ -2,6 +2,9 @@
 
 use core::fmt;
 
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+
 use crate::spec::ProbeKind;
 use crate::time::{SimDuration, SimTime};
 
@@ -137,6 +140,76 @@ impl Response {
 pub trait Behaviour {
     /// Answers one attempt. Must not allocate in steady state.
     fn respond(&mut self, attempt: &Attempt) -> Response;
+
+    /// Answers one attempt, drawing any randomness from `draws`: the simulation's one seeded
+    /// generator, so a run stays byte-identical per seed. The simulation calls this one; a
+    /// behaviour that draws nothing keeps the default, which is [`Behaviour::respond`] (and
+    /// then the generator is left untouched).
+    fn respond_drawing(&mut self, attempt: &Attempt, draws: &mut Draws<'_>) -> Response {
+        let _ = draws;
+        self.respond(attempt)
+    }
+}
+
+/// Access to the simulation's seeded generator for a [`Behaviour`], during one attempt.
+/// Draws are taken in attempt order, so the same seed gives the same draws.
+#[derive(Debug)]
+pub struct Draws<'a> {
+    rng: &'a mut ChaCha8Rng,
+}
+
+impl<'a> Draws<'a> {
+    pub(crate) fn new(rng: &'a mut ChaCha8Rng) -> Draws<'a> {
+        Draws { rng }
+    }
+
+    /// A uniform draw in `[0, bound)` (0, drawing nothing, when `bound` is 0 or 1).
+    pub fn below(&mut self, bound: u64) -> u64 {
+        if bound <= 1 {
+            return 0;
+        }
+        let x = u128::from(self.rng.next_u64());
+        u64::try_from((x * u128::from(bound)) >> 64).unwrap_or(0)
+    }
+}
+
+/// A seeded generator of its own, for calling a [`Behaviour`] outside a simulation (tests of
+/// a behaviour, tools); inside a simulation, behaviours draw from the simulation's generator.
+#[derive(Clone, Debug)]
+pub struct SeededDraws {
+    rng: ChaCha8Rng,
+}
+
+impl SeededDraws {
+    /// A generator seeded with `seed` (the same algorithm as the simulation's).
+    #[must_use]
+    pub fn new(seed: u64) -> SeededDraws {
+        SeededDraws {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// Draws from this generator.
+    pub fn draws(&mut self) -> Draws<'_> {
+        Draws::new(&mut self.rng)
+    }
+}
+
+/// A closure that draws: `Drawing(|attempt, draws| …)` is a [`Behaviour`] whose closure gets
+/// the simulation's generator with each attempt.
+#[derive(Clone, Copy, Debug)]
+pub struct Drawing<F>(pub F);
+
+impl<F: FnMut(&Attempt, &mut Draws<'_>) -> Response> Behaviour for Drawing<F> {
+    /// Without a generator (outside a simulation) the closure draws from one seeded 0.
+    fn respond(&mut self, attempt: &Attempt) -> Response {
+        let mut own = SeededDraws::new(0);
+        (self.0)(attempt, &mut own.draws())
+    }
+
+    fn respond_drawing(&mut self, attempt: &Attempt, draws: &mut Draws<'_>) -> Response {
+        (self.0)(attempt, draws)
+    }
 }
 
 impl<F: FnMut(&Attempt) -> Response> Behaviour for F {

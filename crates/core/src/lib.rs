@@ -58,7 +58,9 @@ pub mod sink;
 pub mod spec;
 pub mod time;
 
-pub use behaviour::{AlwaysOk, Answer, Attempt, Behaviour, HandlerFamily, Response};
+pub use behaviour::{
+    AlwaysOk, Answer, Attempt, Behaviour, Drawing, Draws, HandlerFamily, Response, SeededDraws,
+};
 pub use event::{
     ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillCause,
     KillReason, KubeEvent, Message, ObjectRef, Outcome, Phase, ProbeOutput, ProbeResult, Recorded,

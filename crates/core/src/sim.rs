@@ -17,7 +17,7 @@ use core::fmt;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
-use crate::behaviour::{AlwaysOk, Answer, Attempt, Behaviour, Response};
+use crate::behaviour::{AlwaysOk, Answer, Attempt, Behaviour, Draws, Response};
 use crate::event::{
     ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillCause,
     KillMessage, KillReason, KubeEvent, Message, Outcome, OutputKind, Phase, PodName, ProbeOutput,
@@ -103,13 +103,13 @@ impl Behaviours {
         }
     }
 
-    fn respond(&mut self, attempt: &Attempt) -> Response {
+    fn respond(&mut self, attempt: &Attempt, rng: &mut ChaCha8Rng) -> Response {
         let bound = self
             .bindings
             .get(attempt.container)
             .and_then(|b| b[attempt.probe.index()]);
         match bound.and_then(|i| self.entries.get_mut(i)) {
-            Some(b) => b.respond(attempt),
+            Some(b) => b.respond_drawing(attempt, &mut Draws::new(rng)),
             None => AlwaysOk.respond(attempt),
         }
     }

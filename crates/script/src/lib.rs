@@ -8,9 +8,11 @@
 //!
 //! ```text
 //! script   := ["pod:"] step (("then" | ",") step)* ["repeat"]
-//! step     := [COUNT ("x" | "×")] outcome ["after" DURATION] [("for" | "until") DURATION]
+//! step     := [COUNT ("x" | "×")] choice ["after" LATENCY] [("for" | "until") DURATION]
+//! choice   := outcome | "(" SHARE outcome ("|" SHARE outcome)* ")"
 //! outcome  := STATUS | "ok" | "fail" | "open" | "refused" | "timeout"
 //!           | "exit" INT | "serving" | "not-serving" | "unknown" | "error"
+//! LATENCY  := DURATION [".." DURATION]
 //! ```
 //!
 //! - `COUNT` is a positive integer; `5x200`, `5 x 200` and `5×200` are the same step.
@@ -18,6 +20,10 @@
 //! - `DURATION` is Go-style (`500ms`, `10s`, `1m30s`, `2h`, `1.5s`) or plain seconds (`30`),
 //!   see [`parse_duration`].
 //! - Words are separated by white space, which may include line breaks.
+//! - `SHARE` is a percentage with at most two decimals (`99%`, `0.5%`); a choice's shares add
+//!   up to 100%. A choice and a latency range `MIN..MAX` are drawn afresh for every request,
+//!   from the simulation's seeded generator ([`probesim_core::Behaviour::respond_drawing`]):
+//!   the outcome first, then the latency.
 //!
 //! # Meaning
 //!
@@ -84,6 +90,7 @@
 
 #![warn(missing_docs)]
 
+mod choice;
 mod duration;
 mod parse;
 mod player;
@@ -91,6 +98,7 @@ mod player;
 pub mod proptest;
 mod script;
 
+pub use choice::{Choice, MAX_ALTERNATIVES, WHOLE};
 pub use duration::{
     format_duration, parse_duration, write_duration, DurationError, DurationErrorKind,
 };

@@ -10,6 +10,8 @@ use probesim_core::{Answer, SelfExit, Sigterm, SimDuration};
 use crate::duration::{digits_value, parse_duration};
 use crate::script::{Limit, Script, Step};
 
+mod random;
+
 /// Where a piece of text sits in its source: byte offset and length, 1-based line and column
 /// (columns count characters).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -185,8 +187,14 @@ fn keyword_answer(word: &str) -> Option<Answer> {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind<'a> {
-    /// A run of anything but white space, `,`, `:` and `×`.
+    /// A run of anything but white space, `,`, `:`, `×`, `(`, `)` and `|`.
     Word(&'a str),
+    /// `(`, opening a random outcome.
+    Open,
+    /// `)`
+    Close,
+    /// `|`, between the alternatives of a random outcome.
+    Bar,
     /// `,`
     Comma,
     /// `:`
@@ -219,6 +227,9 @@ fn lex(source: &str) -> Vec<Token<'_>> {
             ',' => Some(Kind::Comma),
             ':' => Some(Kind::Colon),
             '×' => Some(Kind::Times),
+            '(' => Some(Kind::Open),
+            ')' => Some(Kind::Close),
+            '|' => Some(Kind::Bar),
             _ => None,
         };
         if let Some(kind) = single {
@@ -228,7 +239,7 @@ fn lex(source: &str) -> Vec<Token<'_>> {
         }
         let mut end = start + c.len_utf8();
         while let Some(&(i, c)) = chars.peek() {
-            if c.is_whitespace() || matches!(c, ',' | ':' | '×') {
+            if c.is_whitespace() || matches!(c, ',' | ':' | '×' | '(' | ')' | '|') {
                 break;
             }
             end = i + c.len_utf8();
@@ -295,6 +306,9 @@ fn describe(token: Option<Token<'_>>) -> String {
         Some(Kind::Comma) => "\",\"".to_owned(),
         Some(Kind::Colon) => "\":\"".to_owned(),
         Some(Kind::Times) => "\"x\"".to_owned(),
+        Some(Kind::Open) => "\"(\"".to_owned(),
+        Some(Kind::Close) => "\")\"".to_owned(),
+        Some(Kind::Bar) => "\"|\"".to_owned(),
     }
 }
 
@@ -456,7 +470,7 @@ impl<'a> Parser<'a> {
             Kind::Times => {
                 "unexpected \"x\" after the outcome (a count comes first, like 5x200)".to_owned()
             }
-            Kind::Comma | Kind::Colon => {
+            Kind::Comma | Kind::Colon | Kind::Open | Kind::Close | Kind::Bar => {
                 format!("unexpected {}, {EXPECTED}", describe(Some(token)))
             }
         };
@@ -464,7 +478,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `step := [COUNT ("x" | "×")] outcome ["after" DURATION] [("for" | "until") DURATION]`
-    fn step(&mut self) -> Result<(Step, Span), ParseError> {
+    fn step(&mut self) -> Result<(Step, Vec<Span>), ParseError> {
         let count = match (self.peek(), self.peek_at(1).map(|t| t.kind)) {
             (
                 Some(
@@ -493,7 +507,7 @@ impl<'a> Parser<'a> {
             }
             _ => None,
         };
-        let (answer, outcome) = self.outcome()?;
+        let (choice, outcome) = self.choice()?;
         let mut latency = None;
         let mut limit: Option<(&str, Limit)> = None;
         while let Some(token) = self.peek() {
@@ -508,7 +522,7 @@ impl<'a> Parser<'a> {
                         return Err(self.error_at(Some(token), message));
                     }
                     self.pos += 1;
-                    latency = Some(self.duration_after("after")?);
+                    latency = Some(self.latency_after()?);
                 }
                 Kind::Word(word @ ("for" | "until")) => {
                     if limit.is_some() {
@@ -527,8 +541,10 @@ impl<'a> Parser<'a> {
                 _ => break,
             }
         }
-        let latency = latency.unwrap_or(SimDuration::ZERO);
-        let step = Step::new(count, answer, latency, limit.map(|(_, l)| l));
+        let (low, high) = latency.unwrap_or((SimDuration::ZERO, SimDuration::ZERO));
+        let step = Step::new(count, choice.first(), low, limit.map(|(_, l)| l))
+            .with_choice(choice)
+            .with_latency_range(low, high);
         Ok((step, outcome))
     }
 
@@ -662,7 +678,8 @@ impl<'a> Parser<'a> {
 fn starts_outcome(token: Token<'_>) -> bool {
     match token.kind {
         Kind::Word(w) => is_digits(w) || keyword_answer(w).is_some() || w == "exit",
-        Kind::Times | Kind::Comma | Kind::Colon => false,
+        Kind::Open => true,
+        Kind::Times | Kind::Comma | Kind::Colon | Kind::Close | Kind::Bar => false,
     }
 }
 

@@ -1,6 +1,8 @@
 //! Plays a [`Script`] as a [`Behaviour`]: a cursor over the steps.
 
-use probesim_core::{Attempt, Behaviour, Response, SimDuration, SimTime};
+use probesim_core::{Attempt, Behaviour, Draws, Response, SeededDraws, SimDuration, SimTime};
+
+use crate::choice::WHOLE;
 
 use crate::script::{Limit, Script, Step};
 
@@ -47,6 +49,9 @@ pub struct ScriptPlayer {
     /// For a `repeat` script whose steps all end at a time: the length of one round, once
     /// the clock is past every `until`.
     round: Option<Round>,
+    /// The generator used when the player is called outside a simulation
+    /// ([`Behaviour::respond`]): seeded 0. A simulation hands in its own.
+    own: SeededDraws,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -108,6 +113,7 @@ impl ScriptPlayer {
             instance: None,
             cursor: Cursor::default(),
             round,
+            own: SeededDraws::new(0),
         }
     }
 
@@ -173,7 +179,18 @@ impl From<Script> for ScriptPlayer {
 }
 
 impl Behaviour for ScriptPlayer {
+    /// Outside a simulation, random outcomes and latency ranges draw from the player's own
+    /// generator, seeded 0.
     fn respond(&mut self, attempt: &Attempt) -> Response {
+        let mut own = self.own.clone();
+        let response = self.respond_drawing(attempt, &mut own.draws());
+        self.own = own;
+        response
+    }
+
+    /// Plays the script; a random outcome draws first, then a latency range, each once per
+    /// request, so the draws follow the attempts.
+    fn respond_drawing(&mut self, attempt: &Attempt, draws: &mut Draws<'_>) -> Response {
         let clock = if self.script.is_pod_scoped() {
             attempt.now.saturating_since(SimTime::ZERO)
         } else {
@@ -184,10 +201,22 @@ impl Behaviour for ScriptPlayer {
             attempt.uptime
         };
         let step = self.answer_at(clock);
-        Response {
-            answer: step.answer(),
-            latency: step.latency(),
-        }
+        let choice = step.choice();
+        let answer = if choice.is_random() {
+            choice.pick(draws.below(u64::from(WHOLE)))
+        } else {
+            choice.first()
+        };
+        let (low, high) = step.latency_range();
+        let latency = if high > low {
+            let spread = high.saturating_sub(low).as_millis();
+            low.saturating_add(SimDuration::from_millis(
+                draws.below(spread.saturating_add(1)),
+            ))
+        } else {
+            low
+        };
+        Response { answer, latency }
     }
 }
 
@@ -213,6 +242,34 @@ mod tests {
             uptime: SimDuration::from_millis(uptime_ms),
             now: SimTime::from_millis(now_ms),
         }
+    }
+
+    /// Contract §3 (extended): random outcomes follow their shares and latency ranges stay in
+    /// range, drawn from the generator handed in; other seeds give other draws.
+    #[test]
+    fn random_outcomes_and_latency_ranges_draw_from_the_generator() {
+        let play = |seed| {
+            let mut p = player("(90% 200 | 10% timeout) after 100ms..2s");
+            let mut generator = SeededDraws::new(seed);
+            (0..2000_u64)
+                .map(|i| p.respond_drawing(&attempt(0, i * 1000, i * 1000), &mut generator.draws()))
+                .collect::<Vec<_>>()
+        };
+        let responses = play(7);
+        let timeouts = responses
+            .iter()
+            .filter(|r| r.answer == Answer::Timeout)
+            .count();
+        // 10% of 2000 is 200; a fair generator stays well within 140..260.
+        assert!((140..260).contains(&timeouts), "{timeouts} timeouts");
+        assert!(responses
+            .iter()
+            .all(|r| { r.answer == Answer::Timeout || r.answer == Answer::Status(200) }));
+        let latencies: Vec<u64> = responses.iter().map(|r| r.latency.as_millis()).collect();
+        assert!(latencies.iter().all(|ms| (100..=2000).contains(ms)));
+        assert!(latencies.iter().any(|ms| *ms < 300) && latencies.iter().any(|ms| *ms > 1800));
+        assert_eq!(play(7), responses);
+        assert_ne!(play(8), responses);
     }
 
     /// The answers of one instance to requests at these uptimes, in milliseconds.
@@ -442,7 +499,7 @@ mod tests {
 #[cfg(test)]
 mod properties {
     use ::proptest::prelude::*;
-    use probesim_core::{Answer, ProbeKind};
+    use probesim_core::ProbeKind;
 
     use super::*;
     use crate::proptest::script;
@@ -457,8 +514,8 @@ mod properties {
         }
     }
 
-    /// The answers of a script without time limits, request by request, written out.
-    fn expand(script: &Script, requests: usize) -> Vec<Answer> {
+    /// The steps that answer a script without time limits, request by request, written out.
+    fn expand(script: &Script, requests: usize) -> Vec<Step> {
         let steps = script.steps();
         let mut out = Vec::new();
         'rounds: loop {
@@ -473,7 +530,7 @@ mod properties {
                     if out.len() == requests {
                         break 'rounds;
                     }
-                    out.push(step.answer());
+                    out.push(*step);
                 }
             }
         }
@@ -512,9 +569,44 @@ mod properties {
             uptimes.sort_unstable();
             let expected = expand(&script, uptimes.len());
             let mut player = ScriptPlayer::new(script);
-            let answers: Vec<Answer> =
-                uptimes.iter().map(|&u| player.respond(&at(0, u)).answer).collect();
-            prop_assert_eq!(answers, expected);
+            let responses: Vec<Response> =
+                uptimes.iter().map(|&u| player.respond(&at(0, u))).collect();
+            prop_assert_eq!(responses.len(), expected.len());
+            for (response, step) in responses.iter().zip(&expected) {
+                // A random step answers one of its alternatives, after a latency in its range.
+                let mut alternatives = step.choice().alternatives().map(|(_, a)| a);
+                prop_assert!(alternatives.any(|a| a == response.answer), "{} answered {}", step, response.answer);
+                let (low, high) = step.latency_range();
+                prop_assert!(low <= response.latency && response.latency <= high);
+            }
+        }
+
+        // Draws come from the generator handed in, in request order: the same seed gives the
+        // same answers, and the generator is left untouched by scripts that draw nothing.
+        #[test]
+        fn draws_follow_the_seed(
+            script in script(),
+            uptimes in prop::collection::vec(0_u64..1_000_000, 1..40),
+            seed in any::<u64>(),
+        ) {
+            let mut uptimes = uptimes;
+            uptimes.sort_unstable();
+            let play = |seed| {
+                let mut player = ScriptPlayer::new(script.clone());
+                let mut generator = SeededDraws::new(seed);
+                let answers: Vec<Response> = uptimes
+                    .iter()
+                    .map(|&u| player.respond_drawing(&at(0, u), &mut generator.draws()))
+                    .collect();
+                (answers, generator.draws().below(u64::MAX))
+            };
+            let (first, after_first) = play(seed);
+            let (again, after_again) = play(seed);
+            prop_assert_eq!(&first, &again);
+            prop_assert_eq!(after_first, after_again);
+            if !script.draws() {
+                prop_assert_eq!(after_first, SeededDraws::new(seed).draws().below(u64::MAX));
+            }
         }
     }
 }

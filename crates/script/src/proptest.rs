@@ -1,12 +1,14 @@
 //! Strategies that generate only valid values: durations, outcomes, steps and scripts that the
 //! parser accepts (statuses 100–599, exit codes 0–255, non-zero counts, and no `repeat` script
-//! that can loop without time passing).
+//! that can loop without time passing), random outcomes whose shares add up to 100% and
+//! latency ranges that run forwards.
 
 use core::num::NonZeroU64;
 
 use ::proptest::prelude::*;
 use probesim_core::{Answer, HandlerFamily, SimDuration};
 
+use crate::choice::{Choice, MAX_ALTERNATIVES, WHOLE};
 use crate::parse::Span;
 use crate::script::{Limit, Script, Step};
 
@@ -22,7 +24,7 @@ pub fn duration() -> impl Strategy<Value = SimDuration> {
 }
 
 /// Any outcome the language can write.
-pub fn answer() -> impl Strategy<Value = Answer> {
+pub fn answer() -> impl Strategy<Value = Answer> + Clone {
     prop_oneof![
         (100_u16..=599).prop_map(Answer::Status),
         Just(Answer::Ok),
@@ -39,7 +41,7 @@ pub fn answer() -> impl Strategy<Value = Answer> {
 }
 
 /// Outcomes that can answer a probe with that handler.
-pub fn answer_for(family: HandlerFamily) -> impl Strategy<Value = Answer> {
+pub fn answer_for(family: HandlerFamily) -> impl Strategy<Value = Answer> + Clone {
     answer().prop_filter("the outcome must apply to the handler", move |a| {
         a.applies_to(family)
     })
@@ -56,14 +58,47 @@ pub fn step() -> impl Strategy<Value = Step> {
     step_from(answer())
 }
 
-fn step_from(answer: impl Strategy<Value = Answer>) -> impl Strategy<Value = Step> {
-    let latency = prop_oneof![3 => Just(SimDuration::ZERO), 1 => duration()];
+/// Random outcomes (`(99% 200 | 1% timeout)`): two to [`MAX_ALTERNATIVES`] alternatives whose
+/// shares add up to 100%. Shrinks towards two alternatives at even shares.
+pub fn choice_from(answer: impl Strategy<Value = Answer> + Clone) -> impl Strategy<Value = Choice> {
+    prop::collection::vec((answer, 1_u16..=100), 2..=MAX_ALTERNATIVES).prop_map(|alternatives| {
+        // Weights become shares of the whole, the rounding left over going to the first.
+        let total: u32 = alternatives.iter().map(|&(_, w)| u32::from(w)).sum();
+        let mut shares: Vec<(u16, Answer)> = alternatives
+            .iter()
+            .map(|&(a, w)| {
+                let share = u32::from(w) * u32::from(WHOLE) / total;
+                (u16::try_from(share.max(1)).unwrap_or(1), a)
+            })
+            .collect();
+        let sum: u32 = shares.iter().map(|&(s, _)| u32::from(s)).sum();
+        let first = u32::from(shares[0].0) + u32::from(WHOLE);
+        shares[0].0 = u16::try_from(first.saturating_sub(sum)).unwrap_or(1).max(1);
+        Choice::weighted(&shares).unwrap_or_else(|| Choice::one(alternatives[0].0))
+    })
+}
+
+fn step_from(answer: impl Strategy<Value = Answer> + Clone) -> impl Strategy<Value = Step> {
+    let latency = prop_oneof![
+        3 => Just((SimDuration::ZERO, SimDuration::ZERO)),
+        1 => duration().prop_map(|d| (d, d)),
+        1 => (duration(), duration()).prop_map(|(a, b)| (a.min(b), a.max(b))),
+    ];
     let limit = prop::option::of(prop_oneof![
         duration().prop_map(Limit::For),
         duration().prop_map(Limit::Until),
     ]);
-    (prop::option::of(count()), answer, latency, limit)
-        .prop_map(|(count, answer, latency, limit)| Step::new(count, answer, latency, limit))
+    let choice = prop_oneof![
+        4 => answer.clone().prop_map(Choice::one),
+        1 => choice_from(answer),
+    ];
+    (prop::option::of(count()), choice, latency, limit).prop_map(
+        |(count, choice, (low, high), limit)| {
+            Step::new(count, choice.first(), low, limit)
+                .with_choice(choice)
+                .with_latency_range(low, high)
+        },
+    )
 }
 
 /// Any valid script of one to five steps.
@@ -76,7 +111,7 @@ pub fn script_for(family: HandlerFamily) -> impl Strategy<Value = Script> {
     script_from(answer_for(family))
 }
 
-fn script_from(answer: impl Strategy<Value = Answer>) -> impl Strategy<Value = Script> {
+fn script_from(answer: impl Strategy<Value = Answer> + Clone) -> impl Strategy<Value = Script> {
     (
         any::<bool>(),
         prop::collection::vec(step_from(answer), 1..6),
@@ -87,7 +122,7 @@ fn script_from(answer: impl Strategy<Value = Answer>) -> impl Strategy<Value = S
             |(_, steps, repeat)| !Script::can_spin(steps, *repeat),
         )
         .prop_map(|(pod_scoped, steps, repeat)| {
-            let outcomes = vec![Span::default(); steps.len()];
+            let outcomes = vec![vec![Span::default(); MAX_ALTERNATIVES]; steps.len()];
             Script::from_parts(pod_scoped, steps, repeat, outcomes)
         })
 }

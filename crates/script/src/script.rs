@@ -6,6 +6,7 @@ use core::str::FromStr;
 
 use probesim_core::{Answer, HandlerFamily, SimDuration};
 
+use crate::choice::Choice;
 use crate::duration::write_duration;
 use crate::parse::{self, ParseError, Span};
 
@@ -18,12 +19,15 @@ pub enum Limit {
     Until(SimDuration),
 }
 
-/// One step of a script: `[COUNT x] outcome [after D] [for D | until T]`.
+/// One step of a script: `[COUNT x] outcome [after D[..D]] [for D | until T]`, where the
+/// outcome may be a random pick (`(99% 200 | 1% timeout)`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Step {
     count: Option<NonZeroU64>,
-    answer: Answer,
+    choice: Choice,
     latency: SimDuration,
+    /// The top of `after MIN..MAX` (equal to `latency` for a fixed latency).
+    latency_max: SimDuration,
     limit: Option<Limit>,
 }
 
@@ -38,10 +42,24 @@ impl Step {
     ) -> Step {
         Step {
             count,
-            answer,
+            choice: Choice::one(answer),
             latency,
+            latency_max: latency,
             limit,
         }
+    }
+
+    /// The same step answering with `choice`.
+    pub(crate) const fn with_choice(mut self, choice: Choice) -> Step {
+        self.choice = choice;
+        self
+    }
+
+    /// The same step with a latency drawn from `[min, max]` (`max` at least `min`).
+    pub(crate) fn with_latency_range(mut self, min: SimDuration, max: SimDuration) -> Step {
+        self.latency = min;
+        self.latency_max = max.max(min);
+        self
     }
 
     /// `N` of `N x outcome`: how many requests the step answers at most.
@@ -50,16 +68,37 @@ impl Step {
         self.count
     }
 
-    /// What the step answers.
+    /// What the step answers; for a random outcome, its first alternative (see
+    /// [`Step::choice`]).
     #[must_use]
     pub const fn answer(&self) -> Answer {
-        self.answer
+        self.choice.first()
     }
 
-    /// `after D`: how long each answer takes to arrive (zero without `after`).
+    /// What the step answers: one outcome or weighted alternatives.
+    #[must_use]
+    pub const fn choice(&self) -> &Choice {
+        &self.choice
+    }
+
+    /// `after D`: how long each answer takes to arrive (zero without `after`); for a range
+    /// `after MIN..MAX`, its bottom.
     #[must_use]
     pub const fn latency(&self) -> SimDuration {
         self.latency
+    }
+
+    /// `after MIN..MAX` as `(MIN, MAX)`; `(D, D)` for a fixed latency.
+    #[must_use]
+    pub const fn latency_range(&self) -> (SimDuration, SimDuration) {
+        (self.latency, self.latency_max)
+    }
+
+    /// Does answering this step draw from the seeded generator (a random outcome or a latency
+    /// range)?
+    #[must_use]
+    pub fn draws(&self) -> bool {
+        self.choice.is_random() || self.latency_max > self.latency
     }
 
     /// `for D` or `until T`, if any.
@@ -85,18 +124,23 @@ impl Step {
 }
 
 impl fmt::Display for Step {
-    /// The canonical text: `5x200`, `3x ok`, `refused for 20s`, `200 after 2s until 1m`.
+    /// The canonical text: `5x200`, `3x ok`, `refused for 20s`, `200 after 2s until 1m`,
+    /// `3x (99% 200 | 1% timeout) after 100ms..2s`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(n) = self.count {
-            match self.answer {
-                Answer::Status(_) => write!(f, "{n}x")?,
+            match self.choice.first() {
+                Answer::Status(_) if !self.choice.is_random() => write!(f, "{n}x")?,
                 _ => write!(f, "{n}x ")?,
             }
         }
-        write!(f, "{}", self.answer)?;
-        if !self.latency.is_zero() {
+        write!(f, "{}", self.choice)?;
+        if !self.latency_max.is_zero() {
             f.write_str(" after ")?;
             write_duration(self.latency, f)?;
+            if self.latency_max > self.latency {
+                f.write_str("..")?;
+                write_duration(self.latency_max, f)?;
+            }
         }
         match self.limit {
             Some(Limit::For(d)) => {
@@ -128,8 +172,9 @@ pub struct Script {
     pod_scoped: bool,
     steps: Vec<Step>,
     repeat: bool,
-    /// Where each step's outcome sits in the source, for [`Script::check_handler`].
-    outcomes: Vec<Span>,
+    /// Where each step's outcomes sit in the source (one per alternative), for
+    /// [`Script::check_handler`].
+    outcomes: Vec<Vec<Span>>,
 }
 
 impl Script {
@@ -139,7 +184,7 @@ impl Script {
         pod_scoped: bool,
         steps: Vec<Step>,
         repeat: bool,
-        outcomes: Vec<Span>,
+        outcomes: Vec<Vec<Span>>,
     ) -> Script {
         debug_assert!(!steps.is_empty() && steps.len() == outcomes.len());
         debug_assert!(!Script::can_spin(&steps, repeat));
@@ -176,6 +221,13 @@ impl Script {
         self.pod_scoped
     }
 
+    /// Does playing the script draw from the seeded generator (a random outcome or a latency
+    /// range in some step)?
+    #[must_use]
+    pub fn draws(&self) -> bool {
+        self.steps.iter().any(Step::draws)
+    }
+
     /// Does the script end in `repeat`?
     #[must_use]
     pub const fn is_repeating(&self) -> bool {
@@ -206,10 +258,21 @@ impl Script {
             .steps
             .iter()
             .zip(&self.outcomes)
-            .find(|(step, _)| !step.answer.applies_to(family));
+            .flat_map(|(step, spans)| {
+                step.choice
+                    .alternatives()
+                    .zip(
+                        spans
+                            .iter()
+                            .copied()
+                            .chain(core::iter::repeat(Span::default())),
+                    )
+                    .map(|((_, answer), span)| (answer, span))
+            })
+            .find(|(answer, _)| !answer.applies_to(family));
         match misfit {
             None => Ok(()),
-            Some((step, span)) => {
+            Some((answer, span)) => {
                 let (article, choices) = match family {
                     HandlerFamily::Http => (
                         "an",
@@ -226,10 +289,10 @@ impl Script {
                     ),
                 };
                 Err(ParseError::from_span(
-                    *span,
+                    span,
                     format!(
                         "outcome \"{}\" cannot answer {article} {} probe (it can answer {choices})",
-                        step.answer,
+                        answer,
                         family.name()
                     ),
                 ))

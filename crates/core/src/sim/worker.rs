@@ -587,7 +587,7 @@ impl Simulation {
             uptime: now.saturating_since(instance.started_at),
             now,
         };
-        let Response { answer, latency } = self.behaviours.respond(&attempt);
+        let Response { answer, latency } = self.behaviours.respond(&attempt, &mut self.rng);
         let timed_out = answer == Answer::Timeout || latency >= timeout;
         let duration = if timed_out { timeout } else { latency };
         let (outcome, output) = match handler {

@@ -17,7 +17,7 @@ use super::apps::{Written, SCRIPT_TYPE};
 use super::{Loader, ScriptBinding};
 
 pub(super) const ENDPOINT_FORMS: &str =
-    "expected \"http[s] [HOST]:PORT[PATH]\", \"tcp [HOST]:PORT\", \"grpc :PORT[/SERVICE]\" or \"exec COMMAND…\"";
+    "expected \"http[s] [HOST]:PORT[PATH]\", \"tcp [HOST]:PORT\", \"grpc :PORT[/SERVICE]\", \"exec COMMAND…\" or \":PORT\"";
 
 /// Which container an `apps` entry is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,15 +65,50 @@ pub(super) enum Target {
     Exec {
         words: Vec<String>,
     },
+    /// `http [HOST]:PORT` without a path: every HTTP(S) request to that port, whatever the path.
+    HttpAnyPath {
+        https: bool,
+        host: Option<String>,
+        port: PortKey,
+    },
+    /// `:PORT`: every probe of the container that dials that port (httpGet, tcpSocket, grpc).
+    Port(PortKey),
 }
 
 impl Target {
-    fn family(&self) -> HandlerFamily {
-        match self {
-            Target::Http { .. } => HandlerFamily::Http,
-            Target::Tcp { .. } => HandlerFamily::Tcp,
-            Target::Grpc { .. } => HandlerFamily::Grpc,
-            Target::Exec { .. } => HandlerFamily::Exec,
+    /// How specifically this endpoint key answers a probe that targets `probe` (a target of
+    /// [`handler_targets`]): 0 the very endpoint, 1 an HTTP port whatever the path, 2 the
+    /// whole port; `None` when it does not answer it. A probe takes its most specific key.
+    fn covers(&self, probe: &Target) -> Option<u8> {
+        if self == probe {
+            return Some(0);
+        }
+        match (self, probe) {
+            (
+                Target::HttpAnyPath { https, host, port },
+                Target::Http {
+                    https: h,
+                    host: o,
+                    port: p,
+                    ..
+                },
+            ) if https == h && host == o && port == p => Some(1),
+            (
+                Target::Port(port),
+                Target::Http {
+                    host: None,
+                    port: p,
+                    ..
+                }
+                | Target::Tcp {
+                    host: None,
+                    port: p,
+                },
+            ) if port == p => Some(2),
+            (Target::Port(PortKey::Number(port)), Target::Grpc { port: p, .. }) if port == p => {
+                Some(2)
+            }
+            _ => None,
         }
     }
 }
@@ -100,6 +135,15 @@ impl fmt::Display for Target {
             Target::Grpc { port, service } if service.is_empty() => write!(f, "grpc :{port}"),
             Target::Grpc { port, service } => write!(f, "grpc :{port}/{service}"),
             Target::Exec { words } => write!(f, "exec {}", words.join(" ")),
+            Target::HttpAnyPath {
+                https,
+                host: h,
+                port,
+            } => {
+                let scheme = if *https { "https" } else { "http" };
+                write!(f, "{scheme} {}:{port}", host(h))
+            }
+            Target::Port(port) => write!(f, ":{port}"),
         }
     }
 }
@@ -189,11 +233,16 @@ pub(super) fn handler_family(handler: &Handler) -> HandlerFamily {
 /// An endpoint key as written, before named ports and the pod IP are taken into account.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum EndpointKey {
+    /// `path` is `None` for a key without a path (`http :8080`): any path.
     Http {
         https: bool,
         host: Option<String>,
         port: String,
-        path: String,
+        path: Option<String>,
+    },
+    /// `:PORT`.
+    Port {
+        port: String,
     },
     Tcp {
         host: Option<String>,
@@ -243,6 +292,17 @@ pub(super) fn port_number_ok(port: &str) -> bool {
 /// Reads an endpoint key (contract §2.1).
 pub(super) fn parse_endpoint(key: &str) -> Result<EndpointKey, String> {
     let key = key.trim();
+    if key.starts_with(':') {
+        let (_, port, after) = split_host_port(key)?;
+        if !after.is_empty() {
+            return Err(format!(
+                "unexpected {after:?} after the port (\":PORT\" answers every probe on the port; name a path with \"http :{port}{after}\")"
+            ));
+        }
+        return Ok(EndpointKey::Port {
+            port: port.to_owned(),
+        });
+    }
     let (kind, rest) = key
         .split_once(char::is_whitespace)
         .map_or((key, ""), |(k, r)| (k, r.trim()));
@@ -253,11 +313,7 @@ pub(super) fn parse_endpoint(key: &str) -> Result<EndpointKey, String> {
                 https: kind == "https",
                 host,
                 port: port.to_owned(),
-                path: if path.is_empty() {
-                    "/".to_owned()
-                } else {
-                    path.to_owned()
-                },
+                path: (!path.is_empty()).then(|| path.to_owned()),
             })
         }
         "tcp" => {
@@ -315,13 +371,24 @@ impl EndpointKey {
                 https,
                 host,
                 port: p,
-                path,
+                path: Some(path),
             } => Target::Http {
                 https: *https,
                 host: norm_host(host.as_deref(), pod_ip),
                 port: port(p),
                 path: path.clone(),
             },
+            EndpointKey::Http {
+                https,
+                host,
+                port: p,
+                path: None,
+            } => Target::HttpAnyPath {
+                https: *https,
+                host: norm_host(host.as_deref(), pod_ip),
+                port: port(p),
+            },
+            EndpointKey::Port { port: p } => Target::Port(port(p)),
             EndpointKey::Tcp { host, port: p } => Target::Tcp {
                 host: norm_host(host.as_deref(), pod_ip),
                 port: port(p),
@@ -452,21 +519,63 @@ impl Loader<'_> {
                 ))
             })
             .collect();
+        // Each endpoint's target, duplicates reported; then each probe takes the most
+        // specific endpoint that answers it (the very endpoint, `http :PORT`, then `:PORT`).
         let mut seen: Vec<(Target, &str)> = Vec::new();
+        // Each endpoint, with the key it repeats if it names an endpoint already given.
+        let mut keyed: Vec<(Endpoint<'_>, Target, FieldPath, Option<&str>)> = Vec::new();
         for ep in endpoints {
             let p = app_path.child("endpoints").key(ep.key);
             let target = ep.parsed.target(cm, pod_ip);
-            if let Some((_, first)) = seen.iter().find(|(t, _)| *t == target) {
+            let repeats = seen.iter().find(|(t, _)| *t == target).map(|(_, k)| *k);
+            if repeats.is_none() {
+                seen.push((target.clone(), ep.key));
+            }
+            keyed.push((ep, target, p, repeats));
+        }
+        let taker = |kind_targets: &[Target]| -> Option<usize> {
+            keyed
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, _, _, repeats))| repeats.is_none())
+                .filter_map(|(i, (_, key, _, _))| {
+                    kind_targets
+                        .iter()
+                        .filter_map(|t| key.covers(t))
+                        .min()
+                        .map(|rank| (rank, i))
+                })
+                .min()
+                .map(|(_, i)| i)
+        };
+        let taken: Vec<(ProbeKind, Option<usize>)> = targets
+            .iter()
+            .map(|(kind, ts)| (*kind, taker(ts)))
+            .collect();
+        for (i, (ep, target, p, repeats)) in keyed.into_iter().enumerate() {
+            if let Some(first) = repeats {
                 self.report(&p, Some(ep.mark), format!("the same endpoint as {first:?}"));
                 continue;
             }
-            seen.push((target.clone(), ep.key));
-            let users: Vec<ProbeKind> = targets
+            let users: Vec<ProbeKind> = taken
                 .iter()
-                .filter(|(_, ts)| ts.contains(&target))
+                .filter(|(_, t)| *t == Some(i))
                 .map(|(kind, _)| *kind)
                 .collect();
             if users.is_empty() {
+                let covered = targets
+                    .iter()
+                    .any(|(_, ts)| ts.iter().any(|t| target.covers(t).is_some()));
+                if covered {
+                    self.report(
+                        &p,
+                        Some(ep.mark),
+                        format!(
+                            "every probe of container {name:?} that this endpoint answers has a more specific script"
+                        ),
+                    );
+                    continue;
+                }
                 let mut listed: Vec<String> = Vec::new();
                 for (_, ts) in &targets {
                     let t = format!("{:?}", ts[0].to_string());
@@ -489,7 +598,20 @@ impl Loader<'_> {
             let Some(script) = ep.script else {
                 continue;
             };
-            if let Err(e) = script.value.check_handler(target.family()) {
+            // A port-wide script answers probes of several handlers: it must fit each.
+            let mut families: Vec<HandlerFamily> = Vec::new();
+            for kind in &users {
+                if let Some(probe) = spec.probe(*kind) {
+                    let family = handler_family(probe.handler());
+                    if !families.contains(&family) {
+                        families.push(family);
+                    }
+                }
+            }
+            if let Some(e) = families
+                .iter()
+                .find_map(|f| script.value.check_handler(*f).err())
+            {
                 self.script_error(&p, script.node, script.text, &e);
                 continue;
             }
@@ -501,6 +623,60 @@ impl Loader<'_> {
             });
         }
     }
+}
+
+/// The notes for the probes that no script answers, which answer `ok` to every request: one
+/// per probe, naming what it targets and where a script would go.
+/// `command_line` words the hint for a manifest run (`--app`) instead of a scenario's `apps`.
+pub(super) fn fallback_notes(scenario: &super::Scenario, command_line: bool) -> Vec<String> {
+    let pod = &scenario.pod;
+    let groups = [
+        (&pod.init_containers, &scenario.init_bindings),
+        (&pod.containers, &scenario.bindings),
+    ];
+    let mut notes = Vec::new();
+    for (containers, bindings) in groups {
+        for (i, container) in containers.iter().enumerate() {
+            for kind in ProbeKind::ALL {
+                let Some(probe) = container.probe(kind) else {
+                    continue;
+                };
+                let scripted = bindings
+                    .iter()
+                    .any(|b| b.container == i && b.probes.contains(&kind));
+                // A port the kubelet cannot resolve errors at every attempt: no script would
+                // be asked, and the named-port note already says so.
+                let unreachable = matches!(
+                    probe.handler(),
+                    probesim_core::Handler::HttpGet { port, .. }
+                        | probesim_core::Handler::TcpSocket { port, .. }
+                        if port.number().is_none()
+                );
+                if scripted || unreachable {
+                    continue;
+                }
+                let target = handler_targets(probe.handler(), None, &pod.pod_ip)
+                    .into_iter()
+                    .next()
+                    .map_or_else(String::new, |t| format!(" ({t})"));
+                let name = &container.name;
+                let hint = if command_line {
+                    format!("--app '{name}: {}=SCRIPT'", kind.as_str())
+                } else {
+                    format!(
+                        "apps.{name}.probes.{} or apps.{name}.endpoints",
+                        kind.as_str()
+                    )
+                };
+                notes.push(format!(
+                    "{}: container {name:?}: its {}{target} has no script and answers ok to every request; give it one with {hint}",
+                    scenario.file,
+                    kind.field(),
+                ));
+            }
+        }
+    }
+    notes
 }
 
 #[cfg(test)]
@@ -607,15 +783,15 @@ mod tests {
     #[test]
     fn unused_duplicate_and_invalid_endpoints_are_errors() {
         let e = errors(&with_pod(
-            "apps:\n  kubia:\n    endpoints:\n      \"tcp :9090\": open\n      \"http :8080/\": ok\n      \"http :http\": ok\n      \"ftp :21\": ok\n      \"http :99999/\": ok\n",
+            "apps:\n  kubia:\n    endpoints:\n      \"tcp :9090\": open\n      \"http :8080/\": ok\n      \"http :http/\": ok\n      \"ftp :21\": ok\n      \"http :99999/\": ok\n",
         ));
         assert_eq!(
             e,
             [
-                "21:7: apps.kubia.endpoints.\"ftp :21\": invalid endpoint: expected \"http[s] [HOST]:PORT[PATH]\", \"tcp [HOST]:PORT\", \"grpc :PORT[/SERVICE]\" or \"exec COMMAND…\"",
+                "21:7: apps.kubia.endpoints.\"ftp :21\": invalid endpoint: expected \"http[s] [HOST]:PORT[PATH]\", \"tcp [HOST]:PORT\", \"grpc :PORT[/SERVICE]\", \"exec COMMAND…\" or \":PORT\"",
                 "22:7: apps.kubia.endpoints.\"http :99999/\": invalid endpoint: port 99999 is not between 1 and 65535",
                 "18:7: apps.kubia.endpoints.\"tcp :9090\": no probe of container \"kubia\" targets this endpoint (its probes target \"http :8080/\")",
-                "20:7: apps.kubia.endpoints.\"http :http\": the same endpoint as \"http :8080/\"",
+                "20:7: apps.kubia.endpoints.\"http :http/\": the same endpoint as \"http :8080/\"",
             ]
         );
         let e = errors(&with_pod("apps:\n  kubia:\n    probes: {startup: ok}\n"));

@@ -187,7 +187,7 @@ impl<'s> Loader<'s> {
         } = validated?;
         pod.init_containers = init_containers;
         let name = name.unwrap_or_else(|| default_name(display_path, &pod.name));
-        Some(Scenario {
+        let mut scenario = Scenario {
             name,
             description,
             file: display_path.to_owned(),
@@ -204,7 +204,10 @@ impl<'s> Loader<'s> {
             expect,
             notes: std::mem::take(&mut self.notes),
             services: std::mem::take(&mut self.services),
-        })
+        };
+        let fallbacks = scenario.fallback_notes();
+        scenario.notes.extend(fallbacks);
+        Some(scenario)
     }
 
     pub(super) fn opt_string(

@@ -398,7 +398,10 @@ mod tests {
         assert!(s.services.is_empty());
         assert_eq!(
             s.notes,
-            ["scenarios/manifests/app.yaml: skipped 1 object without a pod to simulate: ConfigMap/cfg (line 1)"]
+            [
+                "scenarios/manifests/app.yaml: skipped 1 object without a pod to simulate: ConfigMap/cfg (line 1)",
+                "scenarios/web/a.yaml: container \"web\": its readinessProbe (http :8080/ready) has no script and answers ok to every request; give it one with apps.web.probes.readiness or apps.web.endpoints",
+            ]
         );
         // Errors in the referenced file point into it, errors in the scenario into the scenario.
         let bad = DEPLOYMENT.replace("periodSeconds: 5", "periodSeconds: -5");

@@ -22,6 +22,8 @@ mod knobs;
 mod loader;
 mod manifest_ref;
 #[cfg(test)]
+mod port_wide_tests;
+#[cfg(test)]
 mod tests;
 
 use probesim_core::{
@@ -423,9 +425,17 @@ impl Scenario {
         match loader.scenario(&root, display_path) {
             Some(mut scenario) if loader.d.is_empty() => {
                 scenario.duration = Some(SimTime::ZERO.saturating_add(DEFAULT_MANIFEST_DURATION));
-                // The workload's notes first, then the pod's (readiness gates, named ports).
+                // The workload's notes first, then the pod's (readiness gates, named ports),
+                // then the probes without a script, worded for the command line's --app.
+                let file_fallbacks = scenario.fallback_notes();
                 let mut notes: Vec<String> = notes;
-                notes.append(&mut scenario.notes);
+                notes.extend(
+                    scenario
+                        .notes
+                        .drain(..)
+                        .filter(|n| !file_fallbacks.contains(n)),
+                );
+                notes.extend(endpoints::fallback_notes(&scenario, true));
                 scenario.notes = notes;
                 scenario.services = services;
                 Ok(ManifestScenario {
@@ -498,6 +508,13 @@ impl Scenario {
                 sources: Vec::new(),
             })
         }
+    }
+
+    /// The notes for the probes that no script answers: each answers `ok` to every request
+    /// (contract §3). Loading adds them to [`Scenario::notes`].
+    #[must_use]
+    pub fn fallback_notes(&self) -> Vec<String> {
+        endpoints::fallback_notes(self, false)
     }
 
     /// A fresh simulation of this scenario: every script starts from its beginning, each

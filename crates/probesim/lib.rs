@@ -1,0 +1,68 @@
+//! probesim as a library, for property tests of your own probe configurations.
+//!
+//! Add it as a dev-dependency (without its default `cli` feature it needs none of the command
+//! line's crates), load your manifest, say how the app behaves, simulate, and question the run
+//! in the kubelet's words: kills and their causes, restarts, readiness, the status at any
+//! instant. The same input and seed give the same run, byte for byte.
+//!
+//! ```
+//! use probesim::{KillCause, KillReason, ProbeKind, Test};
+//!
+//! let manifest = "\
+//! apiVersion: v1
+//! kind: Pod
+//! metadata: {name: web}
+//! spec:
+//!   containers:
+//!   - name: web
+//!     image: nginx
+//!     livenessProbe: {httpGet: {port: 8080, path: /healthz}, periodSeconds: 10}
+//! ";
+//! // Nothing listens on 8080 for its first 90 seconds: liveness kills it.
+//! let run = Test::manifest_text(manifest, "web.yaml")
+//!     .endpoint(":8080", "refused for 90s then ok")
+//!     .horizon("2m")
+//!     .run()?;
+//! let kill = run.first_kill().expect("a kill");
+//! assert_eq!(kill.cause, KillCause::Liveness);
+//! assert_eq!(kill.reason, KillReason::LivenessProbe);
+//! assert!(kill.at.whole_secs() <= 40);
+//! // Restarts as the runtime starts them; restartCount as `kubectl get` shows it.
+//! assert!(!run.restarts("web").is_empty() && run.restart_count("web") >= 1);
+//!
+//! // A closure may answer instead of a script.
+//! let run = Test::manifest_text(manifest, "web.yaml")
+//!     .behaviour(ProbeKind::Liveness, |_: &probesim::Attempt| probesim::Response::now(probesim::Answer::Ok))
+//!     .horizon("2m")
+//!     .run()?;
+//! assert!(run.kills().is_empty());
+//! # Ok::<(), probesim::Error>(())
+//! ```
+//!
+//! Errors are [`Error`] values whose `Display` is what `probesim run` prints for the same
+//! input. With the `proptest` feature, `strategy` holds strategies for pods, probes,
+//! scripts, phases and seeds, and a failed [`Run::ensure`] (a [`Failure`]) becomes a failing
+//! case that prints the scenario file replaying it. See `docs/property-testing.md`.
+//!
+//! Paths are relative to the current directory, which `cargo test` sets to the root of the
+//! crate whose tests run. Reading the files a test names is the library's only I/O.
+
+#![warn(missing_docs)]
+
+mod error;
+mod files;
+pub mod manifest;
+mod run;
+#[cfg(feature = "proptest")]
+pub mod strategy;
+mod test;
+
+pub use error::{Error, ErrorKind};
+pub use run::{Failure, Interval, Kill, Run, Status};
+pub use test::Test;
+
+pub use probesim_core::{
+    Answer, Attempt, Behaviour, ContainerState, ContainerStatus, Drawing, Draws, KillCause,
+    KillReason, Phase, PodStatus, ProbeKind, Response, SimDuration, SimTime,
+};
+pub use probesim_script::{format_duration, parse_duration, Script};

@@ -1,0 +1,428 @@
+//! [`Run`]: a finished simulation, questioned in domain words.
+
+use core::convert::Infallible;
+use core::fmt;
+
+use probesim_core::{
+    ContainerStatus, Event, EventKind, Flow, KillCause, KillReason, Phase, PodStatus, SimDuration,
+    SimTime, Sink,
+};
+use probesim_scenario::scenario::Scenario;
+
+/// A kill: the kubelet decided to stop a container and began its grace period.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kill {
+    /// When.
+    pub at: SimTime,
+    /// The container.
+    pub container: String,
+    /// The kubelet's kill reason (`LivenessProbe`, `StartupProbe`, `Deletion`, or `Unknown` for a
+    /// whole-pod kill such as a Job's pod whose container failed liveness).
+    pub reason: KillReason,
+    /// Why it happened, whatever the reason says: a liveness or startup failure, the pod's
+    /// deletion, a finished pod stopping what still runs, a failed init container.
+    pub cause: KillCause,
+    /// The grace period the runtime was given.
+    pub grace: SimDuration,
+}
+
+/// A span of time during which something held: from `from` until `to` (`None`: still at the
+/// horizon).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interval {
+    /// When it began.
+    pub from: SimTime,
+    /// When it ended, if it did before the horizon.
+    pub to: Option<SimTime>,
+}
+
+impl Interval {
+    /// How long it lasted, counting an open interval up to `horizon`.
+    #[must_use]
+    pub fn length(&self, horizon: SimTime) -> SimDuration {
+        self.to.unwrap_or(horizon).saturating_since(self.from)
+    }
+}
+
+/// The API-visible state at one instant, as the timeline's events last set it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    /// `status.phase`.
+    pub phase: Phase,
+    /// The pod's `Ready` condition.
+    pub ready: bool,
+    /// Each container (init containers first) with its `containerStatuses` entry.
+    pub containers: Vec<(String, ContainerStatus)>,
+}
+
+/// The entry of the container with that name, to update.
+fn entry<'s>(status: &'s mut Status, name: &str) -> Option<&'s mut ContainerStatus> {
+    status
+        .containers
+        .iter_mut()
+        .find(|(n, _)| n == name)
+        .map(|(_, s)| s)
+}
+
+impl Status {
+    /// The entry of the container with that name.
+    #[must_use]
+    pub fn container(&self, name: &str) -> Option<&ContainerStatus> {
+        self.containers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s)
+    }
+}
+
+/// What the queries need of the timeline, kept as it streams by (probe runs are counted, not
+/// kept, so a long horizon costs little memory).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Happening {
+    Kill(Kill),
+    Start {
+        container: String,
+        restart_count: u32,
+    },
+    Ready {
+        container: String,
+        ready: bool,
+    },
+    Started {
+        container: String,
+        started: bool,
+    },
+    Status {
+        container: String,
+        status: ContainerStatus,
+    },
+    PodReady(bool),
+    Phase(Phase),
+}
+
+/// The sink that keeps the happenings.
+#[derive(Debug, Default)]
+pub(crate) struct Recorder {
+    happenings: Vec<(SimTime, Happening)>,
+    probes: u64,
+}
+
+impl Sink for Recorder {
+    type Error = Infallible;
+
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, Infallible> {
+        let happening = match &event.kind {
+            EventKind::Probe { .. } => {
+                self.probes += 1;
+                None
+            }
+            EventKind::Kill {
+                container,
+                reason,
+                grace,
+                cause,
+            } => Some(Happening::Kill(Kill {
+                at: event.t,
+                container: (*container).to_owned(),
+                reason: *reason,
+                cause: *cause,
+                grace: *grace,
+            })),
+            EventKind::Start {
+                container,
+                restart_count,
+            } => Some(Happening::Start {
+                container: (*container).to_owned(),
+                restart_count: *restart_count,
+            }),
+            EventKind::Ready { container, ready } => Some(Happening::Ready {
+                container: (*container).to_owned(),
+                ready: *ready,
+            }),
+            EventKind::Started { container, started } => Some(Happening::Started {
+                container: (*container).to_owned(),
+                started: *started,
+            }),
+            EventKind::Status { container, status } => Some(Happening::Status {
+                container: (*container).to_owned(),
+                status: **status,
+            }),
+            EventKind::PodReady { ready } => Some(Happening::PodReady(*ready)),
+            EventKind::Phase { phase } => Some(Happening::Phase(*phase)),
+            _ => None,
+        };
+        if let Some(h) = happening {
+            self.happenings.push((event.t, h));
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+/// A simulation run to its horizon, to question: kills and their causes, restarts, readiness,
+/// the status at any instant. Made by [`Test::run`](crate::Test::run).
+#[derive(Clone, Debug)]
+pub struct Run {
+    scenario: Scenario,
+    horizon: SimTime,
+    happenings: Vec<(SimTime, Happening)>,
+    probes: u64,
+    status: PodStatus,
+    replay: String,
+}
+
+impl Run {
+    pub(crate) fn new(
+        scenario: Scenario,
+        horizon: SimTime,
+        recorder: Recorder,
+        status: PodStatus,
+        replay: String,
+    ) -> Run {
+        Run {
+            scenario,
+            horizon,
+            happenings: recorder.happenings,
+            probes: recorder.probes,
+            status,
+            replay,
+        }
+    }
+
+    /// The instant the run ended.
+    #[must_use]
+    pub const fn horizon(&self) -> SimTime {
+        self.horizon
+    }
+
+    /// The seed it ran with.
+    #[must_use]
+    pub const fn seed(&self) -> u64 {
+        self.scenario.seed
+    }
+
+    /// The release modelled (`1.37`).
+    #[must_use]
+    pub fn kubernetes(&self) -> String {
+        self.scenario.profile.version()
+    }
+
+    /// The scenario that was simulated (its pod after defaults, scripts, knobs).
+    #[must_use]
+    pub const fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The notes `probesim run` prints for this input (probes left answering `ok`, objects
+    /// skipped in the manifest, …).
+    #[must_use]
+    pub fn notes(&self) -> &[String] {
+        &self.scenario.notes
+    }
+
+    /// How many probe executions the run made.
+    #[must_use]
+    pub const fn probe_runs(&self) -> u64 {
+        self.probes
+    }
+
+    /// Every kill, in time order.
+    #[must_use]
+    pub fn kills(&self) -> Vec<Kill> {
+        self.happenings
+            .iter()
+            .filter_map(|(_, h)| match h {
+                Happening::Kill(k) => Some(k.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The first kill, if any.
+    #[must_use]
+    pub fn first_kill(&self) -> Option<Kill> {
+        self.kills().into_iter().next()
+    }
+
+    /// The kills for that cause (`KillCause::Liveness`…).
+    #[must_use]
+    pub fn kills_for(&self, cause: KillCause) -> Vec<Kill> {
+        self.kills()
+            .into_iter()
+            .filter(|k| k.cause == cause)
+            .collect()
+    }
+
+    /// When each restart of the container began (a start with a restart count above 0).
+    #[must_use]
+    pub fn restarts(&self, container: &str) -> Vec<SimTime> {
+        self.happenings
+            .iter()
+            .filter_map(|(t, h)| match h {
+                Happening::Start {
+                    container: c,
+                    restart_count,
+                } if c == container && *restart_count > 0 => Some(*t),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The container's `restartCount` at the horizon.
+    #[must_use]
+    pub fn restart_count(&self, container: &str) -> u32 {
+        self.final_status()
+            .container(container)
+            .map_or(0, |s| s.restart_count)
+    }
+
+    fn intervals(&self, mut holds: impl FnMut(&Happening) -> Option<bool>) -> Vec<Interval> {
+        let mut out: Vec<Interval> = Vec::new();
+        let mut open: Option<SimTime> = None;
+        for (t, h) in &self.happenings {
+            match (holds(h), open) {
+                (Some(true), None) => open = Some(*t),
+                (Some(false), Some(from)) => {
+                    out.push(Interval { from, to: Some(*t) });
+                    open = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(from) = open {
+            out.push(Interval { from, to: None });
+        }
+        out
+    }
+
+    /// When the pod's `Ready` condition was True (the pod receives Service traffic).
+    #[must_use]
+    pub fn ready_intervals(&self) -> Vec<Interval> {
+        self.intervals(|h| match h {
+            Happening::PodReady(r) => Some(*r),
+            _ => None,
+        })
+    }
+
+    /// When the container's `ready` was true.
+    #[must_use]
+    pub fn container_ready_intervals(&self, container: &str) -> Vec<Interval> {
+        self.intervals(|h| match h {
+            Happening::Ready {
+                container: c,
+                ready,
+            } if c == container => Some(*ready),
+            _ => None,
+        })
+    }
+
+    /// How long after the pod's start it first became Ready (`None`: never, before the
+    /// horizon).
+    #[must_use]
+    pub fn time_to_ready(&self) -> Option<SimDuration> {
+        self.ready_intervals()
+            .first()
+            .map(|i| i.from.saturating_since(SimTime::ZERO))
+    }
+
+    /// The API-visible state at `t`: what the events up to and including `t` set.
+    #[must_use]
+    pub fn status_at(&self, t: SimTime) -> Status {
+        let pod = &self.scenario.pod;
+        let mut status = Status {
+            phase: Phase::Pending,
+            ready: false,
+            containers: pod
+                .init_containers
+                .iter()
+                .chain(&pod.containers)
+                .map(|c| (c.name.clone(), ContainerStatus::default()))
+                .collect(),
+        };
+        for (_, h) in self.happenings.iter().take_while(|(at, _)| *at <= t) {
+            match h {
+                Happening::Phase(p) => status.phase = *p,
+                Happening::PodReady(r) => status.ready = *r,
+                Happening::Status {
+                    container,
+                    status: s,
+                } => {
+                    if let Some(e) = entry(&mut status, container) {
+                        *e = *s;
+                    }
+                }
+                Happening::Ready { container, ready } => {
+                    if let Some(e) = entry(&mut status, container) {
+                        e.ready = *ready;
+                    }
+                }
+                Happening::Started { container, started } => {
+                    if let Some(e) = entry(&mut status, container) {
+                        e.started = *started;
+                    }
+                }
+                Happening::Kill(_) | Happening::Start { .. } => {}
+            }
+        }
+        status
+    }
+
+    /// The state at the horizon.
+    #[must_use]
+    pub fn final_status(&self) -> Status {
+        self.status_at(self.horizon)
+    }
+
+    /// The engine's full pod status at the horizon (conditions, deletion, init containers).
+    #[must_use]
+    pub const fn pod_status(&self) -> &PodStatus {
+        &self.status
+    }
+
+    // analysis figures: wired when probesim-analysis lands. The analysis crate's exact
+    // figures over phases (time to Ready, detection and kill times over every tick phase)
+    // become one more query here, taking `&self.scenario` as the analysis takes a scenario.
+
+    /// A scenario file that `probesim run` replays to this run's timeline.
+    #[must_use]
+    pub fn replay(&self) -> &str {
+        &self.replay
+    }
+
+    /// `Ok` when `holds`; otherwise a [`Failure`] that says `what` and carries the scenario
+    /// file replaying the run. In a proptest body, `?` turns it into a failing case (proptest
+    /// takes any error).
+    ///
+    /// # Errors
+    /// The failure, when `holds` is false.
+    pub fn ensure(&self, holds: bool, what: impl fmt::Display) -> Result<(), Failure> {
+        if holds {
+            Ok(())
+        } else {
+            Err(Failure {
+                message: what.to_string(),
+                replay: self.replay.clone(),
+            })
+        }
+    }
+}
+
+/// A statement about a run that did not hold, with the scenario file that replays it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// What did not hold.
+    pub message: String,
+    /// The scenario file (`probesim run FILE` replays the run).
+    pub replay: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}\n--- save as replay.yaml and run `probesim run replay.yaml` to see the timeline:\n{}",
+            self.message, self.replay
+        )
+    }
+}
+
+impl std::error::Error for Failure {}

@@ -1,0 +1,1 @@
+//! The team's repository holds manifests; its tests are in `tests/`.

@@ -1,0 +1,332 @@
+//! The user library (`probesim` without its `cli` feature): loading, behaviour, queries,
+//! errors, replays, strategies, and the property-testing guide, whose test file is the example
+//! team repository's.
+
+use probesim::strategy::{self, seed};
+use probesim::{ErrorKind, KillCause, KillReason, Phase, ProbeKind, SimDuration, SimTime, Test};
+use proptest::prelude::*;
+
+const POD: &str = "\
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - name: web
+    image: nginx
+    ports: [{name: http, containerPort: 8080}]
+    readinessProbe: {httpGet: {port: http, path: /ready}, periodSeconds: 5}
+    livenessProbe: {httpGet: {port: 8080, path: /healthz}, periodSeconds: 10, failureThreshold: 3}
+";
+
+fn web() -> Test {
+    Test::manifest_text(POD, "web.yaml")
+}
+
+fn secs(t: SimTime) -> u64 {
+    t.whole_secs()
+}
+
+// R13: liveness kills after failureThreshold failures; readiness follows the same port.
+#[test]
+fn queries_read_kills_restarts_readiness_and_status() {
+    let run = web()
+        .endpoint(":8080", "refused for 20s then ok")
+        .horizon("2m")
+        .run()
+        .unwrap();
+    // Liveness ticks at 10, 20 (refused), 30 (ok): two failures of three, no kill.
+    assert!(run.kills().is_empty(), "{:?}", run.kills());
+    let ready = run.ready_intervals();
+    assert_eq!(ready.len(), 1, "{ready:?}");
+    let became = ready[0].from;
+    assert!(
+        (20..=26).contains(&secs(became)),
+        "Ready at {became}, after the port opened at 20 s"
+    );
+    assert_eq!(ready[0].to, None);
+    assert_eq!(
+        run.time_to_ready(),
+        Some(became.saturating_since(SimTime::ZERO))
+    );
+    assert!(!run.status_at(SimTime::from_secs(19)).ready);
+    let at = run.status_at(became);
+    assert!(at.ready && at.phase == Phase::Running);
+    assert!(at.container("web").is_some_and(|c| c.ready && c.started));
+    assert_eq!(run.final_status(), run.status_at(run.horizon()));
+    assert!(run.pod_status().conditions.ready);
+    assert_eq!(run.container_ready_intervals("web"), ready);
+
+    let run = web()
+        .endpoint(":8080", "refused")
+        .horizon("3m")
+        .run()
+        .unwrap();
+    let kills = run.kills();
+    assert!(!kills.is_empty());
+    assert!(kills.iter().all(|k| k.cause == KillCause::Liveness
+        && k.reason == KillReason::LivenessProbe
+        && k.container == "web"));
+    let first = run.first_kill().unwrap();
+    assert!((30..=31).contains(&secs(first.at)), "{first:?}");
+    assert_eq!(first.grace, SimDuration::from_secs(30));
+    let restarts = run.restarts("web");
+    assert!(!restarts.is_empty() && restarts.iter().all(|t| *t >= first.at));
+    assert!(run.restart_count("web") >= 1);
+    assert!(run.ready_intervals().is_empty());
+    assert_eq!(run.time_to_ready(), None);
+    assert!(run.probe_runs() > 10);
+}
+
+#[test]
+fn closures_answer_in_place_of_scripts() {
+    let run = web()
+        .endpoint(":8080", "refused")
+        .behaviour(ProbeKind::Liveness, |_: &probesim::Attempt| {
+            probesim::Response::now(probesim::Answer::Ok)
+        })
+        .horizon("2m")
+        .run()
+        .unwrap();
+    assert!(
+        run.kills().is_empty(),
+        "liveness answered ok by the closure"
+    );
+    assert!(run.ready_intervals().is_empty(), "readiness still refused");
+    assert!(run.replay().contains("closures answered some probes"));
+    let e = web()
+        .container("nginx")
+        .behaviour(ProbeKind::Liveness, |_: &probesim::Attempt| {
+            probesim::Response::now(probesim::Answer::Ok)
+        })
+        .run()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Input);
+    assert_eq!(
+        e.to_string(),
+        "error: web.yaml: no container named \"nginx\" in the pod (it has web)"
+    );
+}
+
+#[test]
+fn probes_without_a_script_are_noted() {
+    let run = web()
+        .probe(ProbeKind::Liveness, "ok")
+        .horizon("1m")
+        .run()
+        .unwrap();
+    assert_eq!(
+        run.notes(),
+        ["web.yaml: container \"web\": its readinessProbe (http :8080/ready) has no script and answers ok to every request; give it one with --app 'web: readiness=SCRIPT'"]
+    );
+}
+
+#[test]
+fn errors_read_as_the_command_line_prints_them() {
+    let e = web()
+        .probe(ProbeKind::Liveness, "5x200 then refsued")
+        .run()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Input);
+    let text = e.to_string();
+    assert!(
+        text.starts_with("error: apps.web.probes.liveness: unknown outcome \"refsued\", did you mean \"refused\"?\n --> --app\n"),
+        "{text}"
+    );
+    let e = Test::manifest("no/such/file.yaml").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::File);
+    assert_eq!(
+        e.to_string(),
+        "error: no/such/file.yaml: cannot read file: no such file or directory"
+    );
+    let e = web().kubernetes("1.12").run().unwrap_err();
+    assert!(
+        e.to_string().contains("unsupported Kubernetes version"),
+        "{e}"
+    );
+    let e = web().horizon("2d").run().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "error: --for: invalid duration \"2d\": unknown unit \"d\" (use ms, s, m or h)"
+    );
+    let e = Test::scenario("scenarios/kubia-unhealthy.yaml")
+        .unwrap()
+        .app("liveness=ok")
+        .run()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Usage);
+    assert!(e
+        .to_string()
+        .starts_with("error: --app applies only to a Kubernetes manifest"));
+}
+
+// The error text is the binary's, byte for byte.
+#[cfg(feature = "cli")]
+#[test]
+fn errors_match_the_binary() {
+    let dir = std::env::temp_dir().join(format!("probesim-library-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("web.yaml");
+    std::fs::write(&file, POD).unwrap();
+    let path = file.to_str().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_probesim"))
+        .args(["run", path, "--app", "web: liveness=5x200 then refsued"])
+        .output()
+        .unwrap();
+    let e = Test::manifest(path)
+        .unwrap()
+        .container("web")
+        .probe(ProbeKind::Liveness, "5x200 then refsued")
+        .run()
+        .unwrap_err();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), format!("{e}\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// A failing case's scenario file is one `probesim run` replays: the same kills, at the same
+// times.
+#[cfg(feature = "cli")]
+#[test]
+fn the_binary_replays_a_run() {
+    let run = web()
+        .endpoint(":8080", "(70% 200 | 30% timeout) after 10ms..900ms")
+        .seed(11)
+        .horizon("10m")
+        .run()
+        .unwrap();
+    assert!(!run.kills().is_empty());
+    let dir = std::env::temp_dir().join(format!("probesim-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("replay.yaml");
+    std::fs::write(&file, run.replay()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_probesim"))
+        .args(["run", file.to_str().unwrap(), "--format", "jsonl"])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let kills: Vec<u64> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains("\"kind\": \"kill\""))
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["t"].as_f64().map_or(0, |t| (t * 1000.0).round() as u64)
+        })
+        .collect();
+    let ours: Vec<u64> = run
+        .kills()
+        .iter()
+        .map(|k| k.at.saturating_since(SimTime::ZERO).as_millis())
+        .collect();
+    assert_eq!(kills, ours);
+}
+
+#[test]
+fn scenario_files_load_with_overrides() {
+    let run = Test::scenario("scenarios/kubia-unhealthy.yaml")
+        .unwrap()
+        .seed(3)
+        .horizon("5m")
+        .run()
+        .unwrap();
+    assert_eq!(run.seed(), 3);
+    assert_eq!(run.horizon(), SimTime::from_secs(300));
+    assert!(run.kills_for(KillCause::Liveness).len() >= 2);
+    assert!(run
+        .replay()
+        .contains("# replay: probesim run scenarios/kubia-unhealthy.yaml --seed 3"));
+}
+
+// Contract §3 (extended): random outcomes draw from the simulation's seeded generator.
+#[test]
+fn random_scripts_replay_per_seed_and_differ_across_seeds() {
+    let kills = |seed| {
+        web()
+            .endpoint(":8080", "(50% 200 | 50% 503) after 0s..3s")
+            .seed(seed)
+            .horizon("30m")
+            .run()
+            .unwrap()
+            .kills()
+    };
+    let a = kills(1);
+    assert_eq!(a, kills(1));
+    assert!((2..20).any(|s| kills(s) != a));
+}
+
+proptest! {
+    // The phase and duration strategies stay in their ranges.
+    #[test]
+    fn phases_and_seconds_stay_in_range(
+        p in strategy::phase(SimDuration::from_secs(10)),
+        s in strategy::seconds(5..=90),
+    ) {
+        prop_assert!(p < SimDuration::from_secs(10));
+        prop_assert!((5..=90).contains(&(s.as_millis() / 1000)) && s.as_millis() % 1000 == 0);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    // A generated pod runs through the manifest reader, and its replay file, read back as a
+    // scenario, gives the same run.
+    #[test]
+    fn generated_pods_run_and_replay(case in strategy::pod(), seed in seed()) {
+        let run = case.test().seed(seed).horizon("5m").run()?;
+        // The status rebuilt from the events is the engine's own at the horizon.
+        let status = run.final_status();
+        let engine = run.pod_status();
+        prop_assert_eq!(status.phase, engine.phase);
+        prop_assert_eq!(status.ready, engine.conditions.ready);
+        let theirs: Vec<_> = engine.init_containers.iter().chain(&engine.containers).copied().collect();
+        let ours: Vec<_> = status.containers.iter().map(|(_, s)| *s).collect();
+        prop_assert_eq!(ours, theirs);
+        let replay = Test::scenario_text(run.replay(), "replay.yaml").run()?;
+        prop_assert_eq!(run.kills(), replay.kills(), "{}", run.replay());
+        prop_assert_eq!(run.ready_intervals(), replay.ready_intervals());
+        prop_assert_eq!(run.final_status(), replay.final_status());
+    }
+}
+
+/// The fenced blocks of `lang` in a Markdown text.
+fn blocks(markdown: &str, lang: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Option<String> = None;
+    for line in markdown.lines() {
+        match &mut current {
+            None if line == format!("```{lang}") => current = Some(String::new()),
+            Some(_) if line == "```" => out.extend(current.take()),
+            Some(text) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn the_guide_shows_the_team_repository_test_and_its_dependencies() {
+    let guide = std::fs::read_to_string("docs/property-testing.md").unwrap();
+    let test = std::fs::read_to_string("examples/team-repo/tests/probes.rs").unwrap();
+    assert_eq!(blocks(&guide, "rust"), [test]);
+    let toml = blocks(&guide, "toml");
+    assert_eq!(toml.len(), 1);
+    // The same dev-dependencies as the team repository's, with probesim from its git source
+    // instead of the path of this checkout.
+    let manifest = std::fs::read_to_string("examples/team-repo/Cargo.toml").unwrap();
+    let deps = &manifest[manifest.find("[dev-dependencies]").unwrap()..];
+    let local = deps.replace(
+        "probesim = { path = \"../..\",",
+        "probesim = { git = \"https://example.invalid/probesim\",",
+    );
+    assert_eq!(toml[0], local);
+}
