@@ -158,7 +158,11 @@ pub fn run(args: &RunArgs) -> ExitStatus {
             Err(e) => io_failure(&e),
         },
         Err(RunFailure::Io(e)) => io_failure(&e),
-        Err(e @ (RunFailure::NoDuration | RunFailure::TooLarge { .. })) => {
+        Err(
+            e @ (RunFailure::NoDuration
+            | RunFailure::TooLarge { .. }
+            | RunFailure::TooManyEvents { .. }),
+        ) => {
             print_error(&format!("{display}: {e}"));
             ExitStatus::Error
         }

@@ -33,9 +33,11 @@ use std::io;
 use probesim_core::{Event, Flow, PodSpec, PodStatus, SimDuration, SimTime, Sink};
 
 mod json;
+mod limit;
 mod render;
 mod text;
 
+pub use limit::{check_listing, EventLimit};
 pub use render::render;
 
 pub use json::{write_event, write_final, JsonSink, JsonlSink, SummarySink, POD_COUNTS_KEY};
@@ -86,6 +88,17 @@ impl Format {
             Format::Json => "json",
             Format::Jsonl => "jsonl",
             Format::Summary => "summary",
+        }
+    }
+
+    /// Whether the format writes one entry per event, and so is held to
+    /// [`MAX_LISTED_EVENTS`](probesim_scenario::run::MAX_LISTED_EVENTS) by [`check_listing`].
+    /// A new format that lists events says so here.
+    #[must_use]
+    pub const fn lists_events(self) -> bool {
+        match self {
+            Format::Timeline | Format::Json | Format::Jsonl => true,
+            Format::Summary => false,
         }
     }
 }

@@ -3,9 +3,10 @@
 use std::io;
 
 use probesim_core::{Recorder, SimTime};
-use probesim_scenario::run::{estimate_events, horizon, RunFailure, MAX_LISTED_EVENTS};
+use probesim_scenario::run::{horizon, RunFailure, MAX_LISTED_EVENTS};
 use probesim_scenario::scenario::Scenario;
 
+use crate::limit::check_listing;
 use crate::{Format, ReportSink, RunInfo, TextSink};
 
 /// Runs the scenario to its horizon and writes the report in `format` to `w` (`verbose` shows
@@ -20,15 +21,7 @@ pub fn render<W: io::Write>(
     w: W,
 ) -> Result<W, RunFailure> {
     let end = horizon(scenario)?;
-    if format != Format::Summary {
-        let events = estimate_events(scenario, end);
-        if events > MAX_LISTED_EVENTS {
-            return Err(RunFailure::TooLarge {
-                events,
-                format: format.as_str(),
-            });
-        }
-    }
+    check_listing(scenario, end, format, MAX_LISTED_EVENTS)?;
     let mut sim = scenario.simulation();
     let version = sim.profile().version();
     let info = RunInfo {
