@@ -7,6 +7,7 @@ pub mod run;
 use std::io::{self, Write};
 use std::path::Path;
 
+use probesim_scenario::printable::printable;
 use probesim_scenario::scenario::ManifestReader;
 
 use read::{read_text, ReadError};
@@ -49,14 +50,15 @@ pub fn print_notes(notes: &[String]) {
 /// Writes one line to standard error. A closed standard error is no reason to fail (or
 /// panic, as `eprintln!` does): the exit code still tells what happened.
 fn stderr_line(line: &str) {
-    let _ = writeln!(io::stderr().lock(), "{line}");
+    // Text from input (a file name, a quoted value) must not drive the terminal.
+    let _ = writeln!(io::stderr().lock(), "{}", printable(line));
 }
 
 /// Writes one line to standard output. When the reader has gone (`probesim check … | head`),
 /// probesim stops quietly with exit code 0, as `run` does; another write error is reported
 /// and ends the command with exit code 2.
 pub fn stdout_line(line: &str) {
-    if let Err(e) = writeln!(io::stdout().lock(), "{line}") {
+    if let Err(e) = writeln!(io::stdout().lock(), "{}", printable(line)) {
         if e.kind() == io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }

@@ -63,7 +63,8 @@ impl Loader<'_> {
         else {
             return fallback;
         };
-        let Some(line) = source.lines().nth(base.line.saturating_sub(1) + line_index) else {
+        let Some(line) = probesim_kube::printable::source_line(source, base.line + line_index)
+        else {
             return fallback;
         };
         let start: usize = line
