@@ -94,6 +94,26 @@ impl ScenarioError {
         }
     }
 
+    /// The same error, followed by a hint when `text` (the main input) looks like a Helm
+    /// template left unrendered: a `{{ … }}` outside a comment. Such a file often fails in
+    /// confusing ways (a YAML syntax error, a string where a number belongs); the hint points at
+    /// the first template action.
+    #[must_use]
+    pub fn with_template_hint(mut self, text: &str) -> ScenarioError {
+        if let Some(mark) = template_action(text) {
+            self.items.push(
+                Diagnostic::new(
+                    FieldPath::root(),
+                    Some(mark),
+                    "this file looks like an unrendered Helm template (`{{ … }}`): render it first, \
+                     e.g. `helm template RELEASE CHART > rendered.yaml`, and run probesim on the output",
+                )
+                .with_width(2),
+            );
+        }
+        self
+    }
+
     /// The source a mark points into, other than the main input.
     fn source(&self, id: SourceId) -> Option<&Source> {
         let index = usize::try_from(id.0).ok()?.checked_sub(1)?;
@@ -153,6 +173,22 @@ impl ScenarioError {
         }
         out
     }
+}
+
+/// Where the first `{{ … }}` template action outside a comment starts, if there is one.
+fn template_action(text: &str) -> Option<Mark> {
+    for (i, line) in text.split('\n').enumerate() {
+        let code = match line.find('#') {
+            Some(h) if h == 0 || line[..h].ends_with([' ', '\t']) => &line[..h],
+            _ => line,
+        };
+        if let Some(open) = code.find("{{") {
+            if code[open..].contains("}}") {
+                return Some(Mark::new(i + 1, code[..open].chars().count() + 1));
+            }
+        }
+    }
+    None
 }
 
 /// Appends `text` to `out`, each of its lines [printable].
