@@ -245,3 +245,61 @@ fn every_mutant_ends_in_a_typed_error_or_a_run() {
     let _ = std::panic::take_hook();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Every kind of error in docs/errors.md names a test that exists, and that test (a
+/// `tests/invalid/` file's reviewed snapshot, or a `tests/cmd/` case) still shows the message the
+/// document quotes.
+#[test]
+fn every_error_kind_in_the_document_has_its_test() {
+    let root = support::root();
+    let doc = std::fs::read_to_string(root.join("docs/errors.md")).unwrap();
+    let mut problems = Vec::new();
+    let mut kinds = 0;
+    for section in doc.split("\n### ").skip(1) {
+        kinds += 1;
+        let title = section.lines().next().unwrap_or_default();
+        let field = |name: &str| {
+            section
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .map(str::to_owned)
+        };
+        let (Some(tests), Some(message)) = (field("- Test: "), field("- Message: ")) else {
+            problems.push(format!("{title}: no `- Test:` or `- Message:` line"));
+            continue;
+        };
+        let message = message.trim().trim_matches('`');
+        let paths: Vec<&str> = tests
+            .split(", ")
+            .map(|t| t.trim().trim_matches('`'))
+            .collect();
+        let mut shown = false;
+        for path in &paths {
+            let file = root.join(path);
+            if !file.is_file() {
+                problems.push(format!("{title}: {path} does not exist"));
+                continue;
+            }
+            let holder = if path.starts_with("tests/invalid/") {
+                file.with_extension("snap")
+            } else {
+                file
+            };
+            let text = std::fs::read_to_string(&holder).unwrap_or_default();
+            shown |= text.contains(message);
+        }
+        if !paths
+            .iter()
+            .any(|p| p.starts_with("tests/invalid/") || p.starts_with("tests/cmd/"))
+        {
+            problems.push(format!(
+                "{title}: no test under tests/invalid/ or tests/cmd/"
+            ));
+        }
+        if !shown {
+            problems.push(format!("{title}: none of its tests shows {message:?}"));
+        }
+    }
+    assert!(kinds >= 30, "only {kinds} kinds found");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
