@@ -91,6 +91,9 @@ pub fn horizon(scenario: &Scenario) -> Result<SimTime, RunFailure> {
 pub fn estimate_events(scenario: &Scenario, horizon: SimTime) -> u64 {
     let secs = horizon.whole_secs().saturating_add(1);
     let mut per_kilosecond: u64 = 50; // syncs, status changes, restarts
+                                      // At least one routine sync per resync period.
+    let resync_ms = scenario.kubelet.resync.as_millis().max(1);
+    per_kilosecond = per_kilosecond.saturating_add(1_000_000 / resync_ms);
     for c in &scenario.pod.containers {
         for kind in ProbeKind::ALL {
             if let Some(p) = c.probe(kind) {

@@ -8,8 +8,8 @@ fn scenario(text: &str) -> Scenario {
         .unwrap_or_else(|e| panic!("{}", e.render(text)))
 }
 
-/// A minute of a pod with no probes and a 1 ms resync: the estimate (syncs at a steady trickle)
-/// sees 3 events, the run hands the report tens of thousands.
+/// A minute of a pod with no probes and a 1 ms resync: tens of thousands of syncs, which the
+/// estimate now counts (one per resync period).
 const FAST_RESYNC: &str = "\
 duration: 1m
 kubelet:
@@ -73,7 +73,7 @@ fn count(s: &Scenario) -> u64 {
 
 #[test]
 fn the_limit_holds_where_the_estimate_is_far_below_the_run() {
-    for text in [FAST_RESYNC, CRASH_LOOP, SIDECAR] {
+    for text in [CRASH_LOOP, SIDECAR] {
         let s = scenario(text);
         let end = horizon(&s).unwrap();
         let events = count(&s);
@@ -108,7 +108,7 @@ fn the_limit_holds_where_the_estimate_is_far_below_the_run() {
 #[test]
 fn a_shorter_horizon_than_the_crossing_fits() {
     // The message advises a --for shorter than the time the limit is passed: that works.
-    let mut s = scenario(FAST_RESYNC);
+    let mut s = scenario(CRASH_LOOP);
     let end = horizon(&s).unwrap();
     let Err(RunFailure::TooManyEvents { at, .. }) = check_listing(&s, end, Format::Json, 5_000)
     else {
@@ -117,6 +117,20 @@ fn a_shorter_horizon_than_the_crossing_fits() {
     let shorter = SimTime::from_millis(at.as_millis() - 1);
     s.duration = Some(shorter);
     assert!(check_listing(&s, shorter, Format::Json, 5_000).is_ok());
+}
+
+#[test]
+fn a_fast_resync_is_part_of_the_estimate() {
+    // One sync per resync period at least: a 1 ms resync is refused without running.
+    let s = scenario(FAST_RESYNC);
+    let end = horizon(&s).unwrap();
+    let events = count(&s);
+    let estimate = estimate_events(&s, end);
+    assert!(estimate >= events, "estimate {estimate}, events {events}");
+    match check_listing(&s, end, Format::Json, events / 20) {
+        Err(RunFailure::TooLarge { events: e, .. }) => assert_eq!(e, estimate),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
