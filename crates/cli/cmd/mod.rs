@@ -3,31 +3,24 @@
 pub mod analyze;
 pub mod check;
 pub mod generate;
+mod read;
 pub mod recommend;
 pub mod run;
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
+use probesim_scenario::printable::printable;
 use probesim_scenario::scenario::ManifestReader;
-use probesim_scenario::yaml::MAX_INPUT_BYTES;
+
+use read::{read_text, ReadError};
 
 /// Reads a scenario's text; `-` is standard input.
 pub fn read_input(path: &str) -> Result<String, String> {
     if path == "-" {
-        let mut bytes = Vec::new();
-        io::stdin()
-            .take(u64::try_from(MAX_INPUT_BYTES).unwrap_or(u64::MAX) + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("<stdin>: cannot read standard input: {e}"))?;
-        if bytes.len() > MAX_INPUT_BYTES {
-            return Err(format!("<stdin>: {}", too_large(None)));
-        }
-        return String::from_utf8(bytes).map_err(|e| {
-            format!(
-                "<stdin>: the input is not valid UTF-8 (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            )
+        return read::read_stdin().map_err(|e| match e {
+            ReadError::Io(reason) => format!("<stdin>: cannot read standard input: {reason}"),
+            ReadError::Content(reason) => format!("<stdin>: {reason}"),
         });
     }
     read_file(Path::new(path))
@@ -41,45 +34,12 @@ pub fn read_file(path: &Path) -> Result<String, String> {
     })
 }
 
-/// Why a file could not be read.
-enum ReadError {
-    /// The file system refused (`no such file or directory`).
-    Io(String),
-    /// The file is too large or not text.
-    Content(String),
-}
-
-/// Reads a file as UTF-8 text (at most [`MAX_INPUT_BYTES`]).
-fn read_text(path: &Path) -> Result<String, ReadError> {
-    let size = std::fs::metadata(path).map_or(0, |m| m.len());
-    if size > u64::try_from(MAX_INPUT_BYTES).unwrap_or(u64::MAX) {
-        return Err(ReadError::Content(too_large(Some(size))));
-    }
-    let bytes = std::fs::read(path).map_err(|e| ReadError::Io(io_text(&e)))?;
-    String::from_utf8(bytes).map_err(|e| {
-        ReadError::Content(format!(
-            "the file is not valid UTF-8 (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
-}
-
-fn too_large(size: Option<u64>) -> String {
-    let size = size.map_or_else(String::new, |s| format!(": {s} bytes"));
-    format!(
-        "input too large{size} (the limit is {} MiB)",
-        MAX_INPUT_BYTES >> 20
-    )
-}
-
 /// Reads the manifest files scenarios reference (`manifest:`), from the file system.
 pub struct FileReader;
 
 impl ManifestReader for FileReader {
     fn read(&mut self, path: &str) -> Result<String, String> {
-        read_text(Path::new(path)).map_err(|e| match e {
-            ReadError::Io(reason) | ReadError::Content(reason) => reason,
-        })
+        read_text(Path::new(path)).map_err(ReadError::into_reason)
     }
 }
 
@@ -93,7 +53,8 @@ pub fn print_notes(notes: &[String]) {
 /// Writes one line to standard error. A closed standard error is no reason to fail (or
 /// panic, as `eprintln!` does): the exit code still tells what happened.
 fn stderr_line(line: &str) {
-    let _ = writeln!(io::stderr().lock(), "{line}");
+    // Text from input (a file name, a quoted value) must not drive the terminal.
+    let _ = writeln!(io::stderr().lock(), "{}", printable(line));
 }
 
 pub(crate) fn io_text(e: &io::Error) -> String {

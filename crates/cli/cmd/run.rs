@@ -229,7 +229,11 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
             Err(e) => io_failure(&e),
         },
         Err(RunFailure::Io(e)) => io_failure(&e),
-        Err(e @ (RunFailure::NoDuration | RunFailure::TooLarge { .. })) => {
+        Err(
+            e @ (RunFailure::NoDuration
+            | RunFailure::TooLarge { .. }
+            | RunFailure::TooManyEvents { .. }),
+        ) => {
             print_error(&format!("{display}: {e}"));
             ExitStatus::Error
         }

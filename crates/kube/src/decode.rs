@@ -77,18 +77,28 @@ pub fn unknown_field<'c>(name: &str, candidates: impl IntoIterator<Item = &'c st
 }
 
 /// The candidate closest to `name`, if it is close enough to be a likely typo: an edit
-/// distance (ignoring case) of at most a third of the name's length, and at least 1.
+/// distance (ignoring case) of at most a third of the name's length, and at least 1. Failing
+/// that, the one candidate that `name` (four characters or more) begins, ignoring case: the
+/// field written short (`grace` for `gracePeriod`).
 pub fn suggest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     let lower = name.to_lowercase();
     let limit = (name.chars().count() / 3).max(1);
     let mut best: Option<(usize, &'c str)> = None;
+    let (mut prefixed, mut starts) = (None, 0);
     for c in candidates {
-        let dist = edit_distance(&lower, &c.to_lowercase());
+        let c_lower = c.to_lowercase();
+        let dist = edit_distance(&lower, &c_lower);
         if dist <= limit && best.is_none_or(|(b, _)| dist < b) {
             best = Some((dist, c));
         }
+        if lower.chars().count() >= 4 && c_lower.starts_with(&lower) && c_lower != lower {
+            prefixed = Some(c);
+            starts += 1;
+        }
     }
+    // Two candidates with the same start make the short name ambiguous.
     best.map(|(_, c)| c)
+        .or(if starts == 1 { prefixed } else { None })
 }
 
 /// Edit distance over characters, counting a swap of two neighbours as one edit (optimal
@@ -236,6 +246,18 @@ pub fn go_quote(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::yaml;
+
+    #[test]
+    fn a_short_form_suggests_the_one_field_it_begins() {
+        assert_eq!(suggest("grace", ["at", "gracePeriod"]), Some("gracePeriod"));
+        assert_eq!(
+            suggest("initialDelay", ["initialDelaySeconds", "periodSeconds"]),
+            Some("initialDelaySeconds")
+        );
+        // Ambiguous, or too short to mean anything: no suggestion.
+        assert_eq!(suggest("peri", ["periodSeconds", "periodMinutes"]), None);
+        assert_eq!(suggest("gr", ["gracePeriod"]), None);
+    }
 
     #[test]
     fn suggestions_catch_typos_but_not_strangers() {

@@ -8,6 +8,7 @@
 use core::fmt;
 
 use crate::field_path::FieldPath;
+use crate::printable::{printable, push_printable, source_line};
 use crate::yaml::{Mark, SourceId};
 
 /// One problem in a scenario file.
@@ -93,6 +94,26 @@ impl ScenarioError {
         }
     }
 
+    /// The same error, followed by a hint when `text` (the main input) looks like a Helm
+    /// template left unrendered: a `{{ … }}` outside a comment. Such a file often fails in
+    /// confusing ways (a YAML syntax error, a string where a number belongs); the hint points at
+    /// the first template action.
+    #[must_use]
+    pub fn with_template_hint(mut self, text: &str) -> ScenarioError {
+        if let Some(mark) = template_action(text) {
+            self.items.push(
+                Diagnostic::new(
+                    FieldPath::root(),
+                    Some(mark),
+                    "this file looks like an unrendered Helm template (`{{ … }}`): render it first, \
+                     e.g. `helm template RELEASE CHART > rendered.yaml`, and run probesim on the output",
+                )
+                .with_width(2),
+            );
+        }
+        self
+    }
+
     /// The source a mark points into, other than the main input.
     fn source(&self, id: SourceId) -> Option<&Source> {
         let index = usize::try_from(id.0).ok()?.checked_sub(1)?;
@@ -134,12 +155,12 @@ impl ScenarioError {
                 out.push('\n');
             }
             out.push_str("error: ");
-            out.push_str(&d.to_string());
+            push_lines(&mut out, &d.to_string());
             out.push('\n');
             match d.mark {
                 None => {
                     out.push_str(" --> ");
-                    out.push_str(&self.file);
+                    out.push_str(&printable(&self.file));
                     out.push('\n');
                 }
                 Some(mark) => match self.source(mark.source) {
@@ -151,6 +172,32 @@ impl ScenarioError {
             }
         }
         out
+    }
+}
+
+/// Where the first `{{ … }}` template action outside a comment starts, if there is one.
+fn template_action(text: &str) -> Option<Mark> {
+    for (i, line) in text.split('\n').enumerate() {
+        let code = match line.find('#') {
+            Some(h) if h == 0 || line[..h].ends_with([' ', '\t']) => &line[..h],
+            _ => line,
+        };
+        if let Some(open) = code.find("{{") {
+            if code[open..].contains("}}") {
+                return Some(Mark::new(i + 1, code[..open].chars().count() + 1));
+            }
+        }
+    }
+    None
+}
+
+/// Appends `text` to `out`, each of its lines [printable].
+fn push_lines(out: &mut String, text: &str) {
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&printable(line));
     }
 }
 
@@ -168,15 +215,15 @@ fn render_snippet(
         mark.line.to_string()
     };
     let pad = " ".repeat(number.len().max(1));
+    let file = printable(file);
     if argument {
         out.push_str(&format!("{pad}--> {file}\n"));
     } else {
         out.push_str(&format!("{pad}--> {file}:{mark}\n"));
     }
-    let Some(line) = source.lines().nth(mark.line.saturating_sub(1)) else {
+    let Some(line) = source_line(source, mark.line) else {
         return;
     };
-    let line = line.trim_end_matches('\r');
     let number = if argument { " ".to_owned() } else { number };
     let col = mark.col.saturating_sub(1);
     let width = width.unwrap_or_else(|| token_width(line, col)).max(1);
@@ -202,13 +249,27 @@ fn render_snippet(
     } else {
         (line.to_owned(), col, width)
     };
-    out.push_str(&format!("{pad} |\n{number} | {shown}\n"));
-    let before: String = shown
-        .chars()
-        .take(col)
-        .map(|c| if c == '\t' { '\t' } else { ' ' })
-        .collect();
-    out.push_str(&format!("{pad} | {before}{}\n", "^".repeat(width)));
+    // Control characters are shown escaped (a hostile file must not drive the terminal), and the
+    // caret line follows the escapes' widths.
+    let (mut display, mut before, mut carets) = (String::new(), String::new(), 0);
+    let chars: Vec<char> = shown.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let start = display.chars().count();
+        push_printable(&mut display, c);
+        let wide = display.chars().count() - start;
+        if i < col {
+            if c == '\t' {
+                before.push('\t');
+            } else {
+                before.extend(std::iter::repeat_n(' ', wide));
+            }
+        } else if i < col + width {
+            carets += wide;
+        }
+    }
+    carets += (col + width).saturating_sub(chars.len().max(col));
+    out.push_str(&format!("{pad} |\n{number} | {display}\n"));
+    out.push_str(&format!("{pad} | {before}{}\n", "^".repeat(carets.max(1))));
 }
 
 /// The most characters of a source line a snippet shows.
@@ -342,6 +403,43 @@ mod tests {
             format!("1 | …{}\"bad\"{}…", "x".repeat(80), "y".repeat(75))
         );
         assert_eq!(lines[4], format!("  | {}^^^^^", " ".repeat(81)));
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_the_caret_follows() {
+        // A hostile file must not drive the terminal: ESC and BEL are shown escaped, in the
+        // snippet and in the message, and the caret still points at the value.
+        let source = "a: 1\nname: \u{1b}[2J\u{7}bad: x\n";
+        let e = ScenarioError::single(
+            "x\u{1b}.yaml",
+            Diagnostic::new(
+                FieldPath::new("name"),
+                Some(Mark::new(2, 12)),
+                "unknown \u{1b}[31m",
+            ),
+        );
+        assert_eq!(
+            e.render(source),
+            "error: name: unknown \\u{1b}[31m\n\
+             \x20--> x\\u{1b}.yaml:2:12\n\
+             \x20 |\n\
+             2 | name: \\u{1b}[2J\\u{7}bad: x\n\
+             \x20 |                     ^^^\n"
+        );
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line() {
+        // The parser counts `\r` as a line break; the snippet shows the line it means.
+        let source = "a: 1\rb: 2\r\nc: bad\n";
+        let e = ScenarioError::single(
+            "cr.yaml",
+            Diagnostic::new(FieldPath::new("c"), Some(Mark::new(3, 4)), "wrong"),
+        );
+        assert_eq!(
+            e.render(source),
+            "error: c: wrong\n\x20--> cr.yaml:3:4\n  |\n3 | c: bad\n  |    ^^^\n"
+        );
     }
 
     #[test]

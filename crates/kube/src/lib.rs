@@ -19,6 +19,7 @@ pub mod decode;
 pub mod error;
 pub mod field_path;
 pub mod manifest;
+pub mod printable;
 pub mod validate;
 pub mod workload;
 pub mod yaml;

@@ -16,6 +16,7 @@
 //! memory bounded by the largest one.
 
 mod build;
+pub mod locate;
 mod stream;
 
 use core::fmt;

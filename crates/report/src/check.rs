@@ -18,6 +18,8 @@ use core::fmt;
 use core::str::FromStr;
 use std::io::{self, Write};
 
+use probesim_scenario::printable::printable;
+
 use probesim_scenario::expect::Failure;
 
 mod github;
@@ -349,7 +351,9 @@ impl<W: Write> CheckReport<W> {
     }
 
     fn text(&mut self, r: &CheckResult) -> io::Result<()> {
+        // File names and messages carry text from input: it must not drive the terminal.
         let name = display_name(r, self.options);
+        let name = printable(&name);
         match r.verdict() {
             Verdict::Passed => {
                 if self.options.quiet {
@@ -370,9 +374,9 @@ impl<W: Write> CheckReport<W> {
             Verdict::Failed => {
                 let lines = r.failure_lines();
                 let (first, more) = lines.split_first().map_or(("", &[][..]), |(f, m)| (f, m));
-                writeln!(self.w, "FAILED  {name}: {first}")?;
+                writeln!(self.w, "FAILED  {name}: {}", printable(first))?;
                 for line in more {
-                    writeln!(self.w, "        {line}")?;
+                    writeln!(self.w, "        {}", printable(line))?;
                 }
                 if let Some(SnapshotCheck {
                     state: SnapshotState::Differs { diff, .. },
@@ -380,7 +384,7 @@ impl<W: Write> CheckReport<W> {
                 }) = &r.snapshot
                 {
                     for line in diff.lines() {
-                        writeln!(self.w, "          {line}")?;
+                        writeln!(self.w, "          {}", printable(line))?;
                     }
                 }
                 Ok(())

@@ -1,5 +1,6 @@
 //! `--format describe`: what `kubectl describe pod` prints at an instant.
 
+use probesim_scenario::printable::printable_lines;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -436,7 +437,8 @@ impl<W: Write> DescribeSink<W> {
             &self.store,
             &self.profile,
         );
-        self.w.write_all(out.as_bytes())?;
+        // Commands and messages can carry text from the scenario.
+        self.w.write_all(printable_lines(&out).as_bytes())?;
         self.w.flush()?;
         Ok(self.w)
     }

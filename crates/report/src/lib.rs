@@ -59,6 +59,7 @@ mod describe;
 mod events;
 pub mod explain;
 mod json;
+mod limit;
 pub mod picture;
 mod readable;
 mod render;
@@ -77,6 +78,7 @@ pub use describe::{
     ORIGIN_UNIX_SECS,
 };
 pub use events::{ApiEvent, EventStore, Reporter, EVENT_TTL, NODE_NAME};
+pub use limit::{check_listed, check_listing, EventLimit};
 pub use readable::{Filter, ReadableSink, LEGEND};
 pub use tracker::PodTracker;
 pub use watch::GetSink;
@@ -146,6 +148,22 @@ impl Format {
             Format::Describe => "describe",
             Format::Svg => "svg",
             Format::Html => "html",
+        }
+    }
+
+    /// Whether the format writes one entry per event, and so is held to
+    /// [`MAX_LISTED_EVENTS`](probesim_scenario::run::MAX_LISTED_EVENTS) by [`check_listing`].
+    /// A new format that lists events says so here.
+    #[must_use]
+    pub const fn lists_events(self) -> bool {
+        match self {
+            Format::Timeline
+            | Format::Json
+            | Format::Jsonl
+            | Format::Get
+            | Format::Svg
+            | Format::Html => true,
+            Format::Summary | Format::Describe => false,
         }
     }
 }

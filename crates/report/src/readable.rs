@@ -1,6 +1,7 @@
 //! `--format timeline` without `-v`: the timeline for people.
 
 use core::fmt::Write as _;
+use probesim_scenario::printable::printable;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -149,7 +150,9 @@ impl<W: Write> ReadableSink<W> {
         writeln!(
             w,
             "{}: Kubernetes {}, seed {}, duration {span}{in_secs}",
-            info.scenario, info.kubernetes, info.seed,
+            printable(info.scenario),
+            info.kubernetes,
+            info.seed,
         )?;
         writeln!(
             w,
@@ -189,11 +192,14 @@ impl<W: Write> ReadableSink<W> {
             tw = self.time_width,
             nw = self.name_width
         );
+        // Probe output and event messages can carry text from the scenario: escaped before
+        // the colour codes of our own are added.
+        let what = printable(what);
         match (self.colour, colour.code()) {
             (true, Some(code)) => {
                 let _ = write!(buf, "\u{1b}[{code}m{what}\u{1b}[0m");
             }
-            _ => buf.push_str(what),
+            _ => buf.push_str(&what),
         }
         buf.push('\n');
         self.w.write_all(buf.as_bytes())

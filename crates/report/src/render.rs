@@ -1,11 +1,13 @@
 //! Running a scenario to its horizon into one of the reports.
 
+use probesim_scenario::printable::printable_lines;
 use std::io;
 
 use probesim_core::{PodSpec, PodStatus, Recorder, SimDuration, SimTime};
-use probesim_scenario::run::{estimate_events, horizon, RunFailure, MAX_LISTED_EVENTS};
+use probesim_scenario::run::{horizon, RunFailure, MAX_LISTED_EVENTS};
 use probesim_scenario::scenario::Scenario;
 
+use crate::limit::check_listing;
 use crate::trace::{Trace, TraceSink};
 use crate::{Format, ReportSink, RunInfo, ViewOptions};
 
@@ -46,15 +48,7 @@ pub fn render_with<W: io::Write>(
             end = end.min(at);
         }
     }
-    if !matches!(format, Format::Summary | Format::Describe) {
-        let events = estimate_events(scenario, end);
-        if events > MAX_LISTED_EVENTS {
-            return Err(RunFailure::TooLarge {
-                events,
-                format: format.as_str(),
-            });
-        }
-    }
+    check_listing(scenario, end, format, MAX_LISTED_EVENTS)?;
     let mut sim = scenario.simulation();
     let version = sim.profile().version();
     let info = RunInfo {
@@ -132,13 +126,7 @@ impl TracedRun {
 pub fn trace_run(scenario: &Scenario) -> Result<TracedRun, RunFailure> {
     let end = horizon(scenario)?;
     // The trace keeps the run's facts: the same bound as the listing formats.
-    let events = estimate_events(scenario, end);
-    if events > MAX_LISTED_EVENTS {
-        return Err(RunFailure::TooLarge {
-            events,
-            format: "explain",
-        });
-    }
+    crate::limit::check_listed(scenario, end, "explain", MAX_LISTED_EVENTS)?;
     let mut sim = scenario.simulation();
     let kubernetes = sim.profile().version();
     let sink = TraceSink::new(sim.pod());
@@ -172,6 +160,8 @@ pub fn render_explain<W: io::Write>(scenario: &Scenario, mut w: W) -> Result<W, 
         &run.trace,
     )
     .map_err(|_| RunFailure::Io(io::Error::other("formatting failed")))?;
-    w.write_all(text.as_bytes()).map_err(RunFailure::Io)?;
+    // The story quotes commands and messages from the scenario.
+    w.write_all(printable_lines(&text).as_bytes())
+        .map_err(RunFailure::Io)?;
     Ok(w)
 }

@@ -1,12 +1,14 @@
 //! `--format timeline`: the human-readable table of the trace.
 
 use core::fmt::{self, Write as _};
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use probesim_core::{
     ContainerState, ContainerStatus, Event, EventKind, Flow, PodSpec, PodStatus, Profile, SimTime,
     Sink, WaitingReason,
 };
+use probesim_scenario::printable::printable;
 
 use super::{human_duration, RunInfo, Span};
 use crate::tabwriter::TabWriter;
@@ -92,7 +94,9 @@ impl<W: Write> TextSink<W> {
         writeln!(
             w,
             "{}: Kubernetes {}, seed {}, duration {span}{in_secs}",
-            info.scenario, info.kubernetes, info.seed,
+            printable(info.scenario),
+            info.kubernetes,
+            info.seed,
         )?;
         writeln!(
             w,
@@ -157,6 +161,10 @@ impl<W: Write> Sink for TextSink<W> {
         )
         .map_err(io::Error::other)?;
         describe(buf, &event.kind, false).map_err(io::Error::other)?;
+        // Probe output and event messages can carry text from the scenario.
+        if let Cow::Owned(safe) = printable(buf) {
+            *buf = safe;
+        }
         buf.push('\n');
         self.w.write_all(buf.as_bytes())?;
         Ok(Flow::Continue)

@@ -1,5 +1,6 @@
 //! `--format get`: what `kubectl get pod NAME -w` prints while the pod lives.
 
+use probesim_scenario::printable::printable_lines;
 use std::io::{self, Write};
 
 use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, SimTime, Sink};
@@ -94,7 +95,7 @@ impl<W: Write> GetSink<W> {
         self.out.clear();
         self.tabs.flush(&self.text, &mut self.out);
         self.text.clear();
-        self.w.write_all(self.out.as_bytes())
+        self.w.write_all(printable_lines(&self.out).as_bytes())
     }
 
     /// Prints the last instant's row if it changed, and returns the writer, flushed.

@@ -291,6 +291,21 @@ fn add_pair(app: &mut App, key: Piece, script: Piece, path: &FieldPath, d: &mut 
         ));
         return;
     }
+    // A word without a space is no endpoint (those read "http :8080/…", "exec cat …"): one
+    // close to a probe type is a typo of it.
+    if !PROBE_TYPES.contains(&key.text.as_str()) && !key.text.contains(' ') {
+        if let Some(probe) = probesim_kube::decode::suggest(&key.text, PROBE_TYPES) {
+            d.push(
+                Diagnostic::new(
+                    path.clone(),
+                    Some(key.mark),
+                    format!("unknown probe type {:?}, did you mean {probe:?}?", key.text),
+                )
+                .with_width(key.text.chars().count()),
+            );
+            return;
+        }
+    }
     let list = if PROBE_TYPES.contains(&key.text.as_str()) {
         &mut app.probes
     } else {

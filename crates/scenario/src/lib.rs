@@ -54,4 +54,6 @@ pub mod scenario;
 
 // The Kubernetes input layer, at the paths it had before it became its own crate.
 use probesim_kube::decode;
-pub use probesim_kube::{catalog, error, field_path, manifest, validate, workload, yaml};
+pub use probesim_kube::{
+    catalog, error, field_path, manifest, printable, validate, workload, yaml,
+};

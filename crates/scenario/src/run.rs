@@ -25,6 +25,16 @@ pub enum RunFailure {
         /// The `--format` asked for, as spelled on the command line.
         format: &'static str,
     },
+    /// Counted: the run hands a listing format more than `limit` events, the first one past
+    /// the limit at `at`.
+    TooManyEvents {
+        /// The limit ([`MAX_LISTED_EVENTS`] on the command line).
+        limit: u64,
+        /// When the first event past the limit happens.
+        at: SimTime,
+        /// The `--format` asked for, as spelled on the command line.
+        format: &'static str,
+    },
 }
 
 impl fmt::Display for RunFailure {
@@ -42,6 +52,12 @@ impl fmt::Display for RunFailure {
                 f,
                 "the horizon is too large for --format {format}: about {events} events would be printed \
                  (the limit is {MAX_LISTED_EVENTS}); use --format summary, which keeps no history, or a shorter --for"
+            ),
+            RunFailure::TooManyEvents { limit, at, format } => write!(
+                f,
+                "the run is too large for --format {format}: more than {limit} events would be printed, \
+                 the limit being passed at {}; use --format summary, which keeps no history, or a --for shorter than that",
+                describe_horizon(*at)
             ),
         }
     }
@@ -75,6 +91,9 @@ pub fn horizon(scenario: &Scenario) -> Result<SimTime, RunFailure> {
 pub fn estimate_events(scenario: &Scenario, horizon: SimTime) -> u64 {
     let secs = horizon.whole_secs().saturating_add(1);
     let mut per_kilosecond: u64 = 50; // syncs, status changes, restarts
+                                      // At least one routine sync per resync period.
+    let resync_ms = scenario.kubelet.resync.as_millis().max(1);
+    per_kilosecond = per_kilosecond.saturating_add(1_000_000 / resync_ms);
     for c in &scenario.pod.containers {
         for kind in ProbeKind::ALL {
             if let Some(p) = c.probe(kind) {

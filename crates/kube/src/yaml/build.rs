@@ -274,7 +274,7 @@ impl Builder {
                 _ => {
                     return Err(YamlError::at(
                         mark,
-                        format!("unsupported tag {tag} on a scalar"),
+                        format!("unsupported tag {} on a scalar", tag_name(tag)),
                     ))
                 }
             }
@@ -417,6 +417,17 @@ pub(super) fn merge_keys(entries: Vec<(Key, Node)>) -> Result<Vec<(Key, Node)>, 
     Ok(merged)
 }
 
+/// A tag as it is written: `!!binary` for the core schema's, `!Ref` for a local one, `!<URI>` for
+/// a full one (the parser's own display glues the handle to a `!`: `tag:yaml.org,2002:!binary`).
+pub(super) fn tag_name(tag: &Tag) -> String {
+    match tag.handle.as_str() {
+        "tag:yaml.org,2002:" => format!("!!{}", tag.suffix),
+        "!" => format!("!{}", tag.suffix),
+        "" => format!("!<{}>", tag.suffix),
+        handle => format!("!<{handle}{}>", tag.suffix),
+    }
+}
+
 pub(super) fn core_tag(tag: &Tag) -> Option<&str> {
     if tag.is_yaml_core_schema() {
         Some(tag.suffix.as_str())
@@ -433,7 +444,10 @@ pub(super) fn check_collection_tag(
     match tag {
         None => Ok(()),
         Some(t) if core_tag(t) == Some(expected) => Ok(()),
-        Some(t) => Err(YamlError::at(mark, format!("unsupported tag {t}"))),
+        Some(t) => Err(YamlError::at(
+            mark,
+            format!("unsupported tag {}", tag_name(t)),
+        )),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The pictures as a report sink: keep the run as a [`Trace`], draw it at the end.
 
+use probesim_scenario::printable::printable_lines;
 use std::io;
 
 use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, SimTime, Sink};
@@ -89,7 +90,8 @@ impl<W: io::Write> PictureSink<W> {
             super::svg(&mut out, &info, pod, &trace)
         }
         .map_err(io::Error::other)?;
-        self.w.write_all(out.as_bytes())?;
+        // XML has no place for control characters, and a terminal must not act on them.
+        self.w.write_all(printable_lines(&out).as_bytes())?;
         self.w.flush()?;
         Ok(self.w)
     }

@@ -12,7 +12,8 @@ use crate::error::Diagnostic;
 use crate::field_path::FieldPath;
 use crate::manifest::{ContainerManifest, PodManifest};
 use crate::validate::ValidatedPod;
-use crate::yaml::{Mark, Node, Style, Value};
+use crate::yaml::locate::locate;
+use crate::yaml::{Mark, Node, Value};
 
 use super::endpoints::{find_container, ContainerRef};
 use super::{Loader, ScriptBinding};
@@ -32,9 +33,9 @@ pub(super) struct Written<'a, T> {
 }
 
 impl Loader<'_> {
-    /// Where the script's error is, and how many characters to underline: inside the scalar
-    /// when the source shows the script's text verbatim there (a plain or quoted scalar on one
-    /// line, or a line of a literal block), else at the scalar's start.
+    /// Where the script's error is, and how many characters to underline: inside the scalar,
+    /// in every style (plain or quoted over several lines, escapes, literal and folded blocks),
+    /// where the source matches the value; else at the scalar's start.
     pub(super) fn script_mark(
         &self,
         node: &Node,
@@ -43,62 +44,22 @@ impl Loader<'_> {
     ) -> (Mark, Option<usize>) {
         let base = node.mark;
         let fallback = (base, None);
-        let Some(prefix) = text.get(..span.start) else {
+        let (Some(style), Some(source)) = (
+            node.style(),
+            usize::try_from(base.source.0)
+                .ok()
+                .and_then(|i| self.texts.get(i)),
+        ) else {
             return fallback;
         };
-        // The line of the text the error is on, and the text before it on that line.
-        let line_index = prefix.matches('\n').count();
-        let before = &prefix[prefix.rfind('\n').map_or(0, |i| i + 1)..];
-        let shift = match node.style() {
-            Some(Style::Plain) if line_index == 0 => 0,
-            Some(Style::Quoted) if line_index == 0 => 1,
-            // A literal block's lines are the source lines without their common indentation,
-            // which starts where the block's content starts.
-            Some(Style::Block) => 0,
-            _ => return fallback,
-        };
-        let Some(source) = usize::try_from(base.source.0)
-            .ok()
-            .and_then(|i| self.texts.get(i))
-        else {
+        let Some(start) = locate(source, base, style, text, span.start) else {
             return fallback;
         };
-        let Some(line) = source.lines().nth(base.line.saturating_sub(1) + line_index) else {
-            return fallback;
-        };
-        let start: usize = line
-            .char_indices()
-            .nth(base.col.saturating_sub(1))
-            .map_or(line.len(), |(i, _)| i);
-        let rest = &line[start..];
-        let rest = if shift == 1 {
-            match rest.strip_prefix(['"', '\'']) {
-                Some(r) => r,
-                None => return fallback,
-            }
-        } else {
-            rest
-        };
-        let text_line = text.split('\n').nth(line_index).unwrap_or_default();
-        let verbatim = if node.style() == Some(Style::Block) {
-            !text_line.is_empty() && rest.starts_with(text_line)
-        } else {
-            rest.starts_with(before)
-        };
-        if !verbatim {
-            return fallback;
-        }
-        let mark = Mark::new(
-            base.line + line_index,
-            base.col + shift + before.chars().count(),
-        )
-        .in_source(base.source);
-        // Underline the offending words if the source shows them as the text has them.
-        let word = text
-            .get(span)
-            .map(|w| w.split('\n').next().unwrap_or_default())
-            .filter(|w| rest[before.len()..].starts_with(w));
-        (mark, word.map(|w| w.chars().count().max(1)))
+        // Underline the offending words where they stand on one line.
+        let width = locate(source, base, style, text, span.end)
+            .filter(|end| end.line == start.line && end.col > start.col)
+            .map(|end| end.col - start.col);
+        (start, width)
     }
 
     pub(super) fn script_error(
@@ -395,14 +356,24 @@ mod tests {
         let e = load(&text).unwrap_err();
         assert_eq!(e.items[0].mark, Some(Mark::new(20, 18)));
         assert_eq!(e.items[0].width, Some(7));
-        // A folded block does not show the text verbatim: the scalar's start.
-        let text = with_pod(
-            "apps:\n  kubia:\n    probes:\n      liveness: >\n        5x200\n        then 500 forever\n",
-        );
-        let e = load(&text).unwrap_err();
-        assert_eq!(
-            (e.items[0].mark, e.items[0].width),
-            (Some(Mark::new(19, 9)), None)
-        );
+        // A folded block, a plain scalar over two lines, a double-quoted one with an escape and
+        // a line continuation: the word, where it is written.
+        for script in [
+            ">\n        5x200\n        then 500 forever",
+            "5x200\n        then 500 forever",
+            "\"5x200 \\x74hen \\\n        500 forever\"",
+        ] {
+            let text = with_pod(&format!(
+                "apps:\n  kubia:\n    probes:\n      liveness: {script}\n"
+            ));
+            let e = load(&text).unwrap_err();
+            let at = text.lines().position(|l| l.contains("forever")).unwrap() + 1;
+            let col = text.lines().nth(at - 1).unwrap().find("forever").unwrap() + 1;
+            assert_eq!(
+                (e.items[0].mark, e.items[0].width),
+                (Some(Mark::new(at, col)), Some(7)),
+                "{script}"
+            );
+        }
     }
 }

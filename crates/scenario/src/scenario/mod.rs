@@ -282,7 +282,7 @@ impl Scenario {
         display_path: &str,
         reader: &mut dyn ManifestReader,
     ) -> Result<Scenario, ScenarioError> {
-        Scenario::parse(text, display_path, reader, None)
+        Scenario::parse(text, display_path, reader, None).map_err(|e| e.with_template_hint(text))
     }
 
     /// [`Scenario::from_str_with`] followed by [`Scenario::apply`]. The `--kubernetes`
@@ -297,7 +297,8 @@ impl Scenario {
         reader: &mut dyn ManifestReader,
         overrides: &Overrides,
     ) -> Result<Scenario, ScenarioError> {
-        let mut s = Scenario::parse(text, display_path, reader, overrides.kubernetes.as_deref())?;
+        let mut s = Scenario::parse(text, display_path, reader, overrides.kubernetes.as_deref())
+            .map_err(|e| e.with_template_hint(text))?;
         s.apply(overrides)?;
         Ok(s)
     }
@@ -361,6 +362,14 @@ impl Scenario {
     /// # Ok::<(), probesim_scenario::error::ScenarioError>(())
     /// ```
     pub fn from_manifest(
+        text: &str,
+        display_path: &str,
+        run: &ManifestRun,
+    ) -> Result<ManifestScenario, ScenarioError> {
+        Scenario::read_manifest(text, display_path, run).map_err(|e| e.with_template_hint(text))
+    }
+
+    fn read_manifest(
         text: &str,
         display_path: &str,
         run: &ManifestRun,

@@ -1,0 +1,137 @@
+//! The limit on what a listing format prints, enforced on the events themselves.
+//!
+//! A format that writes one line per event (`timeline`, `json`, `jsonl`, and any listing format
+//! added later: see [`Format::lists_events`]) is refused a run that would hand it more than
+//! [`MAX_LISTED_EVENTS`] events. An estimate from the probe periods cannot promise that (a 1 ms
+//! resync, a fast crash loop or a sidecar's probes produce far more than the periods say), so
+//! [`check_listing`] counts: it runs the scenario once into [`EventLimit`] over a sink that
+//! keeps nothing, the way the report will see it (through the kubelet's event recorder), and stops
+//! at the first event past the limit. The run is deterministic, so the report that follows gets
+//! exactly the events counted; nothing is printed before the answer is known.
+
+use probesim_core::{Event, Flow, Recorder, SimTime, Sink};
+#[cfg(doc)]
+use probesim_scenario::run::MAX_LISTED_EVENTS;
+use probesim_scenario::run::{estimate_events, Discard, RunFailure};
+use probesim_scenario::scenario::Scenario;
+
+use crate::Format;
+
+/// A sink that passes at most `limit` events on to `inner` and stops the run at the next one.
+#[derive(Clone, Debug)]
+pub struct EventLimit<S> {
+    inner: S,
+    limit: u64,
+    seen: u64,
+    exceeded_at: Option<SimTime>,
+}
+
+impl<S> EventLimit<S> {
+    /// Passes at most `limit` events to `inner`.
+    #[must_use]
+    pub fn new(inner: S, limit: u64) -> EventLimit<S> {
+        EventLimit {
+            inner,
+            limit,
+            seen: 0,
+            exceeded_at: None,
+        }
+    }
+
+    /// When the first event past the limit happened, if one did (the run stopped there).
+    #[must_use]
+    pub fn exceeded_at(&self) -> Option<SimTime> {
+        self.exceeded_at
+    }
+
+    /// The events passed on so far.
+    #[must_use]
+    pub fn passed(&self) -> u64 {
+        self.seen.min(self.limit)
+    }
+
+    /// The inner sink.
+    pub fn into_inner(self) -> S {
+        self.inner
+    }
+}
+
+impl<S: Sink> Sink for EventLimit<S> {
+    type Error = S::Error;
+
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, S::Error> {
+        if self.seen >= self.limit {
+            self.exceeded_at = Some(event.t);
+            return Ok(Flow::Stop);
+        }
+        self.seen += 1;
+        self.inner.event(event)
+    }
+}
+
+/// Whether `format` may list the run of `scenario` to `end`: at most `limit` events
+/// ([`MAX_LISTED_EVENTS`] for the command line). A format that does not list events
+/// always may.
+///
+/// # Errors
+/// [`RunFailure::TooLarge`] for a horizon refused on its estimate, [`RunFailure::TooManyEvents`]
+/// with the time the limit is passed, or a stuck engine.
+pub fn check_listing(
+    scenario: &Scenario,
+    end: SimTime,
+    format: Format,
+    limit: u64,
+) -> Result<(), RunFailure> {
+    if !format.lists_events() {
+        return Ok(());
+    }
+    check_listed(scenario, end, format.as_str(), limit)
+}
+
+/// [`check_listing`] for any view that keeps or prints every event (`explain` too), named
+/// `label` in the error.
+///
+/// # Errors
+/// As [`check_listing`].
+pub fn check_listed(
+    scenario: &Scenario,
+    end: SimTime,
+    label: &'static str,
+    limit: u64,
+) -> Result<(), RunFailure> {
+    // An obviously huge horizon is refused at once, without simulating a hundred million events
+    // first. The estimate only ever refuses; what it lets through is counted.
+    let estimate = estimate_events(scenario, end);
+    if estimate > limit.saturating_mul(ESTIMATE_MARGIN) {
+        return Err(RunFailure::TooLarge {
+            events: estimate,
+            format: label,
+        });
+    }
+    let mut sim = scenario.simulation();
+    let mut recorder = Recorder::new(
+        EventLimit::new(Discard, limit),
+        sim.profile().event_spam_key_has_type,
+    );
+    sim.run_until(end, &mut recorder).map_err(|e| match e {
+        probesim_core::RunError::Sink(never) => match never {},
+        probesim_core::RunError::StepBudget { at } => RunFailure::Stuck(at),
+    })?;
+    match recorder.inner().exceeded_at() {
+        None => Ok(()),
+        Some(at) => Err(RunFailure::TooManyEvents {
+            limit,
+            at,
+            format: label,
+        }),
+    }
+}
+
+/// How far above the limit the estimate ([`estimate_events`]: three events per probe period) must
+/// be to refuse without counting. A steady run prints about one event per probe period, so such a
+/// horizon lists several times the limit; only a pod whose probes never run could fit, and
+/// `--format summary` serves it as well.
+const ESTIMATE_MARGIN: u64 = 10;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,10 @@
+//! A scenario file: a typed error that renders, or a value that runs (see `fuzz/oracle.rs`).
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+#[path = "../oracle.rs"]
+mod oracle;
+
+fuzz_target!(|data: &[u8]| oracle::scenario(data));
