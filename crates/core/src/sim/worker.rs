@@ -130,7 +130,7 @@ impl Simulation {
     pub(super) fn worker_due<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
         self.mark(w);
         let now = self.now;
-        let key = self.worker_keys[w];
+        let key = self.agenda.key(w);
         if key == Key::new(now, Class::Completion) {
             self.complete_attempt(w, out);
             return;
