@@ -513,6 +513,10 @@ pub struct Simulation {
     /// Each worker's next deadline, recomputed only for workers marked dirty, and which worker
     /// is due first.
     agenda: Agenda,
+    /// Per container, its worker of each probe type (by [`ProbeKind::index`]): syncs ask for a
+    /// container's workers once per container, which a search through every worker made
+    /// quadratic in the pod's size.
+    worker_by: Vec<[Option<usize>; 3]>,
     dirty: Vec<usize>,
     is_dirty: Vec<bool>,
     /// The earliest kubelet-wide item, recomputed only when one may have changed.
@@ -601,6 +605,13 @@ impl Simulation {
         Simulation {
             cache: vec![None; workers.len()],
             agenda: Agenda::new(&workers),
+            worker_by: {
+                let mut by = vec![[None; 3]; n];
+                for (i, w) in workers.iter().enumerate() {
+                    by[w.container][w.kind.index()].get_or_insert(i);
+                }
+                by
+            },
             dirty: Vec::with_capacity(workers.len()),
             is_dirty: vec![false; workers.len()],
             global_due: (Key::NEVER, Slot::Idle),

@@ -15,21 +15,23 @@
 use super::{Class, Key, Worker};
 use crate::spec::ProbeKind;
 
-/// No worker (an empty leaf).
-const NONE: u32 = u32::MAX;
+/// An empty leaf: after every worker, whatever its key.
+const EMPTY: u128 = u128::MAX;
 
 /// See the module docs.
 #[derive(Clone, Debug)]
 pub(super) struct Agenda {
     /// Each worker's current key.
     keys: Vec<Key>,
-    /// The fixed part of each worker's tie order: its container's first worker in the high bits,
-    /// its own index in the low 32.
+    /// The fixed part of each worker's tie order: its container's first worker from bit 33, its
+    /// own index in the low 32 bits (bit 32 says "a startup tick").
     ties: Vec<u64>,
     /// Whether the worker is a startup worker.
     startup: Vec<bool>,
-    /// Leaves at `leaves + w`, inner nodes at `1..leaves`; each holds a worker index or `NONE`.
-    tree: Vec<u32>,
+    /// Leaves at `leaves + w`, inner nodes at `1..leaves`. A node holds its winner's key in the
+    /// high 64 bits and its tie order (which ends in the worker's index) in the low 64, so a
+    /// match is one integer `min`.
+    tree: Vec<u128>,
     leaves: usize,
 }
 
@@ -43,19 +45,21 @@ impl Agenda {
             tree: Vec::new(),
             leaves: 0,
         };
-        for w in workers {
-            agenda.add(w.container, w.kind, workers);
+        let mut first: Vec<Option<usize>> = Vec::new();
+        for (i, w) in workers.iter().enumerate() {
+            if first.len() <= w.container {
+                first.resize(w.container + 1, None);
+            }
+            let f = *first[w.container].get_or_insert(i);
+            agenda.add(f, w.kind);
         }
         agenda.rebuild();
         agenda
     }
 
-    fn add(&mut self, container: usize, kind: ProbeKind, workers: &[Worker]) {
+    /// Adds a worker whose container's first worker is `first`.
+    fn add(&mut self, first: usize, kind: ProbeKind) {
         let index = self.keys.len();
-        let first = workers
-            .iter()
-            .position(|w| w.container == container)
-            .unwrap_or(index);
         self.keys.push(Key::NEVER);
         self.ties
             .push(((first as u64) << 33) | (index as u64 & 0xffff_ffff));
@@ -65,20 +69,25 @@ impl Agenda {
     /// Appends a worker (tests build fake workers this way); `workers` already holds it.
     #[cfg(test)]
     pub(super) fn push(&mut self, workers: &[Worker]) {
-        if let Some(w) = workers.get(self.keys.len()) {
-            self.add(w.container, w.kind, workers);
+        let index = self.keys.len();
+        if let Some(w) = workers.get(index) {
+            let first = workers
+                .iter()
+                .position(|x| x.container == w.container)
+                .unwrap_or(index);
+            self.add(first, w.kind);
             self.rebuild();
         }
     }
 
     fn rebuild(&mut self) {
         self.leaves = self.keys.len().next_power_of_two().max(1);
-        self.tree = vec![NONE; 2 * self.leaves];
+        self.tree = vec![EMPTY; 2 * self.leaves];
         for w in 0..self.keys.len() {
-            self.tree[self.leaves + w] = u32::try_from(w).unwrap_or(NONE);
+            self.tree[self.leaves + w] = self.node(w);
         }
         for i in (1..self.leaves).rev() {
-            self.tree[i] = self.winner(self.tree[2 * i], self.tree[2 * i + 1]);
+            self.tree[i] = self.tree[2 * i].min(self.tree[2 * i + 1]);
         }
     }
 
@@ -87,45 +96,38 @@ impl Agenda {
         self.keys[w]
     }
 
-    /// Sets worker `w`'s key and replays its matches.
+    /// Sets worker `w`'s key and replays its matches, up to the first that keeps its winner.
     pub(super) fn set(&mut self, w: usize, key: Key) {
         if self.keys[w] == key {
             return;
         }
         self.keys[w] = key;
-        let mut i = (self.leaves + w) / 2;
-        while i >= 1 {
-            self.tree[i] = self.winner(self.tree[2 * i], self.tree[2 * i + 1]);
+        let mut i = self.leaves + w;
+        self.tree[i] = self.node(w);
+        while i > 1 {
             i /= 2;
+            let winner = self.tree[2 * i].min(self.tree[2 * i + 1]);
+            if self.tree[i] == winner {
+                break;
+            }
+            self.tree[i] = winner;
         }
     }
 
     /// The worker due first and its key ([`Key::NEVER`] when none is due).
     pub(super) fn first(&self) -> (Key, usize) {
         match self.tree[1] {
-            NONE => (Key::NEVER, 0),
-            w => (self.keys[w as usize], w as usize),
+            EMPTY => (Key::NEVER, 0),
+            #[expect(clippy::cast_possible_truncation, reason = "the fields of a node")]
+            v => (Key((v >> 64) as u64), (v as u32) as usize),
         }
     }
 
-    fn tie(&self, w: usize) -> u64 {
-        let yields = self.startup[w] && self.keys[w].class() == Class::Tick as u64;
-        self.ties[w] | (u64::from(yields) << 32)
-    }
-
-    fn winner(&self, a: u32, b: u32) -> u32 {
-        if a == NONE {
-            return b;
-        }
-        if b == NONE {
-            return a;
-        }
-        let (ka, kb) = (self.keys[a as usize], self.keys[b as usize]);
-        if ka < kb || (ka == kb && self.tie(a as usize) < self.tie(b as usize)) {
-            a
-        } else {
-            b
-        }
+    /// Worker `w`'s node: its key, then its tie order.
+    fn node(&self, w: usize) -> u128 {
+        let key = self.keys[w];
+        let yields = self.startup[w] && key.class() == Class::Tick as u64;
+        (u128::from(key.0) << 64) | u128::from(self.ties[w] | (u64::from(yields) << 32))
     }
 }
 

@@ -1143,6 +1143,7 @@ fn fake_worker(sim: &mut Simulation, container: usize, kind: ProbeKind) -> usize
     });
     sim.cache.push(None);
     sim.agenda.push(&sim.workers);
+    sim.worker_by[container][kind.index()].get_or_insert(sim.workers.len() - 1);
     sim.is_dirty.push(false);
     sim.workers.len() - 1
 }

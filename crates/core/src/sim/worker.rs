@@ -5,9 +5,7 @@ use super::*;
 
 impl Simulation {
     pub(super) fn worker_of(&self, c: usize, kind: ProbeKind) -> Option<usize> {
-        self.workers
-            .iter()
-            .position(|w| w.container == c && w.kind == kind)
+        self.worker_by.get(c).and_then(|k| k[kind.index()])
     }
 
     /// [`Simulation::cached`] for an optional instance.
