@@ -106,6 +106,38 @@ fn naive_kubia(until_ms: u64) -> u64 {
     probes
 }
 
+/// Runs `runs` copies of `scenario` (seeds 0, 1, …) as `--format summary` on `threads` threads
+/// and returns the outputs in seed order: how a sweep uses the cores. The engine stays
+/// single-threaded; a `Scenario` is plain data shared by reference, and each thread builds its
+/// own simulations from it, so the outputs do not depend on the number of threads.
+fn sweep(scenario: &Scenario, runs: u64, threads: usize) -> Vec<Vec<u8>> {
+    let one = |seed: u64| {
+        let mut s = scenario.clone();
+        s.seed = seed;
+        render(&s, Format::Summary, false, Vec::new()).expect("render")
+    };
+    let threads = threads.max(1);
+    let mut outputs: Vec<Vec<u8>> = vec![Vec::new(); usize::try_from(runs).unwrap_or(0)];
+    std::thread::scope(|scope| {
+        let chunks: Vec<_> = outputs
+            .chunks_mut(usize::try_from(runs).unwrap_or(0).div_ceil(threads).max(1))
+            .enumerate()
+            .map(|(i, chunk)| {
+                let first = (i * chunk.len()) as u64;
+                scope.spawn(move || {
+                    for (j, out) in chunk.iter_mut().enumerate() {
+                        *out = one(first + j as u64);
+                    }
+                })
+            })
+            .collect();
+        for c in chunks {
+            c.join().expect("sweep thread");
+        }
+    });
+    outputs
+}
+
 /// Probe runs and events of a scenario to `end` (not timed: the render cases write reports).
 fn count(scenario: &Scenario, end: SimTime) -> (u64, u64) {
     let mut sim = scenario.simulation();
@@ -126,6 +158,29 @@ fn run_case(case: &str, arg: &str) {
             let start = Instant::now();
             let probes = naive_kubia(ms);
             (probes, probes, start.elapsed().as_secs_f64())
+        }
+        "sweep" => {
+            let (threads, rest) = arg.split_once(':').expect("threads:runs:horizon");
+            let (runs, span) = rest.split_once(':').expect("runs:horizon");
+            let (threads, runs): (usize, u64) = (
+                threads.parse().expect("threads"),
+                runs.parse().expect("runs"),
+            );
+            let mut scenario = parse(&read("scenarios/kubia-unhealthy.yaml"), "kubia.yaml");
+            scenario.duration = Some(SimTime::ZERO.saturating_add(hours(span)));
+            scenario.kubelet.jitter = true;
+            let start = Instant::now();
+            let outputs = sweep(&scenario, runs, threads);
+            let secs = start.elapsed().as_secs_f64();
+            // A digest of every output in run order: the same with one thread or many.
+            let digest = outputs
+                .iter()
+                .flatten()
+                .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                    (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+                });
+            println!("{runs} {digest} {secs} {}", support::status_kib("VmHWM"));
+            return;
         }
         "manifest" => {
             let text = wide_pod(2500, None, arg);
@@ -306,6 +361,32 @@ fn report(valgrind: bool) -> String {
                 naive as f64 / (engine as f64 / 24.0)
             );
         }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let _ = writeln!(
+        out,
+        "\n## Sweep: 64 kubia runs (jitter on, seeds 0–63, 1 day each, summary), median of {RUNS}\n"
+    );
+    let _ = writeln!(out, "| threads | median s | spread s | output digest |");
+    let _ = writeln!(out, "|---:|---:|---:|---|");
+    let mut digests = Vec::new();
+    for threads in [1, cores] {
+        let r = support::median_of("sweep", &format!("{threads}:64:24h"), 2, RUNS);
+        let digest: u64 = support::figure(&r.median, 1);
+        digests.push((threads, r.secs, digest));
+        let _ = writeln!(
+            out,
+            "| {threads} | {:.4} | {:.4}–{:.4} | {digest:016x} |",
+            r.secs, r.spread.0, r.spread.1
+        );
+    }
+    if let [(_, serial, a), (n, parallel, b)] = digests[..] {
+        let _ = writeln!(
+            out,
+            "\n{n} threads: {:.2}x the speed of one; outputs {}.",
+            serial / parallel,
+            if a == b { "identical" } else { "DIFFERENT" }
+        );
     }
     let _ = writeln!(
         out,
