@@ -149,6 +149,8 @@ impl Sink for CountSink {
 pub struct NameSlots {
     /// `(address, length, slot)`, sorted.
     by_addr: Vec<(usize, usize, usize)>,
+    /// The last hit, tried first (a pod of one container sees the same name again and again).
+    last: Option<(usize, usize, usize)>,
 }
 
 impl NameSlots {
@@ -162,10 +164,16 @@ impl NameSlots {
         search: impl FnOnce(&mut T) -> usize,
     ) -> usize {
         let id = (name.as_ptr() as usize, name.len());
+        if let Some((a, l, slot)) = self.last {
+            if (a, l) == id && is(table, slot) {
+                return slot;
+            }
+        }
         let found = self.by_addr.binary_search_by(|&(a, l, _)| (a, l).cmp(&id));
         if let Ok(i) = found {
             let slot = self.by_addr[i].2;
             if is(table, slot) {
+                self.last = Some((id.0, id.1, slot));
                 return slot;
             }
         }
@@ -177,6 +185,7 @@ impl NameSlots {
             }
             Err(_) => {}
         }
+        self.last = Some((id.0, id.1, slot));
         slot
     }
 }
