@@ -14,6 +14,7 @@
 
 use std::time::Instant;
 
+#[allow(dead_code, reason = "each benchmark uses part of the shared support")]
 mod support;
 
 use probesim_scenario::catalog;
@@ -140,7 +141,7 @@ fn main() {
         ("list", 10_000),
     ] {
         std::fs::write(path(case, n), text(case, n)).expect("write the manifest");
-        let f = support::fastest_of_three(case, &n.to_string(), 1);
+        let f = support::median_of(case, &n.to_string(), 1, 3).median;
         let _ = std::fs::remove_file(path(case, n));
         let (bytes, secs): (u64, f64) = (support::figure(&f, 0), support::figure(&f, 1));
         let (rss, reading): (u64, u64) = (support::figure(&f, 2), support::figure(&f, 3));

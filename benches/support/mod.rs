@@ -1,5 +1,5 @@
 //! What the benchmark binaries share: each case runs in a child process of the binary, so that
-//! its peak resident memory is its own, and the fastest of three runs is reported.
+//! its peak resident memory is its own; the median of several runs is reported, with the spread.
 
 use std::process::Command;
 
@@ -29,29 +29,83 @@ pub fn test_mode() -> bool {
     std::env::args().any(|a| a == "--test" || a == "--list")
 }
 
-/// Runs this binary with `--case case arg` three times and returns the whitespace-separated
-/// figures the child printed in its fastest run, judged by the figure at `time_column`.
-pub fn fastest_of_three(case: &str, arg: &str, time_column: usize) -> Vec<String> {
+/// The figures a child printed (`--case case arg`), split at whitespace.
+pub fn child_run(case: &str, arg: &str) -> Vec<String> {
     let exe = std::env::current_exe().expect("own path");
-    let mut best: Option<(f64, Vec<String>)> = None;
-    for _ in 0..3 {
-        let out = Command::new(&exe)
-            .args(["--case", case, arg])
-            .output()
-            .expect("run child");
-        let fields: Vec<String> = String::from_utf8_lossy(&out.stdout)
-            .split_whitespace()
-            .map(str::to_owned)
-            .collect();
-        let secs = fields
-            .get(time_column)
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(f64::NAN);
-        if best.as_ref().is_none_or(|(b, _)| secs < *b) {
-            best = Some((secs, fields));
-        }
+    let out = Command::new(&exe)
+        .args(["--case", case, arg])
+        .output()
+        .expect("run child");
+    assert!(
+        out.status.success(),
+        "case {case} {arg} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Several runs of one case: the run with the median time (figure `time_column`), and the
+/// spread of the times as (min, max).
+pub struct Runs {
+    /// The figures of the median run.
+    pub median: Vec<String>,
+    /// The fastest and the slowest time.
+    pub spread: (f64, f64),
+    /// The median time.
+    pub secs: f64,
+}
+
+/// Runs `--case case arg` `n` times in child processes and keeps the median run (not the
+/// fastest: on a shared machine the fastest run is luck, the median is typical).
+pub fn median_of(case: &str, arg: &str, time_column: usize, n: usize) -> Runs {
+    let mut runs: Vec<(f64, Vec<String>)> = (0..n.max(1))
+        .map(|_| {
+            let f = child_run(case, arg);
+            (figure(&f, time_column), f)
+        })
+        .collect();
+    runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let spread = (runs[0].0, runs[runs.len() - 1].0);
+    let (secs, median) = runs.swap_remove(runs.len() / 2);
+    Runs {
+        median,
+        spread,
+        secs,
     }
-    best.map(|(_, f)| f).unwrap_or_default()
+}
+
+/// Instructions executed by `--case case arg` under valgrind's cachegrind (`I refs`): a count
+/// that barely moves on a loaded machine, unlike wall time. `None` without valgrind.
+pub fn instructions(case: &str, arg: &str) -> Option<u64> {
+    let exe = std::env::current_exe().ok()?;
+    let out = Command::new("valgrind")
+        .args([
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+        ])
+        .arg(&exe)
+        .args(["--case", case, arg, "--quiet"])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stderr);
+    let line = text
+        .lines()
+        .find(|l| l.contains("I refs:") || l.contains("I   refs:"))?;
+    line.rsplit(':')
+        .next()?
+        .trim()
+        .replace(',', "")
+        .parse()
+        .ok()
+}
+
+/// Whether this child run was asked not to do extra work after the measured part.
+pub fn quiet() -> bool {
+    std::env::args().any(|a| a == "--quiet")
 }
 
 /// The figure at `i` parsed, or the type's default.

@@ -28,6 +28,8 @@ use crate::sink::{Flow, Sink};
 use crate::spec::{Handler, PodSpec, ProbeKind, PullPolicy, RestartPolicy, Sigterm};
 use crate::time::{SimDuration, SimTime};
 
+use self::agenda::Agenda;
+
 /// The kubelet's timing knobs (contract §2.2), with the canonical defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KubeletConfig {
@@ -509,8 +511,13 @@ pub struct Simulation {
     sandbox_stopped: bool,
 
     workers: Vec<Worker>,
-    /// Each worker's next deadline, recomputed only for workers marked dirty.
-    worker_keys: Vec<Key>,
+    /// Each worker's next deadline, recomputed only for workers marked dirty, and which worker
+    /// is due first.
+    agenda: Agenda,
+    /// Per container, its worker of each probe type (by [`ProbeKind::index`]): syncs ask for a
+    /// container's workers once per container, which a search through every worker made
+    /// quadratic in the pod's size.
+    worker_by: Vec<[Option<usize>; 3]>,
     dirty: Vec<usize>,
     is_dirty: Vec<bool>,
     /// The earliest kubelet-wide item, recomputed only when one may have changed.
@@ -598,7 +605,14 @@ impl Simulation {
         };
         Simulation {
             cache: vec![None; workers.len()],
-            worker_keys: vec![Key::NEVER; workers.len()],
+            agenda: Agenda::new(&workers),
+            worker_by: {
+                let mut by = vec![[None; 3]; n];
+                for (i, w) in workers.iter().enumerate() {
+                    by[w.container][w.kind.index()].get_or_insert(i);
+                }
+                by
+            },
             dirty: Vec::with_capacity(workers.len()),
             is_dirty: vec![false; workers.len()],
             global_due: (Key::NEVER, Slot::Idle),
@@ -740,28 +754,17 @@ impl Simulation {
     fn next_due(&mut self) -> (Key, Slot) {
         while let Some(w) = self.dirty.pop() {
             self.is_dirty[w] = false;
-            self.worker_keys[w] = self.workers[w].key();
+            self.agenda.set(w, self.workers[w].key());
         }
         if self.globals_dirty {
             self.globals_dirty = false;
             self.global_due = self.global_due();
         }
-        // Workers first, in a tight loop: ties keep the lowest index (creation order), except
-        // that a container's startup tick yields to its liveness and readiness ticks at the same
-        // instant (contract §2.3.1: ticks due together all read the status as it was before any
-        // of them ran, so a startup verdict at `t` is not seen by the other ticks at `t`).
-        let (mut best_key, mut best_worker) = (Key::NEVER, 0);
-        for (w, key) in self.worker_keys.iter().enumerate() {
-            if *key < best_key
-                || (*key == best_key
-                    && best_key.class() == Class::Tick as u64
-                    && self.workers[best_worker].kind == ProbeKind::Startup
-                    && self.workers[best_worker].container == self.workers[w].container)
-            {
-                best_key = *key;
-                best_worker = w;
-            }
-        }
+        // Workers: ties keep creation order, except that a container's startup tick yields to
+        // its liveness and readiness ticks at the same instant (contract §2.3.1: ticks due
+        // together all read the status as it was before any of them ran, so a startup verdict
+        // at `t` is not seen by the other ticks at `t`); see `agenda`.
+        let (best_key, best_worker) = self.agenda.first();
         // Kubelet-wide items come before workers at the same (time, class).
         if self.global_due.0 <= best_key {
             return self.global_due;
@@ -893,6 +896,7 @@ fn uniform_below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
     u64::try_from((x * u128::from(bound)) >> 64).unwrap_or(0)
 }
 
+mod agenda;
 mod pod_worker;
 mod runtime;
 mod status;

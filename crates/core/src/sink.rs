@@ -92,9 +92,9 @@ pub struct CountSink {
     pub probes: u64,
     /// All events.
     pub total: u64,
-    /// The last container name seen (address and length) and its index: events borrow names
-    /// from one pod spec, so an address match skips the search.
-    last: Option<(usize, usize, usize)>,
+    /// Slots by the address of the container name: events borrow names from one pod spec, so
+    /// an address match skips the search by name.
+    slots: NameSlots,
 }
 
 impl CountSink {
@@ -120,23 +120,96 @@ impl Sink for CountSink {
         }
         let container = event.kind.container().unwrap_or("");
         let k = event.kind.index();
-        let id = (container.as_ptr() as usize, container.len());
-        let slot = match self.last {
-            Some((addr, len, i)) if (addr, len) == id && self.per_container[i].0 == container => i,
-            _ => {
-                let i = match self.per_container.iter().position(|(c, _)| c == container) {
-                    Some(i) => i,
-                    None => {
-                        self.per_container
-                            .push((container.to_owned(), [0; EventKind::NAMES.len()]));
-                        self.per_container.len() - 1
-                    }
-                };
-                self.last = Some((id.0, id.1, i));
-                i
-            }
-        };
+        let slot = self.slots.slot(
+            container,
+            &mut self.per_container,
+            |names, i| names[i].0 == container,
+            |names| match names.iter().position(|(c, _)| c == container) {
+                Some(i) => i,
+                None => {
+                    names.push((container.to_owned(), [0; EventKind::NAMES.len()]));
+                    names.len() - 1
+                }
+            },
+        );
         self.per_container[slot].1[k] += 1;
         Ok(Flow::Continue)
+    }
+}
+
+/// Finds a sink's slot for a container from the address of the name an event borrows.
+///
+/// The engine's events borrow container names from its one pod spec, so the same container
+/// always comes with the same address: a binary search over the addresses seen, then one
+/// comparison that confirms the name, replaces a search by name over every container (which
+/// made a sink's cost per event grow with the number of containers). A name at an unknown
+/// address takes the slow path once. The table is bounded: addresses beyond a few per slot are
+/// not remembered.
+#[derive(Clone, Debug, Default)]
+pub struct NameSlots {
+    /// `(address, length, slot)`, sorted.
+    by_addr: Vec<(usize, usize, usize)>,
+    /// The last hit, tried first (a pod of one container sees the same name again and again).
+    last: Option<(usize, usize, usize)>,
+}
+
+impl NameSlots {
+    /// The slot of `name` in `table`. `is` confirms that slot `i` holds `name`; `search` finds
+    /// (or adds) the slot by name when the address is new or stale.
+    pub fn slot<T: ?Sized>(
+        &mut self,
+        name: &str,
+        table: &mut T,
+        is: impl Fn(&T, usize) -> bool,
+        search: impl FnOnce(&mut T) -> usize,
+    ) -> usize {
+        let id = (name.as_ptr() as usize, name.len());
+        if let Some((a, l, slot)) = self.last {
+            if (a, l) == id && is(table, slot) {
+                return slot;
+            }
+        }
+        let found = self.by_addr.binary_search_by(|&(a, l, _)| (a, l).cmp(&id));
+        if let Ok(i) = found {
+            let slot = self.by_addr[i].2;
+            if is(table, slot) {
+                self.last = Some((id.0, id.1, slot));
+                return slot;
+            }
+        }
+        let slot = search(table);
+        match found {
+            Ok(i) => self.by_addr[i].2 = slot,
+            Err(i) if self.by_addr.len() < 4 * (slot + 1) + 64 => {
+                self.by_addr.insert(i, (id.0, id.1, slot));
+            }
+            Err(_) => {}
+        }
+        self.last = Some((id.0, id.1, slot));
+        slot
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_follow_names_not_addresses() {
+        // Two different allocations of one name count together; a new name gets its own row.
+        let mut sink = CountSink::default();
+        let names = ["a".to_owned(), "a".to_owned(), "b".to_owned()];
+        for name in names.iter().chain(&names) {
+            let _ = sink.event(&Event {
+                t: SimTime::ZERO,
+                kind: EventKind::Ready {
+                    container: name,
+                    ready: true,
+                },
+            });
+        }
+        assert_eq!(sink.count("a", "ready"), 4);
+        assert_eq!(sink.count("b", "ready"), 2);
+        assert_eq!(sink.per_container.len(), 2);
     }
 }

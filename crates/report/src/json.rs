@@ -10,7 +10,8 @@ use core::fmt::{self, Write as _};
 use std::io::{self, Write};
 
 use probesim_core::{
-    ContainerState, ContainerStatus, Event, EventKind, Flow, PodSpec, PodStatus, SimTime, Sink,
+    ContainerState, ContainerStatus, Event, EventKind, Flow, NameSlots, PodSpec, PodStatus,
+    SimTime, Sink,
 };
 
 use super::RunInfo;
@@ -459,6 +460,8 @@ pub struct SummarySink<W: Write> {
     names: Vec<String>,
     counts: Vec<[u64; EventKind::NAMES.len()]>,
     pod: [u64; EventKind::NAMES.len()],
+    /// Containers found by the address of their name (no search by name per event).
+    slots: NameSlots,
 }
 
 impl<W: Write> SummarySink<W> {
@@ -475,6 +478,7 @@ impl<W: Write> SummarySink<W> {
             names: pod.containers.iter().map(|c| c.name.clone()).collect(),
             counts: vec![[0; EventKind::NAMES.len()]; pod.containers.len()],
             pod: [0; EventKind::NAMES.len()],
+            slots: NameSlots::default(),
         })
     }
 
@@ -525,15 +529,22 @@ impl<W: Write> Sink for SummarySink<W> {
         match event.kind.container() {
             None => self.pod[k] += 1,
             Some(c) => {
-                if let Some(i) = self.names.iter().position(|n| n == c) {
-                    self.counts[i][k] += 1;
-                } else {
-                    // A container the spec does not list: counted from its first event on.
-                    self.names.push(c.to_owned());
-                    let mut counts = [0; EventKind::NAMES.len()];
-                    counts[k] = 1;
-                    self.counts.push(counts);
-                }
+                let i = self.slots.slot(
+                    c,
+                    &mut (&mut self.names, &mut self.counts),
+                    |(names, _), i| names[i] == c,
+                    |(names, counts)| match names.iter().position(|n| n == c) {
+                        Some(i) => i,
+                        None => {
+                            // A container the spec does not list: counted from its first
+                            // event on.
+                            names.push(c.to_owned());
+                            counts.push([0; EventKind::NAMES.len()]);
+                            names.len() - 1
+                        }
+                    },
+                );
+                self.counts[i][k] += 1;
             }
         }
         Ok(Flow::Continue)

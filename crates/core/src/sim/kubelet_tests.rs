@@ -1142,7 +1142,8 @@ fn fake_worker(sim: &mut Simulation, container: usize, kind: ProbeKind) -> usize
         ..Worker::idle(container, kind, SimDuration::from_secs(1))
     });
     sim.cache.push(None);
-    sim.worker_keys.push(Key::NEVER);
+    sim.agenda.push(&sim.workers);
+    sim.worker_by[container][kind.index()].get_or_insert(sim.workers.len() - 1);
     sim.is_dirty.push(false);
     sim.workers.len() - 1
 }

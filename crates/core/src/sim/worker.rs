@@ -5,9 +5,7 @@ use super::*;
 
 impl Simulation {
     pub(super) fn worker_of(&self, c: usize, kind: ProbeKind) -> Option<usize> {
-        self.workers
-            .iter()
-            .position(|w| w.container == c && w.kind == kind)
+        self.worker_by.get(c).and_then(|k| k[kind.index()])
     }
 
     /// [`Simulation::cached`] for an optional instance.
@@ -134,7 +132,7 @@ impl Simulation {
     pub(super) fn worker_due<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
         self.mark(w);
         let now = self.now;
-        let key = self.worker_keys[w];
+        let key = self.agenda.key(w);
         if key == Key::new(now, Class::Completion) {
             self.complete_attempt(w, out);
             return;
