@@ -624,6 +624,7 @@ fn the_krew_manifest_renders_for_a_release() {
     std::fs::create_dir(&content).unwrap();
     std::fs::write(content.join("probesim"), "binary").unwrap();
     std::fs::write(content.join("README.md"), "readme").unwrap();
+    std::fs::write(content.join("LICENSE"), "license").unwrap();
     let targets = [
         "x86_64-unknown-linux-gnu",
         "aarch64-unknown-linux-gnu",
@@ -637,7 +638,7 @@ fn the_krew_manifest_renders_for_a_release() {
             .arg(&content)
             .arg("-czf")
             .arg(&archive)
-            .args(["probesim", "README.md"])
+            .args(["probesim", "README.md", "LICENSE"])
             .status()
             .unwrap();
         assert!(tar.success());

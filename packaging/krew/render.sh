@@ -5,7 +5,7 @@
 #
 # BASE_URL is where the release's archives are downloaded from; DIR holds them, named
 # probesim-vVERSION-TARGET.tar.gz (TARGET: x86_64-unknown-linux-gnu, aarch64-unknown-linux-gnu,
-# x86_64-apple-darwin, aarch64-apple-darwin), each with `probesim` and README.md at its top.
+# x86_64-apple-darwin, aarch64-apple-darwin), each with `probesim`, README.md and LICENSE at its top.
 # VERSION is the root package's. A missing archive is an error: krew needs every checksum.
 set -eu
 if [ $# -ne 2 ]; then
