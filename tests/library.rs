@@ -330,3 +330,164 @@ fn the_guide_shows_the_team_repository_test_and_its_dependencies() {
     );
     assert_eq!(toml[0], local);
 }
+
+const TEAM_WEB: &str = "examples/team-repo/deploy/web.yaml";
+
+/// A duration as `--format json` writes it: whole seconds as integers, others with their
+/// milliseconds.
+fn json_secs(d: Option<SimDuration>) -> serde_json::Value {
+    match d {
+        None => serde_json::Value::Null,
+        Some(d) if d.as_millis() % 1000 == 0 => serde_json::json!(d.as_millis() / 1000),
+        Some(d) => serde_json::json!(d.as_millis() as f64 / 1000.0),
+    }
+}
+
+fn json_phase(p: &probesim::figures::Phase) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    m.insert("start".into(), json_secs(Some(p.start)));
+    if let Some(c) = p.change {
+        m.insert("change".into(), json_secs(Some(c)));
+    }
+    if let Some(s) = p.seed {
+        m.insert("seed".into(), serde_json::json!(s));
+    }
+    serde_json::Value::Object(m)
+}
+
+fn json_figure(f: Option<&probesim::Figure>) -> serde_json::Value {
+    f.map_or(serde_json::Value::Null, |f| {
+        serde_json::json!({
+            "min": json_secs(f.min.value),
+            "max": json_secs(f.max.value),
+            "phases": {"min": json_phase(&f.min.phase), "max": json_phase(&f.max.phase)},
+        })
+    })
+}
+
+// The library's figures are the CLI's: `probesim analyze --format json` on the same file.
+#[test]
+fn figures_equal_what_probesim_analyze_reports() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_probesim"))
+        .args(["analyze", TEAM_WEB, "--format", "json"])
+        .output()
+        .expect("probesim runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let cli = &report["workloads"][0]["containers"][0];
+    assert_eq!(cli["name"], "web");
+
+    let run = Test::manifest(TEAM_WEB)
+        .unwrap()
+        .horizon("1s")
+        .run()
+        .unwrap();
+    let all = run.figures().unwrap();
+    assert_eq!(all.len(), 1);
+    let web = run.figures_of("web").unwrap();
+    assert_eq!(web, all[0]);
+    assert_eq!(
+        cli["startupBudget"],
+        json_figure(web.startup_budget.as_ref())
+    );
+    for (key, f) in [
+        ("kill", &web.hang.kill),
+        ("exit", &web.hang.exit),
+        ("restarted", &web.hang.restarted),
+    ] {
+        assert_eq!(cli["hangDetection"][key], json_figure(Some(f)), "{key}");
+    }
+    assert_eq!(
+        cli["readiness"]["toReady"],
+        json_figure(Some(&web.readiness.to_ready))
+    );
+    assert_eq!(
+        cli["readiness"]["toNotReady"],
+        json_figure(web.readiness.to_not_ready.as_ref())
+    );
+    let crash = web.crash_loop.as_ref().expect("restartPolicy Always loops");
+    assert_eq!(
+        cli["crashLoop"]["backOff"],
+        json_figure(Some(&crash.back_off))
+    );
+    assert_eq!(cli["crashLoop"]["cycle"], json_figure(Some(&crash.cycle)));
+    let restarts: Vec<serde_json::Value> =
+        crash.restarts.iter().map(|d| json_secs(Some(*d))).collect();
+    assert_eq!(
+        cli["crashLoop"]["restarts"],
+        serde_json::Value::Array(restarts)
+    );
+    assert_eq!(
+        cli["sweep"]["simulations"],
+        serde_json::json!(web.simulations)
+    );
+
+    // A container without probes is named in a typed error, worded as the CLI's.
+    let e = run.figures_of("db").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Input);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "error: {TEAM_WEB}: no container named \"db\" has probes (containers with probes: web)"
+        )
+    );
+}
+
+/// Whether the team's web app, refusing every probe for `refuse` after its start (which an
+/// image pull of `pull` moves against the tick grid), is killed within five minutes.
+fn killed_starting(refuse: SimDuration, pull: SimDuration) -> bool {
+    let run = Test::manifest(TEAM_WEB)
+        .unwrap()
+        .endpoint(
+            ":8080",
+            &format!("refused for {} then ok", probesim::format_duration(refuse)),
+        )
+        .pull(&probesim::format_duration(pull))
+        .horizon("5m")
+        .run()
+        .unwrap();
+    let kills = run.kills();
+    assert!(
+        kills.iter().all(|k| k.cause == KillCause::Startup),
+        "{kills:?}"
+    );
+    !kills.is_empty()
+}
+
+// P30, P34: the start-up budget is the boundary direct runs see: an app that starts within
+// startupBudget.min survives at every phase, one slower than startupBudget.max is killed.
+#[test]
+fn startup_budget_bounds_direct_runs() {
+    let run = Test::manifest(TEAM_WEB)
+        .unwrap()
+        .horizon("1s")
+        .run()
+        .unwrap();
+    let budget = run
+        .figures_of("web")
+        .unwrap()
+        .startup_budget
+        .expect("a startup probe");
+    let min = budget.min.value.expect("a bounded budget");
+    let max = budget.max.value.expect("a bounded budget");
+    assert!(min <= max);
+    let ms = SimDuration::from_millis;
+    for pull in [ms(0), ms(1), ms(2_500), ms(4_999), ms(7_300)] {
+        assert!(
+            !killed_starting(min, pull),
+            "T = min {min}s, pull {pull}s: killed"
+        );
+        assert!(
+            !killed_starting(min.saturating_sub(ms(1_000)), pull),
+            "T = min - 1s, pull {pull}s: killed"
+        );
+        assert!(
+            killed_starting(max.saturating_add(ms(1)), pull),
+            "T = max {max}s + 1ms, pull {pull}s: not killed"
+        );
+    }
+}

@@ -58,6 +58,11 @@ pub mod strategy;
 mod test;
 
 pub use error::{Error, ErrorKind};
+/// The analysis figures' types ([`Run::figures`]): [`figures::ContainerFigures`], each
+/// [`figures::Figure`] a `min` and `max` [`figures::Extreme`] with the [`figures::Phase`]
+/// (where the start fell in the tick cycle) that produced it.
+pub use probesim_analysis::figure as figures;
+pub use probesim_analysis::figure::{ContainerFigures, Extreme, Figure};
 pub use run::{Failure, Interval, Kill, Run, Status};
 pub use test::Test;
 

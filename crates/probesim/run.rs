@@ -3,11 +3,17 @@
 use core::convert::Infallible;
 use core::fmt;
 
+use probesim_analysis::analyze::{Analyzer, Want};
+use probesim_analysis::figure::ContainerFigures;
+use probesim_analysis::subject::Subject;
+use probesim_analysis::sweep::Sweep;
 use probesim_core::{
     ContainerStatus, Event, EventKind, Flow, KillCause, KillReason, Phase, PodStatus, SimDuration,
     SimTime, Sink,
 };
 use probesim_scenario::scenario::Scenario;
+
+use crate::error::{Error, ErrorKind};
 
 /// A kill: the kubelet decided to stop a container and began its grace period.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -378,9 +384,44 @@ impl Run {
         &self.status
     }
 
-    // analysis figures: wired when probesim-analysis lands. The analysis crate's exact
-    // figures over phases (time to Ready, detection and kill times over every tick phase)
-    // become one more query here, taking `&self.scenario` as the analysis takes a scenario.
+    /// The analysis figures of every container with probes, as `probesim analyze` reports
+    /// them for the same input (sidecars first, then the regular containers): the start-up
+    /// budget, hang detection (kill, exit, restarted), readiness (to Ready, to not Ready) and
+    /// crash-loop timing, each as `min`/`max` with the phase that produced it. They come from
+    /// sweeps of engine simulations of this run's pod, release and kubelet knobs over every
+    /// tick phase (not from this run's seed or behaviour), on the calling thread.
+    ///
+    /// # Errors
+    /// An engine that does not settle ([`ErrorKind::Run`]), worded as `probesim analyze`
+    /// words it.
+    pub fn figures(&self) -> Result<Vec<ContainerFigures>, Error> {
+        let subject = Subject::of(&self.scenario, &self.scenario.name, None);
+        Analyzer::new(&subject, Sweep::new(1))
+            .all(Want::ALL)
+            .map_err(|e| Error::new(ErrorKind::Run, e.to_string()))
+    }
+
+    /// The analysis figures of one container (see [`Run::figures`]).
+    ///
+    /// # Errors
+    /// No container of that name has probes ([`ErrorKind::Input`]); an engine that does not
+    /// settle ([`ErrorKind::Run`]).
+    pub fn figures_of(&self, container: &str) -> Result<ContainerFigures, Error> {
+        let all = self.figures()?;
+        let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+        let missing = format!(
+            "{}: no container named {container:?} has probes (containers with probes: {})",
+            self.scenario.file,
+            if names.is_empty() {
+                "none".to_owned()
+            } else {
+                names.join(", ")
+            }
+        );
+        all.into_iter()
+            .find(|c| c.name == container)
+            .ok_or_else(|| Error::new(ErrorKind::Input, missing))
+    }
 
     /// A scenario file that `probesim run` replays to this run's timeline.
     #[must_use]
