@@ -491,3 +491,22 @@ fn startup_budget_bounds_direct_runs() {
         );
     }
 }
+
+// P30, P34: the guide's figures snippet (docs/property-testing.md), run on the team's file.
+#[test]
+fn the_guide_figures_snippet_holds() -> Result<(), probesim::Error> {
+    let guide = std::fs::read_to_string("docs/property-testing.md").unwrap();
+    let snippet = &blocks(&guide, "rust,ignore")[0];
+    assert!(snippet.contains("run.figures_of(\"web\")?"), "{snippet}");
+    let run = Test::manifest(TEAM_WEB)?.horizon("1s").run()?;
+    let web = run.figures_of("web")?;
+    let budget = web.startup_budget.expect("a startup probe");
+    assert!(
+        budget.min.value.unwrap() >= SimDuration::from_secs(90),
+        "{}",
+        budget.min.phase
+    );
+    let kill = web.hang.kill.max.value.unwrap();
+    assert!(kill <= SimDuration::from_secs(35), "{kill}s");
+    Ok(())
+}

@@ -39,6 +39,10 @@
 //! # Ok::<(), probesim::Error>(())
 //! ```
 //!
+//! [`Run::figures`] gives the analysis figures of `probesim analyze` for the run's pod (start-up
+//! budget, hang detection, readiness, crash loop), each a [`Figure`] whose `min` and `max`
+//! carry the phase that produced them.
+//!
 //! Errors are [`Error`] values whose `Display` is what `probesim run` prints for the same
 //! input. With the `proptest` feature, `strategy` holds strategies for pods, probes,
 //! scripts, phases and seeds, and a failed [`Run::ensure`] (a [`Failure`]) becomes a failing
