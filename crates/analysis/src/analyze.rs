@@ -175,9 +175,16 @@ impl<'s> Analyzer<'s> {
         let mut cycle = ms(k.pleg_period).max(1);
         let mut longest = SimDuration::ZERO;
         for p in c.probes.iter().flatten() {
-            let period = ms(p.period()).max(1);
-            cycle = cycle / gcd(cycle, period) * period;
             longest = longest.max(p.period());
+        }
+        // Pod-level figures (pod Ready) also depend on the other containers' probe grids, so
+        // the cycle is that of every probe in the pod: a start that is a whole period of this
+        // container's probes later can fall differently against another container's grid.
+        for other in 0..s.pod.container_count() {
+            for p in s.pod.container(other).probes.iter().flatten() {
+                let period = ms(p.period()).max(1);
+                cycle = cycle / gcd(cycle, period) * period;
+            }
         }
         let steps = cycle / unit;
         let truncated = steps > MAX_STEPS;

@@ -9,8 +9,8 @@ use probesim_core::SimDuration;
 /// created, P15) and the PLEG relist grid, and the seed of the kubelet's random draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Phase {
-    /// The container's start, modulo the grid cycle (the least common multiple of its probe
-    /// periods and the relist period).
+    /// The container's start, modulo the grid cycle (the least common multiple of the probe
+    /// periods of every container in the pod and the relist period).
     pub start: SimDuration,
     /// The application's change (hang, failure), modulo the grid cycle, when the figure has one.
     pub change: Option<SimDuration>,

@@ -183,6 +183,45 @@ fn within(f: &Figure, v: Option<SimDuration>, what: &str, c: &Config) {
     );
 }
 
+/// The pod's Ready waits for every container's readiness, so the grid cycle of a container's
+/// pod-level figures is that of every probe in the pod: here the app's own probes repeat every
+/// second, but the sidecar's readiness every 2 s, and a start 1 s into that cycle is the worst
+/// (found by the property below before the cycle counted the other containers). R42, P8.
+#[test]
+fn to_ready_spans_the_grids_of_every_container_in_the_pod() {
+    let p = |period, delay| Probe {
+        period,
+        failure: 1,
+        timeout: 1,
+        delay,
+        success: 1,
+    };
+    let c = Config {
+        liveness: Some(p(1, 0)),
+        startup: None,
+        readiness: None,
+        other: Some(p(2, 2)),
+        grace: 1,
+        sigterm: "ignore",
+        kubernetes: "1.30",
+    };
+    let f = figures(&c);
+    for start in [0, 1000, 5000] {
+        let seen = run(&scenario(&c, start, "ok"), SimTime::from_secs(60));
+        let first = seen.starts[0];
+        let ready = seen
+            .ready
+            .iter()
+            .find(|(t, r)| *r && *t >= first)
+            .map(|(t, _)| t.saturating_since(first));
+        within(&f.readiness.to_ready, ready, "readiness.toReady", &c);
+    }
+    assert_eq!(
+        f.readiness.to_ready.max.value,
+        Some(SimDuration::from_secs(3))
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, failure_persistence: None, ..ProptestConfig::default() })]
 
