@@ -11,7 +11,7 @@ use probesim_core::{
 };
 
 use crate::text::{describe, write_final, KIND_WIDTH, POD_LABEL};
-use crate::{RunInfo, Span};
+use crate::RunInfo;
 
 /// Which lines a timeline shows: `--only KIND[,KIND…]` and `--container NAME`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -132,33 +132,10 @@ impl<W: Write> ReadableSink<W> {
         colour: bool,
     ) -> io::Result<ReadableSink<W>> {
         let time_width = time_width(info.duration).max("TIME".len());
-        let name_width = pod
-            .all_containers()
-            .map(|c| c.name.chars().count())
-            .chain(["CONTAINER".len(), POD_LABEL.len()])
-            .max()
-            .unwrap_or(0);
+        let name_width = crate::text::name_width(pod);
         let profile = probesim_core::Profile::parse(info.kubernetes)
             .unwrap_or_else(probesim_core::Profile::newest);
-        let span = Span(info.duration.as_millis()).to_string();
-        let secs = format!("{}s", info.duration);
-        let in_secs = if span == secs {
-            String::new()
-        } else {
-            format!(" ({secs})")
-        };
-        writeln!(
-            w,
-            "{}: Kubernetes {}, seed {}, duration {span}{in_secs}",
-            printable(info.scenario),
-            info.kubernetes,
-            info.seed,
-        )?;
-        writeln!(
-            w,
-            "\n{:>time_width$}  {:<name_width$}  {:<KIND_WIDTH$}  WHAT",
-            "TIME", "CONTAINER", "KIND"
-        )?;
+        crate::text::write_header(&mut w, info, time_width, name_width)?;
         Ok(ReadableSink {
             w,
             pod: pod.clone(),

@@ -76,33 +76,9 @@ impl<W: Write> TextSink<W> {
         let horizon_digits = digits(info.duration.whole_secs());
         // "<whole>.<ms>s"
         let time_width = (horizon_digits + 5).max("TIME".len());
-        let name_width = pod
-            .all_containers()
-            .map(|c| c.name.chars().count())
-            .chain(["CONTAINER".len(), POD_LABEL.len()])
-            .max()
-            .unwrap_or(0);
+        let name_width = name_width(pod);
         let profile = Profile::parse(info.kubernetes).unwrap_or_else(Profile::newest);
-        // The horizon as written (`30m`), plus in seconds when that reads differently.
-        let span = Span(info.duration.as_millis()).to_string();
-        let secs = format!("{}s", info.duration);
-        let in_secs = if span == secs {
-            String::new()
-        } else {
-            format!(" ({secs})")
-        };
-        writeln!(
-            w,
-            "{}: Kubernetes {}, seed {}, duration {span}{in_secs}",
-            printable(info.scenario),
-            info.kubernetes,
-            info.seed,
-        )?;
-        writeln!(
-            w,
-            "\n{:>time_width$}  {:<name_width$}  {:<KIND_WIDTH$}  WHAT",
-            "TIME", "CONTAINER", "KIND"
-        )?;
+        write_header(&mut w, info, time_width, name_width)?;
         Ok(TextSink {
             w,
             verbose,
@@ -134,6 +110,45 @@ impl<W: Write> TextSink<W> {
         self.w.flush()?;
         Ok(self.w)
     }
+}
+
+/// The CONTAINER column's width: the longest container name, or the heading or pod label.
+pub(crate) fn name_width(pod: &PodSpec) -> usize {
+    pod.all_containers()
+        .map(|c| c.name.chars().count())
+        .chain(["CONTAINER".len(), POD_LABEL.len()])
+        .max()
+        .unwrap_or(0)
+}
+
+/// The first lines of both timelines: the run (the horizon as written, `30m`, plus in seconds
+/// when that reads differently; the scenario's name escaped, as it comes from input) and the
+/// column headings.
+pub(crate) fn write_header(
+    w: &mut impl Write,
+    info: &RunInfo<'_>,
+    time_width: usize,
+    name_width: usize,
+) -> io::Result<()> {
+    let span = Span(info.duration.as_millis()).to_string();
+    let secs = format!("{}s", info.duration);
+    let in_secs = if span == secs {
+        String::new()
+    } else {
+        format!(" ({secs})")
+    };
+    writeln!(
+        w,
+        "{}: Kubernetes {}, seed {}, duration {span}{in_secs}",
+        printable(info.scenario),
+        info.kubernetes,
+        info.seed,
+    )?;
+    writeln!(
+        w,
+        "\n{:>time_width$}  {:<name_width$}  {:<KIND_WIDTH$}  WHAT",
+        "TIME", "CONTAINER", "KIND"
+    )
 }
 
 impl<W: Write> Sink for TextSink<W> {
