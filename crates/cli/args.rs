@@ -87,31 +87,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME")]
     pub container: Option<String>,
 
-    /// Manifest only: the workload to simulate, as KIND/NAME, NAMESPACE/KIND/NAME or NAME
-    /// (needed when several workloads have probes).
-    #[arg(long, value_name = "KIND/NAME")]
-    pub select: Option<String>,
-
-    /// Manifest only: how a container answers its probes, 'NAME: KEY=SCRIPT; …' where KEY is
-    /// liveness, readiness, startup or an endpoint like `http :8080/healthz` (repeatable; NAME
-    /// may be left out when the pod has one container).
-    #[arg(long, value_name = "'NAME: KEY=SCRIPT'")]
-    pub app: Vec<String>,
-
-    /// Manifest only: a container's process exits by itself, 'NAME: CODE after DURATION'
-    /// (repeatable).
-    #[arg(long, value_name = "'NAME: CODE after D'")]
-    pub exit: Vec<String>,
-
-    /// Manifest only: what a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit
-    /// [CODE] after DURATION' (repeatable).
-    #[arg(long, value_name = "'NAME: ignore'")]
-    pub sigterm: Vec<String>,
-
-    /// Manifest only: how long each image pull of a container takes, 'NAME: DURATION'
-    /// (repeatable).
-    #[arg(long, value_name = "'NAME: D'")]
-    pub pull: Vec<String>,
+    /// The manifest options (`--select`, `--app`, `--exit`, `--sigterm`, `--pull`).
+    #[command(flatten)]
+    pub manifest: ManifestArgs,
 
     /// Manifest only: print the scenario built from the manifest and the options (a file that
     /// replays to the same timeline) instead of running it.
@@ -267,25 +245,9 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
 
-    /// Manifest only: the workload to simulate (as for `run`).
-    #[arg(long, value_name = "KIND/NAME")]
-    pub select: Option<String>,
-
-    /// Manifest only: how a container answers its probes (as for `run`; repeatable).
-    #[arg(long, value_name = "'NAME: KEY=SCRIPT'")]
-    pub app: Vec<String>,
-
-    /// Manifest only: a container's process exits by itself (as for `run`; repeatable).
-    #[arg(long, value_name = "'NAME: CODE after D'")]
-    pub exit: Vec<String>,
-
-    /// Manifest only: what a container's process does on SIGTERM (as for `run`; repeatable).
-    #[arg(long, value_name = "'NAME: ignore'")]
-    pub sigterm: Vec<String>,
-
-    /// Manifest only: how long each image pull of a container takes (as for `run`; repeatable).
-    #[arg(long, value_name = "'NAME: D'")]
-    pub pull: Vec<String>,
+    /// The manifest options, as for `run`.
+    #[command(flatten)]
+    pub manifest: ManifestArgs,
 }
 
 impl ExplainArgs {
@@ -301,12 +263,38 @@ impl ExplainArgs {
             at: None,
             only: None,
             container: None,
-            select: self.select.clone(),
-            app: self.app.clone(),
-            exit: self.exit.clone(),
-            sigterm: self.sigterm.clone(),
-            pull: self.pull.clone(),
+            manifest: self.manifest.clone(),
             emit_scenario: false,
         }
     }
+}
+
+/// The options that build a scenario from a manifest, shared by `run` and `explain`.
+#[derive(Clone, Debug, Args)]
+pub struct ManifestArgs {
+    /// Manifest only: the workload to simulate, as KIND/NAME, NAMESPACE/KIND/NAME or NAME
+    /// (needed when several workloads have probes).
+    #[arg(long, value_name = "KIND/NAME")]
+    pub select: Option<String>,
+
+    /// Manifest only: how a container answers its probes, 'NAME: KEY=SCRIPT; …' where KEY is
+    /// liveness, readiness, startup or an endpoint like `http :8080/healthz` (repeatable; NAME
+    /// may be left out when the pod has one container).
+    #[arg(long, value_name = "'NAME: KEY=SCRIPT'")]
+    pub app: Vec<String>,
+
+    /// Manifest only: a container's process exits by itself, 'NAME: CODE after DURATION'
+    /// (repeatable).
+    #[arg(long, value_name = "'NAME: CODE after D'")]
+    pub exit: Vec<String>,
+
+    /// Manifest only: what a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit
+    /// [CODE] after DURATION' (repeatable).
+    #[arg(long, value_name = "'NAME: ignore'")]
+    pub sigterm: Vec<String>,
+
+    /// Manifest only: how long each image pull of a container takes, 'NAME: DURATION'
+    /// (repeatable).
+    #[arg(long, value_name = "'NAME: D'")]
+    pub pull: Vec<String>,
 }

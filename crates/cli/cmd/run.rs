@@ -18,11 +18,11 @@ use crate::exit::ExitStatus;
 fn manifest_options(args: &RunArgs) -> Vec<&'static str> {
     let mut given = Vec::new();
     for (name, set) in [
-        ("--select", args.select.is_some()),
-        ("--app", !args.app.is_empty()),
-        ("--exit", !args.exit.is_empty()),
-        ("--sigterm", !args.sigterm.is_empty()),
-        ("--pull", !args.pull.is_empty()),
+        ("--select", args.manifest.select.is_some()),
+        ("--app", !args.manifest.app.is_empty()),
+        ("--exit", !args.manifest.exit.is_empty()),
+        ("--sigterm", !args.manifest.sigterm.is_empty()),
+        ("--pull", !args.manifest.pull.is_empty()),
         ("--emit-scenario", args.emit_scenario),
     ] {
         if set {
@@ -36,10 +36,10 @@ fn manifest_options(args: &RunArgs) -> Vec<&'static str> {
 fn app_args(args: &RunArgs) -> Vec<AppArg> {
     let mut out = Vec::new();
     for (flag, values) in [
-        (AppFlag::App, &args.app),
-        (AppFlag::Pull, &args.pull),
-        (AppFlag::Exit, &args.exit),
-        (AppFlag::Sigterm, &args.sigterm),
+        (AppFlag::App, &args.manifest.app),
+        (AppFlag::Pull, &args.manifest.pull),
+        (AppFlag::Exit, &args.manifest.exit),
+        (AppFlag::Sigterm, &args.manifest.sigterm),
     ] {
         out.extend(values.iter().map(|v| AppArg {
             flag,
@@ -133,7 +133,7 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
     };
     let scenario = if catalog::is_manifest(&text) {
         let run = ManifestRun {
-            select: args.select.clone(),
+            select: args.manifest.select.clone(),
             apps: app_args(args),
             kubernetes: args.kubernetes.clone(),
         };
