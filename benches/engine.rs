@@ -7,8 +7,11 @@
 //! Each case runs in a child process of this binary (peak resident memory, `VmHWM`, is then the
 //! case's own), five times; the tables give the median and the spread (fastest–slowest). Cases:
 //! - `kubia`: `scenarios/kubia-unhealthy.yaml`, the engine into a counting sink;
-//! - `kubia-json`, `kubia-summary`: the same scenario as `probesim run --format json|summary`
-//!   runs it (event recorder and report sink included; the output is discarded);
+//! - `kubia-json`, `kubia-summary`: the same scenario as `probesim run --format json|summary
+//!   --no-fast-forward` runs it (event recorder and report sink included; the output is
+//!   discarded): the cost of simulating every event;
+//! - `kubia-ff`: `probesim run --format summary` with steady-state fast-forward (the default),
+//!   over a year and a hundred years;
 //! - `busy`, `busy-summary`: `benches/busy-pod.yaml` (3 containers × 3 probes at 1 s);
 //! - `wide`: a generated pod of N containers × 3 probes at 1 s, as `--format summary`;
 //! - `manifest`: a generated 0.9 MB pod of 2,500 containers × 3 probes (7,500 probes, API
@@ -26,7 +29,7 @@ use std::time::Instant;
 mod support;
 
 use probesim_core::{CountSink, SimTime};
-use probesim_report::{render, Format};
+use probesim_report::{render, render_with, Format, ViewOptions};
 use probesim_scenario::scenario::Scenario;
 
 const RUNS: usize = 5;
@@ -142,6 +145,7 @@ fn sweep(scenario: &Scenario, runs: u64, threads: usize) -> Vec<Vec<u8>> {
 fn count(scenario: &Scenario, end: SimTime) -> (u64, u64) {
     let mut sim = scenario.simulation();
     let mut sink = CountSink::default();
+    // The counts are exact with fast-forward too (tests/fast_forward.rs), and far quicker.
     sim.run_until(end, &mut sink).expect("run");
     (sink.probes, sink.total)
 }
@@ -216,13 +220,19 @@ fn run_case(case: &str, arg: &str) {
             let end = SimTime::ZERO.saturating_add(hours(span));
             scenario.duration = Some(end);
             let format = match (base, rest) {
-                ("wide", _) | (_, "summary") => Some(Format::Summary),
+                ("wide", _) | (_, "summary" | "ff") => Some(Format::Summary),
                 (_, "json") => Some(Format::Json),
                 _ => None,
+            };
+            // Every case but `-ff` measures the step-by-step run: the cost per probe run.
+            let view = ViewOptions {
+                fast_forward: rest == "ff",
+                ..ViewOptions::default()
             };
             match format {
                 None => {
                     let mut sim = scenario.simulation();
+                    sim.set_fast_forward(false);
                     let mut sink = CountSink::default();
                     let start = Instant::now();
                     sim.run_until(end, &mut sink).expect("run");
@@ -231,7 +241,7 @@ fn run_case(case: &str, arg: &str) {
                 }
                 Some(format) => {
                     let start = Instant::now();
-                    render(&scenario, format, false, io::sink()).expect("render");
+                    render_with(&scenario, format, &view, io::sink()).expect("render");
                     let secs = start.elapsed().as_secs_f64();
                     let (p, e) = if quiet { (0, 0) } else { count(&scenario, end) };
                     (p, e, secs)
@@ -248,6 +258,12 @@ const TIMED: &[(&str, &str, &str)] = &[
     ("kubia, engine, 30 days", "kubia", "720h"),
     ("kubia, --format json, 1 day", "kubia-json", "24h"),
     ("kubia, --format summary, 30 days", "kubia-summary", "720h"),
+    ("kubia, summary, fast-forward, 1 year", "kubia-ff", "8760h"),
+    (
+        "kubia, summary, fast-forward, 100 years",
+        "kubia-ff",
+        "876000h",
+    ),
     ("busy, engine, 1 day", "busy", "24h"),
     ("busy, --format summary, 1 day", "busy-summary", "24h"),
     ("wide 1 × 3, summary, 1 day", "wide", "1:24h"),

@@ -95,6 +95,10 @@ pub struct RunArgs {
     /// replays to the same timeline) instead of running it.
     #[arg(long)]
     pub emit_scenario: bool,
+    /// summary only: simulate every cycle step by step, even where the state repeats (by
+    /// default a summary jumps over whole repeated cycles; the output is the same either way).
+    #[arg(long)]
+    pub no_fast_forward: bool,
 }
 
 #[derive(Debug, Args)]
@@ -131,6 +135,10 @@ pub struct CheckArgs {
     /// is the same, in the same order, whatever the number.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
+    /// Simulate every cycle step by step, even where the state repeats (by default the check
+    /// jumps over whole repeated cycles; the verdicts are the same either way).
+    #[arg(long)]
+    pub no_fast_forward: bool,
 }
 
 #[derive(Debug, Args)]
@@ -265,6 +273,7 @@ impl ExplainArgs {
             container: None,
             manifest: self.manifest.clone(),
             emit_scenario: false,
+            no_fast_forward: false,
         }
     }
 }

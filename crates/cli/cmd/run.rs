@@ -216,6 +216,7 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
         },
         colour: format == Format::Timeline && !args.verbose && colour_wanted(),
         at,
+        fast_forward: !args.no_fast_forward,
     };
     let stdout = io::BufWriter::new(io::stdout().lock());
     let rendered = if explain {

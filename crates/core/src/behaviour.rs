@@ -5,6 +5,7 @@ use core::fmt;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
+use crate::cycle::Visitor;
 use crate::spec::ProbeKind;
 use crate::time::{SimDuration, SimTime};
 
@@ -149,6 +150,16 @@ pub trait Behaviour {
         let _ = draws;
         self.respond(attempt)
     }
+
+    /// Steady-state fast-forward ([`cycle`](crate::cycle)): walks the behaviour's state with
+    /// `v` and returns `true`, or returns `false` when it cannot say (the default, for closures:
+    /// the run then goes on step by step). `instances` is the next instance number of the one
+    /// container whose probes use the behaviour (`None` when several containers share it):
+    /// instance numbers are compared against it.
+    fn visit_cycle(&mut self, v: &mut dyn Visitor, instances: Option<u32>) -> bool {
+        let _ = (v, instances);
+        false
+    }
 }
 
 /// Access to the simulation's seeded generator for a [`Behaviour`], during one attempt.
@@ -225,5 +236,9 @@ pub struct AlwaysOk;
 impl Behaviour for AlwaysOk {
     fn respond(&mut self, _attempt: &Attempt) -> Response {
         Response::now(Answer::Ok)
+    }
+
+    fn visit_cycle(&mut self, _v: &mut dyn Visitor, _instances: Option<u32>) -> bool {
+        true
     }
 }

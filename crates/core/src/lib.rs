@@ -48,6 +48,7 @@
 #![warn(missing_docs)]
 
 pub mod behaviour;
+pub mod cycle;
 pub mod event;
 pub mod profile;
 #[cfg(any(test, feature = "proptest"))]

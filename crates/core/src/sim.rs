@@ -118,7 +118,7 @@ impl Behaviours {
 }
 
 /// The pod's conditions (R42).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Conditions {
     /// `PodReadyToStartContainers` (profiles that report it).
     pub ready_to_start_containers: Option<bool>,
@@ -418,7 +418,7 @@ struct BackOffEntry {
 }
 
 /// A kill the current sync performs.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 struct Kill {
     container: usize,
     reason: KillReason,
@@ -427,7 +427,7 @@ struct Kill {
 }
 
 /// Where a blocked sync resumes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Stage {
     /// Kill `kills[i]` next (sequential kills).
     Kill(usize),
@@ -542,6 +542,10 @@ pub struct Simulation {
     last_sync_end: Option<SimTime>,
     sync_due: Option<(SimTime, SyncTrigger)>,
     requeue: Option<(SimTime, SyncTrigger)>,
+    /// A pod sync ended in the step just taken: a point where fast-forward compares states.
+    sync_ended: bool,
+    /// Steady-state fast-forward (`cycle`).
+    cycle: cycle::Detector,
 }
 
 impl fmt::Debug for Simulation {
@@ -651,6 +655,8 @@ impl Simulation {
             last_sync_end: None,
             sync_due: None,
             requeue: None,
+            sync_ended: false,
+            cycle: cycle::Detector::new(),
         }
     }
 
@@ -739,6 +745,12 @@ impl Simulation {
             }
             if out.stop {
                 return Ok(RunEnd::Stopped);
+            }
+            if self.sync_ended {
+                self.sync_ended = false;
+                if self.cycle.enabled {
+                    self.cycle_point(until, out.sink);
+                }
             }
         }
         if self.now < until {
@@ -897,6 +909,7 @@ fn uniform_below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
 }
 
 mod agenda;
+mod cycle;
 mod pod_worker;
 mod runtime;
 mod status;

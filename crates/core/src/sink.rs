@@ -3,6 +3,7 @@
 
 use std::convert::Infallible;
 
+use crate::cycle::Visitor;
 use crate::event::{Event, EventKind};
 use crate::time::SimTime;
 
@@ -25,12 +26,36 @@ pub trait Sink {
     /// # Errors
     /// Whatever the sink cannot do; the run stops and returns it.
     fn event(&mut self, event: &Event<'_>) -> Result<Flow, Self::Error>;
+
+    /// Steady-state fast-forward ([`cycle`](crate::cycle)): walks the sink's own state with `v`
+    /// and returns `true`, or returns `false` when the sink cannot be moved on by whole cycles
+    /// without seeing their events (the default: a listing must print every event). A sink
+    /// that returns `true` promises that its state after a cycle of events is its state before
+    /// it, moved as the walk's tags say; every value that a cycle changes is visited.
+    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
+        let _ = v;
+        false
+    }
+
+    /// The earliest instant at or after `from` at which the sink starts treating events
+    /// differently (an `at:` check falls due, a counting window opens or closes); a jump never
+    /// spans one. `SimTime::MAX` when there is none (the default).
+    fn next_boundary(&self, from: SimTime) -> SimTime {
+        let _ = from;
+        SimTime::MAX
+    }
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
     type Error = S::Error;
     fn event(&mut self, event: &Event<'_>) -> Result<Flow, Self::Error> {
         (**self).event(event)
+    }
+    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
+        (**self).visit_cycle(v)
+    }
+    fn next_boundary(&self, from: SimTime) -> SimTime {
+        (**self).next_boundary(from)
     }
 }
 
@@ -134,6 +159,18 @@ impl Sink for CountSink {
         );
         self.per_container[slot].1[k] += 1;
         Ok(Flow::Continue)
+    }
+
+    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
+        v.exact(self.per_container.len() as u64);
+        for (_, counts) in &mut self.per_container {
+            for n in counts {
+                v.count(n, None, u64::MAX);
+            }
+        }
+        v.count(&mut self.probes, None, u64::MAX);
+        v.count(&mut self.total, None, u64::MAX);
+        true
     }
 }
 

@@ -202,7 +202,7 @@ impl FromStr for Format {
 }
 
 /// How a report is shown, beyond its [`Format`]: the options of `probesim run`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ViewOptions {
     /// The timeline for people ([`ReadableSink`], what `probesim run` shows without `-v`)
     /// instead of the exact table ([`TextSink`]).
@@ -215,6 +215,23 @@ pub struct ViewOptions {
     pub colour: bool,
     /// `--at`: the instant `describe` shows (default: the end of the run).
     pub at: Option<SimTime>,
+    /// Steady-state fast-forward where the format allows it (the summary); `--no-fast-forward`
+    /// turns it off. The output is the same either way.
+    pub fast_forward: bool,
+}
+
+impl Default for ViewOptions {
+    /// The exact table, no filter, no colour, at the end of the run, with fast-forward.
+    fn default() -> ViewOptions {
+        ViewOptions {
+            readable: false,
+            verbose: false,
+            filter: Filter::default(),
+            colour: false,
+            at: None,
+            fast_forward: true,
+        }
+    }
 }
 
 /// One of the report sinks, chosen by [`Format`].

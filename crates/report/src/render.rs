@@ -81,6 +81,7 @@ pub fn render_with<W: io::Write>(
         )
     }
     .map_err(RunFailure::Io)?;
+    sim.set_fast_forward(view.fast_forward);
     if let ReportSink::Summary(mut summary) = sink {
         // The summary counts events by kind; what the event recorder decides (R54: counts,
         // combined messages, sent or not) shows in no field of it, so it is left out.

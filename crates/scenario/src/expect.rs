@@ -5,6 +5,7 @@
 
 use core::fmt::{self, Write as _};
 
+use probesim_core::cycle::{exact_hash, opt_time, Visitor};
 use probesim_core::{
     ContainerState, ContainerStatus, Event, EventKind, Flow, Phase, SimDuration, SimTime, Sink,
 };
@@ -590,6 +591,54 @@ impl<S: Sink> Sink for ExpectSink<'_, S> {
         self.evaluate_before(event.t);
         self.observe(event);
         self.inner.event(event)
+    }
+
+    /// Fast-forward: the tracked states, the counters and what each goal has seen. The `at`
+    /// instants and the windows' ends are boundaries ([`Sink::next_boundary`]), so a jump never
+    /// skips an `at` check nor counts across a window's edge.
+    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
+        for (_, status, since) in &mut self.containers {
+            status.visit_cycle(v);
+            opt_time(v, since);
+        }
+        exact_hash(v, &(self.phase, self.pod_ready, self.evaluated));
+        v.exact(self.failures.len() as u64);
+        for n in &mut self.counts {
+            v.count(n, None, u64::MAX);
+        }
+        for (e, goal) in self.expects.iter().zip(&mut self.goals) {
+            if let Expectation::Goal(g) = &e.expectation {
+                goal.visit_cycle(g, v);
+            }
+        }
+        self.inner.visit_cycle(v)
+    }
+
+    fn next_boundary(&self, from: SimTime) -> SimTime {
+        let mut first = self.inner.next_boundary(from);
+        let mut consider = |t: SimTime| {
+            if t >= from && t < first {
+                first = t;
+            }
+        };
+        for &i in &self.pending[self.evaluated..] {
+            consider(at_of(&self.expects[i]));
+        }
+        for e in self.expects {
+            match &e.expectation {
+                Expectation::Count {
+                    between: (a, b), ..
+                }
+                | Expectation::Goal(Goal::MaxRestarts {
+                    between: (a, b), ..
+                }) => {
+                    consider(*a);
+                    consider(*b);
+                }
+                Expectation::At { .. } | Expectation::Goal(_) => {}
+            }
+        }
+        first
     }
 }
 

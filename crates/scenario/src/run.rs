@@ -110,8 +110,18 @@ pub fn estimate_events(scenario: &Scenario, horizon: SimTime) -> u64 {
 /// # Errors
 /// No duration, or a stuck engine.
 pub fn check(scenario: &Scenario) -> Result<Vec<Failure>, RunFailure> {
+    check_with(scenario, true)
+}
+
+/// [`check`], with steady-state fast-forward on or off (`--no-fast-forward`): the failures are
+/// the same either way; fast-forward only skips the work of simulating repeated cycles.
+///
+/// # Errors
+/// No duration, or a stuck engine.
+pub fn check_with(scenario: &Scenario, fast_forward: bool) -> Result<Vec<Failure>, RunFailure> {
     let end = horizon(scenario)?;
     let mut sim = scenario.simulation();
+    sim.set_fast_forward(fast_forward);
     let mut sink = ExpectSink::new(Discard, &scenario.expect);
     sim.run_until(end, &mut sink).map_err(|e| match e {
         RunError::Sink(never) => match never {},
@@ -132,6 +142,10 @@ impl Sink for Discard {
         _event: &probesim_core::Event<'_>,
     ) -> Result<probesim_core::Flow, core::convert::Infallible> {
         Ok(probesim_core::Flow::Continue)
+    }
+
+    fn visit_cycle(&mut self, _v: &mut dyn probesim_core::cycle::Visitor) -> bool {
+        true
     }
 }
 

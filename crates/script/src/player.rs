@@ -1,5 +1,6 @@
 //! Plays a [`Script`] as a [`Behaviour`]: a cursor over the steps.
 
+use probesim_core::cycle::{opt_id32, Visitor};
 use probesim_core::{Attempt, Behaviour, Draws, Response, SeededDraws, SimDuration, SimTime};
 
 use crate::choice::WHOLE;
@@ -217,6 +218,56 @@ impl Behaviour for ScriptPlayer {
             low
         };
         Response { answer, latency }
+    }
+
+    /// Steady-state fast-forward: the cursor, compared as the clock it reads says.
+    ///
+    /// In the last step of a script that does not repeat, nothing is left to decide: the state
+    /// is "done" (only the instance it belongs to still counts, for a container's script). A
+    /// container's script reads uptime, so its cursor compares exactly. A `pod:` script reads pod
+    /// time: its cursor's beginning is a point on the clock, which only works while no `until`
+    /// (an absolute pod time) lies ahead; otherwise the player says it cannot be visited.
+    fn visit_cycle(&mut self, v: &mut dyn Visitor, instances: Option<u32>) -> bool {
+        let steps = self.script.steps();
+        let done = !self.script.is_repeating() && self.cursor.step + 1 >= steps.len();
+        if self.script.is_pod_scoped() {
+            v.exact(u64::from(done));
+            if done {
+                return true;
+            }
+            let untils_ahead = match self.round {
+                // Rounds past the last `until` repeat whole.
+                Some(round) => round.last_until > self.cursor.begin,
+                None => steps
+                    .iter()
+                    .any(|s| matches!(s.limit(), Some(Limit::Until(_)))),
+            };
+            if untils_ahead {
+                return false;
+            }
+            let mut begin = SimTime::ZERO.saturating_add(self.cursor.begin);
+            v.exact(self.cursor.step as u64);
+            v.time(&mut begin);
+            self.cursor.begin = begin.saturating_since(SimTime::ZERO);
+            v.exact(self.cursor.answered);
+            return true;
+        }
+        match (self.instance, instances) {
+            (None, _) => v.exact(0),
+            (Some(_), Some(base)) => {
+                v.exact(1);
+                opt_id32(v, &mut self.instance, base);
+            }
+            // Shared by several containers: instance numbers cannot be compared.
+            (Some(_), None) => return false,
+        }
+        v.exact(u64::from(done));
+        if !done {
+            v.exact(self.cursor.step as u64);
+            v.exact(self.cursor.begin.as_millis());
+            v.exact(self.cursor.answered);
+        }
+        true
     }
 }
 

@@ -6,7 +6,7 @@ use probesim_report::check::{CheckResult, Problem, SnapshotCheck, SnapshotState}
 use probesim_report::{render, Format};
 use probesim_scenario::catalog;
 use probesim_scenario::error::ScenarioError;
-use probesim_scenario::run::{check as check_scenario, RunFailure};
+use probesim_scenario::run::{check_with, RunFailure};
 use probesim_scenario::scenario::{Overrides, Scenario};
 use probesim_scenario::yaml::SourceId;
 
@@ -40,6 +40,8 @@ pub struct Options {
     pub update: bool,
     /// Name the snapshot after the release (`x@1.30.snap`): set with `--kubernetes`.
     pub release_in_snapshot_name: bool,
+    /// Jump over repeated cycles (not with `--no-fast-forward`).
+    pub fast_forward: bool,
 }
 
 /// What a job found, and the error text for standard error.
@@ -119,7 +121,7 @@ impl Job<'_> {
             }
         };
         let kubernetes = Some(scenario.profile.version());
-        let failures = match check_scenario(&scenario) {
+        let failures = match check_with(&scenario, options.fast_forward) {
             Ok(f) => f,
             Err(RunFailure::NoDuration) => {
                 let message = NO_DURATION.to_owned();

@@ -71,6 +71,7 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
         snapshot: args.snapshot,
         update: args.update,
         release_in_snapshot_name: args.kubernetes.is_some(),
+        fast_forward: !args.no_fast_forward,
     };
     let threads = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),

@@ -117,7 +117,7 @@ pub struct Terminated {
 }
 
 /// Why a container is waiting (R34, R38).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WaitingReason {
     /// Not started yet.
     ContainerCreating,

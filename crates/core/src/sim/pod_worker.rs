@@ -681,6 +681,7 @@ impl Simulation {
         let now = self.now;
         self.job.active = false;
         self.last_sync_end = Some(now);
+        self.sync_ended = true;
         // R6–R8: requeue.
         let (delay, trigger) = match self.job.backoff_expiry {
             Some(expiry) => match self.profile.backoff_requeue {

@@ -6,6 +6,7 @@
 use core::fmt::{self, Write as _};
 use std::collections::VecDeque;
 
+use probesim_core::cycle::{exact_hash, opt_time, Visitor};
 use probesim_core::{Event, EventKind, SimDuration, SimTime};
 
 use super::Span;
@@ -121,6 +122,31 @@ pub(super) struct GoalState {
 }
 
 impl GoalState {
+    /// Fast-forward: what the goal has seen. First occurrences (the first Ready, the first
+    /// stretch too long, the first kill, the first crowded span) never change once set, so they
+    /// compare exactly; counts grow, a restart count only up to the one past `max`, which a
+    /// jump leaves for the step-by-step run to reach; open stretches and the restarts of the
+    /// current span are points on the clock.
+    pub(super) fn visit_cycle(&mut self, goal: &Goal, v: &mut dyn Visitor) {
+        v.exact(u64::from(self.ready));
+        exact_hash(v, &self.first_ready);
+        opt_time(v, &mut self.not_ready_since);
+        exact_hash(v, &self.too_long);
+        v.count(&mut self.stretches, None, u64::MAX);
+        let limit = match goal {
+            Goal::MaxRestarts { max, .. } => Some(max.saturating_add(1)),
+            _ => None,
+        };
+        v.count(&mut self.restarts, limit, u64::MAX);
+        exact_hash(v, &self.over_limit_at);
+        v.exact(self.recent.len() as u64);
+        for t in &mut self.recent {
+            v.time(t);
+        }
+        exact_hash(v, &self.crowded);
+        exact_hash(v, &self.kill.as_ref().map(|k| (k.t, &k.what)));
+    }
+
     /// Takes one event into account.
     pub(super) fn observe(&mut self, goal: &Goal, event: &Event<'_>) {
         let t = event.t;

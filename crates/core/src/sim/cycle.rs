@@ -1,0 +1,360 @@
+//! Steady-state fast-forward (see [`crate::cycle`]): the walk over the simulation's state, and
+//! the detector that compares the state at the end of each pod sync with an earlier one and
+//! jumps whole cycles when they match.
+//!
+//! The detector is Brent's: it keeps one saved snapshot and compares every new one with it,
+//! saving a new one after 1, 2, 4, 8 … comparisons, so a cycle of λ syncs is found within a few
+//! multiples of λ syncs after the state becomes periodic, with memory for two snapshots.
+
+use crate::cycle::{count32, exact_hash, id32, opt_id32, opt_time, Apply, Capture};
+use crate::cycle::{Snapshot, Visitor};
+use crate::event::{ContainerState, ContainerStatus, Terminated};
+use crate::sink::Sink;
+use crate::time::{SimDuration, SimTime};
+
+use super::{Instance, Instances, Simulation};
+
+/// The fast-forward detector of one simulation.
+#[derive(Debug)]
+pub(super) struct Detector {
+    /// Fast-forward is wanted (it is off for `--no-fast-forward`, and once a part of the run
+    /// says it cannot be visited).
+    pub(super) enabled: bool,
+    saved: Snapshot,
+    has_saved: bool,
+    current: Snapshot,
+    /// Brent's power and the comparisons since the last save.
+    power: u64,
+    lam: u64,
+    plan: Vec<u64>,
+    /// Simulated time skipped so far.
+    pub(super) skipped: SimDuration,
+}
+
+impl Detector {
+    pub(super) fn new() -> Detector {
+        Detector {
+            enabled: true,
+            saved: Snapshot::default(),
+            has_saved: false,
+            current: Snapshot::default(),
+            power: 1,
+            lam: 0,
+            plan: Vec::new(),
+            skipped: SimDuration::ZERO,
+        }
+    }
+
+    fn restart(&mut self) {
+        self.has_saved = false;
+        self.power = 1;
+        self.lam = 0;
+    }
+}
+
+impl Simulation {
+    /// Turns steady-state fast-forward on (the default) or off. Fast-forward only ever happens
+    /// for sinks and behaviours that can be visited ([`Sink::visit_cycle`]); it gives the same
+    /// events' effect on them and the same state as the step-by-step run.
+    pub fn set_fast_forward(&mut self, on: bool) {
+        self.cycle.enabled = on;
+        self.cycle.restart();
+    }
+
+    /// How much simulated time fast-forward has skipped so far (zero when it never jumped).
+    #[must_use]
+    pub fn fast_forwarded(&self) -> SimDuration {
+        self.cycle.skipped
+    }
+
+    /// At the end of a pod sync: compares the state with the saved one and jumps whole cycles
+    /// towards `until` when they match.
+    pub(super) fn cycle_point<S: Sink>(&mut self, until: SimTime, sink: &mut S) {
+        let mut current = core::mem::take(&mut self.cycle.current);
+        current.begin(self.now);
+        let visited = self.visit_state(&mut Capture::new(&mut current), sink);
+        if !visited {
+            self.cycle.enabled = false;
+            self.cycle.current = current;
+            return;
+        }
+        if self.cycle.has_saved && self.cycle.saved.same_state(&current) {
+            let jumped = self.jump(&current, until, sink);
+            self.cycle.current = current;
+            self.cycle.restart();
+            if jumped {
+                return;
+            }
+        } else {
+            self.cycle.current = current;
+        }
+        self.cycle.lam += 1;
+        if !self.cycle.has_saved || self.cycle.lam >= self.cycle.power {
+            core::mem::swap(&mut self.cycle.saved, &mut self.cycle.current);
+            self.cycle.has_saved = true;
+            self.cycle.power = self.cycle.power.saturating_mul(2);
+            self.cycle.lam = 0;
+        }
+    }
+
+    /// Jumps from `later` (the state now, equal to the saved one) as many whole cycles as fit;
+    /// whether it did.
+    fn jump<S: Sink>(&mut self, later: &Snapshot, until: SimTime, sink: &mut S) -> bool {
+        let earlier = &self.cycle.saved;
+        let period = later.at().saturating_since(earlier.at());
+        // Status times are floored to seconds: only whole-second cycles keep them in step.
+        if period.is_zero() || period.as_millis() % 1000 != 0 {
+            return false;
+        }
+        let p = period.as_millis();
+        let mut wanted = until.saturating_since(self.now).as_millis() / p;
+        // Never over a boundary of the sink, counted from the start of the reference cycle.
+        let boundary = sink.next_boundary(earlier.at());
+        if boundary <= self.now {
+            return false;
+        }
+        if boundary != SimTime::MAX {
+            let room = boundary
+                .saturating_since(self.now)
+                .as_millis()
+                .saturating_sub(1)
+                / p;
+            wanted = wanted.min(room);
+        }
+        let mut plan = core::mem::take(&mut self.cycle.plan);
+        let k = earlier.plan(later, wanted, &mut plan);
+        let jumped = match k {
+            Some(k) => {
+                let mut apply = Apply::new(&plan);
+                let visited = self.visit_state(&mut apply, sink);
+                debug_assert!(visited && apply.done(), "the walk changed between visits");
+                let by = SimDuration::from_millis(p.saturating_mul(k));
+                self.now = self.now.saturating_add(by);
+                self.cycle.skipped = self.cycle.skipped.saturating_add(by);
+                self.after_jump();
+                true
+            }
+            None => false,
+        };
+        self.cycle.plan = plan;
+        jumped
+    }
+
+    /// Derived state the jump does not move: every deadline is looked up again.
+    fn after_jump(&mut self) {
+        for w in 0..self.workers.len() {
+            if !self.is_dirty[w] {
+                self.is_dirty[w] = true;
+                self.dirty.push(w);
+            }
+        }
+        self.globals_dirty = true;
+    }
+
+    /// Walks everything that decides what happens next, then the behaviours and the sink;
+    /// `false` when a part cannot be walked.
+    fn visit_state<S: Sink>(&mut self, v: &mut dyn Visitor, sink: &mut S) -> bool {
+        let word = self.rng.get_word_pos();
+        v.exact(word as u64);
+        v.exact((word >> 64) as u64);
+        v.exact(u64::from(self.created));
+        v.exact(u64::from(self.terminal));
+        let bases: Vec<u32> = self.runtime.iter().map(|r| r.next_id).collect();
+        for (c, rt) in self.runtime.iter_mut().enumerate() {
+            let base = bases[c];
+            visit_instances(v, &mut rt.instances, base);
+            count32(v, &mut rt.next_id, None);
+            v.exact(u64::from(rt.image_present));
+            v.exact(u64::from(rt.exit_at.is_some()));
+            if let Some((t, code)) = &mut rt.exit_at {
+                v.time(t);
+                exact_hash(v, code);
+            }
+        }
+        for (c, s) in self.snapshot.iter_mut().enumerate() {
+            visit_instances(v, s, bases[c]);
+        }
+        opt_time(v, &mut self.relist_at);
+        // The API status.
+        exact_hash(v, &self.status.phase);
+        exact_hash(v, &self.status.conditions);
+        for st in self
+            .status
+            .init_containers
+            .iter_mut()
+            .chain(&mut self.status.containers)
+        {
+            st.visit_cycle(v);
+        }
+        opt_time(v, &mut self.status.deletion_timestamp);
+        v.exact(u64::from(self.status.removed));
+        v.exact(u64::from(self.status_written));
+        for (c, view) in self.view.iter_mut().enumerate() {
+            opt_id32(v, &mut view.id, bases[c]);
+            v.exact(u64::from(view.running));
+            exact_hash(v, &view.terminated);
+            v.time(&mut view.started_at);
+            v.exact(u64::from(view.started));
+        }
+        exact_hash(v, &self.reason_cache);
+        for entry in &mut self.backoff {
+            v.exact(u64::from(entry.is_some()));
+            if let Some(e) = entry {
+                v.exact(e.backoff.as_millis());
+                v.time(&mut e.last_update);
+            }
+        }
+        v.exact(u64::from(self.sandbox_ready));
+        v.exact(u64::from(self.sandbox_stopped));
+        for (w, worker) in self.workers.iter_mut().enumerate() {
+            let base = bases[worker.container];
+            v.exact(u64::from(worker.alive));
+            v.exact(u64::from(worker.running));
+            v.time(&mut worker.next_tick);
+            opt_time(v, &mut worker.wake_at);
+            v.exact(u64::from(worker.pending_tick));
+            v.exact(u64::from(worker.pending_trigger));
+            v.exact(u64::from(worker.stop_requested));
+            v.exact(u64::from(worker.in_flight.is_some()));
+            if let Some(f) = &mut worker.in_flight {
+                v.time(&mut f.began);
+                v.exact(u64::from(f.attempt));
+                id32(v, &mut f.instance, base);
+                v.time(&mut f.ends);
+                exact_hash(v, &(f.outcome, f.output));
+            }
+            opt_id32(v, &mut worker.container_id, base);
+            exact_hash(v, &worker.last_result);
+            // P34: a run of equal results decides only until it reaches the larger threshold.
+            let cap = self
+                .pod
+                .container(worker.container)
+                .probe(worker.kind)
+                .map_or(1, |p| {
+                    p.success_threshold()
+                        .unsigned_abs()
+                        .max(p.failure_threshold().unsigned_abs())
+                });
+            let mut run = u64::from(worker.result_run);
+            v.saturating(&mut run, u64::from(cap), u64::from(u32::MAX));
+            worker.result_run = u32::try_from(run).unwrap_or(u32::MAX);
+            v.exact(u64::from(worker.on_hold));
+            // Only "created at this very instant" matters (P14's churn check).
+            v.past(&mut worker.created_at, SimDuration::from_millis(1));
+            let slot = &mut self.cache[w];
+            v.exact(u64::from(slot.is_some()));
+            if let Some((id, result)) = slot {
+                id32(v, id, base);
+                exact_hash(v, result);
+            }
+        }
+        v.exact(u64::from(self.delete_at.is_some()));
+        if let Some((t, grace)) = &mut self.delete_at {
+            v.time(t);
+            exact_hash(v, grace);
+        }
+        exact_hash(v, &self.deleting);
+        opt_time(v, &mut self.restart_at);
+        opt_time(v, &mut self.kubelet_started);
+        // The sync in progress.
+        let job = &mut self.job;
+        v.exact(u64::from(job.active));
+        exact_hash(v, &job.stage);
+        for (c, s) in job.snapshot.iter_mut().enumerate() {
+            visit_instances(v, s, bases[c]);
+        }
+        exact_hash(v, &job.kills);
+        v.exact(u64::from(job.pod_kill));
+        v.exact(job.parallel as u64);
+        exact_hash(v, &job.starts);
+        opt_time(v, &mut job.pull_end);
+        v.exact(u64::from(job.changed));
+        opt_time(v, &mut job.backoff_expiry);
+        exact_hash(v, &self.pending);
+        opt_time(v, &mut self.gate_after);
+        // Only "ended at this very instant" matters (the churn check).
+        v.exact(u64::from(self.last_sync_end.is_some()));
+        if let Some(t) = &mut self.last_sync_end {
+            v.past(t, SimDuration::from_millis(1));
+        }
+        for slot in [&mut self.sync_due, &mut self.requeue] {
+            v.exact(u64::from(slot.is_some()));
+            if let Some((t, trigger)) = slot {
+                v.time(t);
+                exact_hash(v, trigger);
+            }
+        }
+        // The behaviours, each against the one container that uses it.
+        let mut users: Vec<Option<Option<usize>>> = vec![None; self.behaviours.entries.len()];
+        for (c, bound) in self.behaviours.bindings.iter().enumerate() {
+            for i in bound.iter().flatten() {
+                let user = &mut users[*i];
+                *user = match *user {
+                    None => Some(Some(c)),
+                    Some(Some(other)) if other == c => Some(Some(c)),
+                    Some(_) => Some(None),
+                };
+            }
+        }
+        for (b, user) in self.behaviours.entries.iter_mut().zip(users) {
+            let base = user.flatten().map(|c| bases[c]);
+            if !b.visit_cycle(v, base) {
+                return false;
+            }
+        }
+        sink.visit_cycle(v)
+    }
+}
+
+fn visit_instance(v: &mut dyn Visitor, i: &mut Option<Instance>, base: u32) {
+    v.exact(u64::from(i.is_some()));
+    if let Some(i) = i {
+        id32(v, &mut i.id, base);
+        count32(v, &mut i.restart_count, None);
+        v.time(&mut i.started_at);
+        v.exact(u64::from(i.exited.is_some()));
+        if let Some((t, code)) = &mut i.exited {
+            v.time(t);
+            exact_hash(v, code);
+        }
+    }
+}
+
+fn visit_instances(v: &mut dyn Visitor, s: &mut Instances, base: u32) {
+    visit_instance(v, &mut s.newest, base);
+    visit_instance(v, &mut s.previous, base);
+}
+
+fn visit_terminated(v: &mut dyn Visitor, t: &mut Terminated) {
+    exact_hash(v, &(t.exit_code, t.reason));
+    v.time(&mut t.started_at);
+    v.time(&mut t.finished_at);
+}
+
+impl ContainerStatus {
+    /// Walks this status for fast-forward ([`cycle`](crate::cycle)): its state and times, the restart count as
+    /// a count.
+    pub fn visit_cycle(&mut self, v: &mut dyn Visitor) {
+        match &mut self.state {
+            ContainerState::Waiting(reason) => {
+                v.exact(0);
+                exact_hash(v, reason);
+            }
+            ContainerState::Running { started_at } => {
+                v.exact(1);
+                v.time(started_at);
+            }
+            ContainerState::Terminated(t) => {
+                v.exact(2);
+                visit_terminated(v, t);
+            }
+        }
+        v.exact(u64::from(self.last_state.is_some()));
+        if let Some(t) = &mut self.last_state {
+            visit_terminated(v, t);
+        }
+        v.exact(u64::from(self.ready));
+        v.exact(u64::from(self.started));
+        count32(v, &mut self.restart_count, None);
+    }
+}

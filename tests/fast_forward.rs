@@ -1,0 +1,328 @@
+//! Steady-state fast-forward gives exactly what the step-by-step run gives: the same summary
+//! bytes, the same expectation verdicts and the same final state, on generated scenarios (crash
+//! loops, flapping readiness, pods that settle, several containers and releases) with generated
+//! expectations. The test also requires that fast-forward really jumps in a good share of the
+//! cases, so it cannot pass by never jumping.
+
+use std::cell::Cell;
+use std::fmt::Write as _;
+
+use probesim_core::{SimDuration, Simulation};
+use probesim_report::{render_with, Format, ViewOptions};
+use probesim_scenario::expect::{ExpectSink, Failure};
+use probesim_scenario::run::{horizon, Discard};
+use probesim_scenario::scenario::Scenario;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+const RELEASES: [&str; 5] = ["1.19", "1.25", "1.30", "1.34", "1.37"];
+
+/// A probe: kind, handler (0 http, 1 tcp, 2 exec), period, failure and success thresholds,
+/// timeout, initial delay.
+#[derive(Clone, Debug)]
+struct Probe {
+    kind: &'static str,
+    handler: u8,
+    period: u32,
+    failure: u32,
+    success: u32,
+    timeout: u32,
+    delay: u32,
+    script: String,
+}
+
+fn outcome(handler: u8, good: bool) -> &'static str {
+    match (handler, good) {
+        (0, true) => "200",
+        (0, false) => "500",
+        (2, true) => "exit 0",
+        (2, false) => "exit 1",
+        (_, true) => "ok",
+        (_, false) => "fail",
+    }
+}
+
+fn script(handler: u8) -> impl Strategy<Value = String> {
+    let ok = outcome(handler, true);
+    let bad = outcome(handler, false);
+    prop_oneof![
+        (1u32..8).prop_map(move |n| format!("{n}x{ok} then {bad}")),
+        Just(ok.to_owned()),
+        Just(bad.to_owned()),
+        (1u32..60).prop_map(move |s| format!("{bad} for {s}s then {ok}")),
+        (1u32..40, 1u32..40)
+            .prop_map(move |(a, b)| format!("{ok} for {a}s then {bad} for {b}s repeat")),
+        (1u32..5, 1u32..5).prop_map(move |(a, b)| format!("{a}x{ok} then {b}x{bad} repeat")),
+        (1u32..4).prop_map(move |n| format!("{n}x{ok} then timeout")),
+        (1u32..3000).prop_map(move |ms| format!("{ok} after {ms}ms")),
+        (1u32..300).prop_map(move |s| format!("pod: {ok} for {s}s then {bad}")),
+        (1u32..30, 1u32..30)
+            .prop_map(move |(a, b)| format!("pod: {ok} for {a}s then {bad} for {b}s repeat")),
+    ]
+}
+
+fn probe(kind: &'static str) -> impl Strategy<Value = Probe> {
+    (0u8..3).prop_flat_map(move |handler| {
+        (
+            1u32..16,
+            1u32..5,
+            1u32..4,
+            1u32..4,
+            prop_oneof![Just(0u32), 0u32..25],
+            script(handler),
+        )
+            .prop_map(
+                move |(period, failure, success, timeout, delay, script)| Probe {
+                    kind,
+                    handler,
+                    period,
+                    failure,
+                    // Liveness and startup probes must have successThreshold 1.
+                    success: if kind == "readinessProbe" { success } else { 1 },
+                    timeout,
+                    delay,
+                    script,
+                },
+            )
+    })
+}
+
+#[derive(Clone, Debug)]
+struct Container {
+    probes: Vec<Probe>,
+    sigterm: Option<u32>,
+    exit: Option<(i32, u32)>,
+}
+
+fn container() -> impl Strategy<Value = Container> {
+    (
+        proptest::option::weighted(0.85, probe("livenessProbe")),
+        proptest::option::weighted(0.5, probe("readinessProbe")),
+        proptest::option::weighted(0.2, probe("startupProbe")),
+        proptest::option::of(0u32..40),
+        proptest::option::weighted(0.2, (0i32..3, 1u32..200)),
+    )
+        .prop_map(|(l, r, s, sigterm, exit)| Container {
+            probes: [l, r, s].into_iter().flatten().collect(),
+            sigterm,
+            exit,
+        })
+}
+
+/// Expectations of every kind, with windows and instants that fall anywhere in the run.
+fn expectations(horizon_s: u32) -> impl Strategy<Value = Vec<String>> {
+    let t = move || 0..horizon_s + 600;
+    let one = prop_oneof![
+        (t(), t(), 0usize..4).prop_map(|(a, b, k)| {
+            let kind = ["kill", "start", "probe", "ready"][k];
+            format!("  - timeline: {{kind: {kind}}}\n    between: [{}, {}]\n    count: {{min: 0}}\n", a.min(b), a.max(b))
+        }),
+        (t(), t(), 0usize..3).prop_map(|(a, b, k)| {
+            let reason = ["BackOff", "Unhealthy", "Killing"][k];
+            format!("  - events: {{reason: {reason}}}\n    between: [{}, {}]\n    count: {{max: 3}}\n", a.min(b), a.max(b))
+        }),
+        (t(), 0u32..30).prop_map(|(at, n)| {
+            format!("  - at: {at}\n    container: c0\n    restartCount: {{min: {n}}}\n")
+        }),
+        (t(), any::<bool>()).prop_map(|(at, ready)| format!("  - at: {at}\n    podReady: {ready}\n")),
+        (0u64..400, proptest::option::of(1u32..3000)).prop_map(|(max, within)| {
+            let mut s = format!("  - maxRestarts: {max}\n");
+            if let Some(w) = within {
+                let _ = writeln!(s, "    within: {w}s");
+            }
+            s
+        }),
+        (t(), t()).prop_map(|(a, b)| format!(
+            "  - maxRestarts: 2\n    container: c0\n    between: [{}, {}]\n",
+            a.min(b),
+            a.max(b)
+        )),
+        (t(), t()).prop_map(|(a, b)| format!("  - firstKill: {{min: {}, max: {}}}\n", a.min(b), a.max(b))),
+        Just("  - noKill: true\n".to_owned()),
+        t().prop_map(|w| format!("  - readyWithin: {w}s\n")),
+        (1u32..400).prop_map(|l| format!("  - neverNotReadyLongerThan: {l}s\n")),
+        (t(), 0u32..2000).prop_map(|(a, n)| format!(
+            "  - timeline: {{kind: probe, container: c0}}\n    between: [{a}, {}]\n    count: {{min: {n}}}\n",
+            a + 7200
+        )),
+    ];
+    proptest::collection::vec(one, 0..6)
+}
+
+#[derive(Clone, Debug)]
+struct Case {
+    release: &'static str,
+    policy: &'static str,
+    containers: Vec<Container>,
+    horizon_s: u32,
+    resync: u32,
+    expect: Vec<String>,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        0usize..RELEASES.len(),
+        prop_oneof![6 => Just("Always"), 1 => Just("OnFailure"), 1 => Just("Never")],
+        proptest::collection::vec(container(), 1..3),
+        prop_oneof![1800u32..14_400, 14_400u32..40_000],
+        prop_oneof![3 => Just(60u32), 1 => 1u32..90],
+    )
+        .prop_flat_map(|(r, policy, containers, horizon_s, resync)| {
+            expectations(horizon_s).prop_map(move |expect| Case {
+                release: RELEASES[r],
+                policy,
+                containers: containers.clone(),
+                horizon_s,
+                resync,
+                expect,
+            })
+        })
+}
+
+impl Case {
+    fn yaml(&self) -> String {
+        let mut y = format!(
+            "name: generated\nkubernetes: \"{}\"\nseed: 0\nduration: {}s\nkubelet:\n  resync: {}s\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {{name: generated}}\n  spec:\n    restartPolicy: {}\n    containers:\n",
+            self.release, self.horizon_s, self.resync, self.policy
+        );
+        for (i, c) in self.containers.iter().enumerate() {
+            let _ = writeln!(y, "    - name: c{i}\n      image: example/app");
+            for p in &c.probes {
+                let handler = match p.handler {
+                    0 => "httpGet: {path: /health, port: 8080}".to_owned(),
+                    1 => "tcpSocket: {port: 8080}".to_owned(),
+                    _ => "exec: {command: [cat, /tmp/healthy]}".to_owned(),
+                };
+                let _ = writeln!(
+                    y,
+                    "      {}: {{{handler}, periodSeconds: {}, failureThreshold: {}, successThreshold: {}, timeoutSeconds: {}, initialDelaySeconds: {}}}",
+                    p.kind, p.period, p.failure, p.success, p.timeout, p.delay
+                );
+            }
+        }
+        y.push_str("apps:\n");
+        for (i, c) in self.containers.iter().enumerate() {
+            let _ = writeln!(y, "  c{i}:");
+            match c.sigterm {
+                None => y.push_str("    sigterm: ignore\n"),
+                Some(s) => {
+                    let _ = writeln!(y, "    sigterm: exit 0 after {s}s");
+                }
+            }
+            if let Some((code, after)) = c.exit {
+                let _ = writeln!(y, "    exit: \"{code} after {after}s\"");
+            }
+            if !c.probes.is_empty() {
+                y.push_str("    probes:\n");
+                for p in &c.probes {
+                    let kind = p.kind.trim_end_matches("Probe");
+                    let _ = writeln!(y, "      {kind}: \"{}\"", p.script);
+                }
+            }
+        }
+        if !self.expect.is_empty() {
+            y.push_str("expect:\n");
+            for e in &self.expect {
+                y.push_str(e);
+            }
+        }
+        y
+    }
+}
+
+/// The verdicts, the final state and the skipped time of one check run.
+fn check(scenario: &Scenario, fast_forward: bool) -> (Vec<Failure>, String, SimDuration) {
+    let end = horizon(scenario).expect("duration");
+    let mut sim: Simulation = scenario.simulation();
+    sim.set_fast_forward(fast_forward);
+    let mut sink = ExpectSink::new(Discard, &scenario.expect);
+    sim.run_until(end, &mut sink).expect("the run settles");
+    let (_, failures) = sink.finish(end);
+    let state = format!("{:?} {:?}", sim.now(), sim.status());
+    (failures, state, sim.fast_forwarded())
+}
+
+fn summary(scenario: &Scenario, fast_forward: bool) -> String {
+    let view = ViewOptions {
+        fast_forward,
+        ..ViewOptions::default()
+    };
+    let out = render_with(scenario, Format::Summary, &view, Vec::new()).expect("summary");
+    String::from_utf8(out).expect("UTF-8")
+}
+
+#[test]
+fn fast_forward_gives_the_step_by_step_results() {
+    let cases = 160;
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let (jumped, valid) = (Cell::new(0u32), Cell::new(0u32));
+    let result = runner.run(&case(), |case| {
+        let yaml = case.yaml();
+        let scenario = match Scenario::from_str(&yaml, "generated.yaml") {
+            Ok(s) => s,
+            // A combination the loader refuses (it says why) is not this test's subject.
+            Err(_) => return Ok(()),
+        };
+        valid.set(valid.get() + 1);
+        let (plain, plain_state, none) = check(&scenario, false);
+        prop_assert_eq!(none, SimDuration::ZERO);
+        let (fast, fast_state, skipped) = check(&scenario, true);
+        if !skipped.is_zero() {
+            jumped.set(jumped.get() + 1);
+        }
+        prop_assert_eq!(&plain, &fast, "verdicts differ for\n{}", yaml);
+        prop_assert_eq!(
+            &plain_state,
+            &fast_state,
+            "final states differ for\n{}",
+            yaml
+        );
+        prop_assert_eq!(
+            summary(&scenario, false),
+            summary(&scenario, true),
+            "summaries differ for\n{}",
+            yaml
+        );
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    let (jumped, valid) = (jumped.get(), valid.get());
+    eprintln!("{valid} valid scenarios of {cases}, fast-forward jumped in {jumped}");
+    assert!(
+        valid >= cases / 2,
+        "only {valid} of {cases} generated scenarios loaded"
+    );
+    assert!(
+        jumped * 4 >= valid,
+        "fast-forward jumped in only {jumped} of {valid} scenarios"
+    );
+}
+
+/// A year of kubia: the jump happens, and the summary is the step-by-step one (R16, R27: the
+/// back-off capped at 5 minutes makes the crash loop periodic).
+#[test]
+fn a_year_of_kubia_jumps_and_matches() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/kubia-unhealthy.yaml"
+    ))
+    .expect("read kubia");
+    let mut scenario = Scenario::from_str(&text, "kubia-unhealthy.yaml").expect("kubia loads");
+    scenario.duration = Some(probesim_core::SimTime::from_secs(24 * 3600));
+    let (plain, plain_state, _) = check(&scenario, false);
+    let (fast, fast_state, skipped) = check(&scenario, true);
+    assert_eq!(plain, fast);
+    assert_eq!(plain_state, fast_state);
+    // Most of the day is skipped once the loop is periodic.
+    assert!(
+        skipped > SimDuration::from_secs(20 * 3600),
+        "skipped only {skipped:?}"
+    );
+    assert_eq!(summary(&scenario, false), summary(&scenario, true));
+}
