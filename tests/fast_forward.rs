@@ -13,7 +13,7 @@ use probesim_scenario::expect::{ExpectSink, Failure};
 use probesim_scenario::run::{horizon, Discard};
 use probesim_scenario::scenario::Scenario;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 const RELEASES: [&str; 5] = ["1.19", "1.25", "1.30", "1.34", "1.37"];
 
@@ -154,8 +154,15 @@ struct Case {
     release: &'static str,
     policy: &'static str,
     containers: Vec<Container>,
+    /// A sidecar (an init container that restarts `Always`) with its own probes, or a regular
+    /// init container that exits 0 after a while.
+    init: Option<(bool, Container)>,
     horizon_s: u32,
     resync: u32,
+    /// `kubelet.restartAt`, `deleteAt` and `kubelet.maxContainerRestartPeriod`, in seconds.
+    restart_at: Option<u32>,
+    delete_at: Option<u32>,
+    max_restart_period: Option<u32>,
     expect: Vec<String>,
 }
 
@@ -166,53 +173,98 @@ fn case() -> impl Strategy<Value = Case> {
         proptest::collection::vec(container(), 1..3),
         prop_oneof![1800u32..14_400, 14_400u32..40_000],
         prop_oneof![3 => Just(60u32), 1 => 1u32..90],
+        proptest::option::weighted(0.2, (any::<bool>(), container())),
+        (
+            proptest::option::weighted(0.15, 1u32..20_000),
+            proptest::option::weighted(0.1, 1u32..20_000),
+            proptest::option::weighted(0.15, 1u32..120),
+        ),
     )
-        .prop_flat_map(|(r, policy, containers, horizon_s, resync)| {
-            expectations(horizon_s).prop_map(move |expect| Case {
-                release: RELEASES[r],
-                policy,
-                containers: containers.clone(),
-                horizon_s,
-                resync,
-                expect,
-            })
-        })
+        .prop_flat_map(
+            |(r, policy, containers, horizon_s, resync, init, (restart_at, delete_at, max))| {
+                expectations(horizon_s).prop_map(move |expect| Case {
+                    release: RELEASES[r],
+                    policy,
+                    containers: containers.clone(),
+                    init: init.clone(),
+                    horizon_s,
+                    resync,
+                    restart_at,
+                    delete_at,
+                    max_restart_period: max,
+                    expect,
+                })
+            },
+        )
 }
 
 impl Case {
+    /// Every container with its name: the init container (`i0`) first.
+    fn named(&self) -> Vec<(String, &Container)> {
+        let init = self.init.iter().map(|(_, c)| ("i0".to_owned(), c));
+        init.chain(
+            self.containers
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (format!("c{i}"), c)),
+        )
+        .collect()
+    }
+
     fn yaml(&self) -> String {
         let mut y = format!(
-            "name: generated\nkubernetes: \"{}\"\nseed: 0\nduration: {}s\nkubelet:\n  resync: {}s\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {{name: generated}}\n  spec:\n    restartPolicy: {}\n    containers:\n",
-            self.release, self.horizon_s, self.resync, self.policy
+            "name: generated\nkubernetes: \"{}\"\nseed: 0\nduration: {}s\nkubelet:\n  resync: {}s\n",
+            self.release, self.horizon_s, self.resync
         );
-        for (i, c) in self.containers.iter().enumerate() {
-            let _ = writeln!(y, "    - name: c{i}\n      image: example/app");
-            for p in &c.probes {
-                let handler = match p.handler {
-                    0 => "httpGet: {path: /health, port: 8080}".to_owned(),
-                    1 => "tcpSocket: {port: 8080}".to_owned(),
-                    _ => "exec: {command: [cat, /tmp/healthy]}".to_owned(),
-                };
-                let _ = writeln!(
-                    y,
-                    "      {}: {{{handler}, periodSeconds: {}, failureThreshold: {}, successThreshold: {}, timeoutSeconds: {}, initialDelaySeconds: {}}}",
-                    p.kind, p.period, p.failure, p.success, p.timeout, p.delay
-                );
+        if let Some(t) = self.restart_at {
+            let _ = writeln!(y, "  restartAt: {t}s");
+        }
+        if let Some(t) = self.max_restart_period {
+            let _ = writeln!(y, "  maxContainerRestartPeriod: {t}s");
+        }
+        if let Some(t) = self.delete_at {
+            let _ = writeln!(y, "deleteAt: {t}s");
+        }
+        let _ = write!(
+            y,
+            "pod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {{name: generated}}\n  spec:\n    restartPolicy: {}\n",
+            self.policy
+        );
+        if let Some((sidecar, c)) = &self.init {
+            y.push_str("    initContainers:\n    - name: i0\n      image: example/init\n");
+            if *sidecar {
+                y.push_str("      restartPolicy: Always\n");
+                probes_yaml(&mut y, c);
             }
         }
-        y.push_str("apps:\n");
+        y.push_str("    containers:\n");
         for (i, c) in self.containers.iter().enumerate() {
-            let _ = writeln!(y, "  c{i}:");
+            let _ = writeln!(y, "    - name: c{i}\n      image: example/app");
+            probes_yaml(&mut y, c);
+        }
+        y.push_str("apps:\n");
+        for (name, c) in self.named() {
+            let _ = writeln!(y, "  {name}:");
             match c.sigterm {
                 None => y.push_str("    sigterm: ignore\n"),
                 Some(s) => {
                     let _ = writeln!(y, "    sigterm: exit 0 after {s}s");
                 }
             }
-            if let Some((code, after)) = c.exit {
-                let _ = writeln!(y, "    exit: \"{code} after {after}s\"");
+            let sidecar = self.init.as_ref().is_some_and(|(s, _)| *s);
+            match (name.as_str(), c.exit) {
+                // A regular init container must end for the pod to start.
+                ("i0", _) if !sidecar => {
+                    let after = c.exit.map_or(3, |(_, a)| a % 30 + 1);
+                    let _ = writeln!(y, "    exit: \"0 after {after}s\"");
+                }
+                (_, Some((code, after))) => {
+                    let _ = writeln!(y, "    exit: \"{code} after {after}s\"");
+                }
+                (_, None) => {}
             }
-            if !c.probes.is_empty() {
+            let probed = name != "i0" || sidecar;
+            if probed && !c.probes.is_empty() {
                 y.push_str("    probes:\n");
                 for p in &c.probes {
                     let kind = p.kind.trim_end_matches("Probe");
@@ -227,6 +279,21 @@ impl Case {
             }
         }
         y
+    }
+}
+
+fn probes_yaml(y: &mut String, c: &Container) {
+    for p in &c.probes {
+        let handler = match p.handler {
+            0 => "httpGet: {path: /health, port: 8080}",
+            1 => "tcpSocket: {port: 8080}",
+            _ => "exec: {command: [cat, /tmp/healthy]}",
+        };
+        let _ = writeln!(
+            y,
+            "      {}: {{{handler}, periodSeconds: {}, failureThreshold: {}, successThreshold: {}, timeoutSeconds: {}, initialDelaySeconds: {}}}",
+            p.kind, p.period, p.failure, p.success, p.timeout, p.delay
+        );
     }
 }
 
@@ -253,12 +320,34 @@ fn summary(scenario: &Scenario, fast_forward: bool) -> String {
 
 #[test]
 fn fast_forward_gives_the_step_by_step_results() {
-    let cases = 160;
-    let mut runner = TestRunner::new(Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    });
+    // The strategy is deeply nested: an unoptimised build needs more than the default stack.
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(compare_generated)
+        .expect("spawn")
+        .join()
+        .expect("the comparison passes");
+}
+
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a test's own knob: how many cases to run"
+)]
+fn compare_generated() {
+    // PROBESIM_FF_CASES=N runs more (the suite runs 160).
+    let cases = std::env::var("PROBESIM_FF_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(160);
+    // A fixed seed: the same cases on every run, so the share that jumps is stable.
+    let mut runner = TestRunner::new_with_rng(
+        Config {
+            cases,
+            failure_persistence: None,
+            ..Config::default()
+        },
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
     let (jumped, valid) = (Cell::new(0u32), Cell::new(0u32));
     let result = runner.run(&case(), |case| {
         let yaml = case.yaml();
@@ -299,7 +388,7 @@ fn fast_forward_gives_the_step_by_step_results() {
         "only {valid} of {cases} generated scenarios loaded"
     );
     assert!(
-        jumped * 4 >= valid,
+        jumped * 5 >= valid,
         "fast-forward jumped in only {jumped} of {valid} scenarios"
     );
 }

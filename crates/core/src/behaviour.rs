@@ -160,6 +160,13 @@ pub trait Behaviour {
         let _ = (v, instances);
         false
     }
+
+    /// Whether the next answers may still depend on [`Attempt::uptime`] (the default, `true`,
+    /// is always safe). A behaviour that says `false` lets fast-forward treat a container that
+    /// has run for long as the same container an hour later.
+    fn reads_uptime(&self) -> bool {
+        true
+    }
 }
 
 /// Access to the simulation's seeded generator for a [`Behaviour`], during one attempt.
@@ -240,5 +247,9 @@ impl Behaviour for AlwaysOk {
 
     fn visit_cycle(&mut self, _v: &mut dyn Visitor, _instances: Option<u32>) -> bool {
         true
+    }
+
+    fn reads_uptime(&self) -> bool {
+        false
     }
 }

@@ -124,6 +124,11 @@ impl ScriptPlayer {
         &self.script
     }
 
+    /// In the last step of a script that does not repeat: every later answer is that step's.
+    fn done(&self) -> bool {
+        !self.script.is_repeating() && self.cursor.step + 1 >= self.script.steps().len()
+    }
+
     /// The step that answers a request at `clock`, moving the cursor past the steps that have
     /// ended and counting the request.
     fn answer_at(&mut self, clock: SimDuration) -> Step {
@@ -227,9 +232,14 @@ impl Behaviour for ScriptPlayer {
     /// container's script reads uptime, so its cursor compares exactly. A `pod:` script reads pod
     /// time: its cursor's beginning is a point on the clock, which only works while no `until`
     /// (an absolute pod time) lies ahead; otherwise the player says it cannot be visited.
+    /// A container's script reads uptime until it reaches its last step for good.
+    fn reads_uptime(&self) -> bool {
+        !self.script.is_pod_scoped() && !self.done()
+    }
+
     fn visit_cycle(&mut self, v: &mut dyn Visitor, instances: Option<u32>) -> bool {
         let steps = self.script.steps();
-        let done = !self.script.is_repeating() && self.cursor.step + 1 >= steps.len();
+        let done = self.done();
         if self.script.is_pod_scoped() {
             v.exact(u64::from(done));
             if done {

@@ -151,6 +151,41 @@ impl Simulation {
         self.globals_dirty = true;
     }
 
+    /// Per behaviour, the one container whose probes use it (`None` inside when several do);
+    /// per container, how long its start matters to its probes' initial delays, and whether a
+    /// behaviour it uses still reads uptime.
+    fn readers(&self) -> (Vec<Option<Option<usize>>>, Vec<SimDuration>, Vec<bool>) {
+        let mut users: Vec<Option<Option<usize>>> = vec![None; self.behaviours.entries.len()];
+        let n = self.pod.container_count();
+        let mut uptime = vec![false; n];
+        for (c, bound) in self.behaviours.bindings.iter().enumerate() {
+            for i in bound.iter().flatten() {
+                let user = &mut users[*i];
+                *user = match *user {
+                    None => Some(Some(c)),
+                    Some(Some(other)) if other == c => Some(Some(c)),
+                    Some(_) => Some(None),
+                };
+                if self.behaviours.entries[*i].reads_uptime() {
+                    uptime[c] = true;
+                }
+            }
+        }
+        let young = (0..n)
+            .map(|c| {
+                let spec = self.pod.container(c);
+                let delay = crate::spec::ProbeKind::ALL
+                    .iter()
+                    .filter_map(|&k| spec.probe(k))
+                    .map(|p| u64::from(p.initial_delay_seconds().unsigned_abs()))
+                    .max()
+                    .unwrap_or(0);
+                SimDuration::from_secs(delay.saturating_add(1))
+            })
+            .collect();
+        (users, young, uptime)
+    }
+
     /// Walks everything that decides what happens next, then the behaviours and the sink;
     /// `false` when a part cannot be walked.
     fn visit_state<S: Sink>(&mut self, v: &mut dyn Visitor, sink: &mut S) -> bool {
@@ -160,9 +195,13 @@ impl Simulation {
         v.exact(u64::from(self.created));
         v.exact(u64::from(self.terminal));
         let bases: Vec<u32> = self.runtime.iter().map(|r| r.next_id).collect();
+        let (users, young, uptime) = self.readers();
+        // When an instance started matters while a probe's initial delay runs (P15) and, for
+        // as long as the container's behaviours read uptime, to them; otherwise it only shows.
+        let start_horizon = |c: usize| (!uptime[c]).then_some(young[c]);
         for (c, rt) in self.runtime.iter_mut().enumerate() {
             let base = bases[c];
-            visit_instances(v, &mut rt.instances, base);
+            visit_instances(v, &mut rt.instances, base, start_horizon(c));
             count32(v, &mut rt.next_id, None);
             v.exact(u64::from(rt.image_present));
             v.exact(u64::from(rt.exit_at.is_some()));
@@ -172,7 +211,7 @@ impl Simulation {
             }
         }
         for (c, s) in self.snapshot.iter_mut().enumerate() {
-            visit_instances(v, s, bases[c]);
+            visit_instances(v, s, bases[c], start_horizon(c));
         }
         opt_time(v, &mut self.relist_at);
         // The API status.
@@ -193,7 +232,8 @@ impl Simulation {
             opt_id32(v, &mut view.id, bases[c]);
             v.exact(u64::from(view.running));
             exact_hash(v, &view.terminated);
-            v.time(&mut view.started_at);
+            // P15: the start matters only until the initial delay has passed.
+            v.past(&mut view.started_at, young[c]);
             v.exact(u64::from(view.started));
         }
         exact_hash(v, &self.reason_cache);
@@ -261,7 +301,7 @@ impl Simulation {
         v.exact(u64::from(job.active));
         exact_hash(v, &job.stage);
         for (c, s) in job.snapshot.iter_mut().enumerate() {
-            visit_instances(v, s, bases[c]);
+            visit_instances(v, s, bases[c], start_horizon(c));
         }
         exact_hash(v, &job.kills);
         v.exact(u64::from(job.pod_kill));
@@ -285,17 +325,6 @@ impl Simulation {
             }
         }
         // The behaviours, each against the one container that uses it.
-        let mut users: Vec<Option<Option<usize>>> = vec![None; self.behaviours.entries.len()];
-        for (c, bound) in self.behaviours.bindings.iter().enumerate() {
-            for i in bound.iter().flatten() {
-                let user = &mut users[*i];
-                *user = match *user {
-                    None => Some(Some(c)),
-                    Some(Some(other)) if other == c => Some(Some(c)),
-                    Some(_) => Some(None),
-                };
-            }
-        }
         for (b, user) in self.behaviours.entries.iter_mut().zip(users) {
             let base = user.flatten().map(|c| bases[c]);
             if !b.visit_cycle(v, base) {
@@ -306,12 +335,22 @@ impl Simulation {
     }
 }
 
-fn visit_instance(v: &mut dyn Visitor, i: &mut Option<Instance>, base: u32) {
+/// An instance; its start as a point on the clock, or with `start_horizon` as a past time that
+/// matters only while younger than that.
+fn visit_instance(
+    v: &mut dyn Visitor,
+    i: &mut Option<Instance>,
+    base: u32,
+    start_horizon: Option<SimDuration>,
+) {
     v.exact(u64::from(i.is_some()));
     if let Some(i) = i {
         id32(v, &mut i.id, base);
         count32(v, &mut i.restart_count, None);
-        v.time(&mut i.started_at);
+        match start_horizon {
+            Some(h) => v.past(&mut i.started_at, h),
+            None => v.time(&mut i.started_at),
+        }
         v.exact(u64::from(i.exited.is_some()));
         if let Some((t, code)) = &mut i.exited {
             v.time(t);
@@ -320,20 +359,31 @@ fn visit_instance(v: &mut dyn Visitor, i: &mut Option<Instance>, base: u32) {
     }
 }
 
-fn visit_instances(v: &mut dyn Visitor, s: &mut Instances, base: u32) {
-    visit_instance(v, &mut s.newest, base);
-    visit_instance(v, &mut s.previous, base);
+fn visit_instances(
+    v: &mut dyn Visitor,
+    s: &mut Instances,
+    base: u32,
+    start_horizon: Option<SimDuration>,
+) {
+    visit_instance(v, &mut s.newest, base, start_horizon);
+    visit_instance(v, &mut s.previous, base, start_horizon);
+}
+
+/// A time the API shows and nothing decides by: never compared, moved like the others (it
+/// moves by whole cycles when the event that sets it recurs, and not at all otherwise).
+fn shown(v: &mut dyn Visitor, t: &mut SimTime) {
+    v.past(t, SimDuration::ZERO);
 }
 
 fn visit_terminated(v: &mut dyn Visitor, t: &mut Terminated) {
     exact_hash(v, &(t.exit_code, t.reason));
-    v.time(&mut t.started_at);
-    v.time(&mut t.finished_at);
+    shown(v, &mut t.started_at);
+    shown(v, &mut t.finished_at);
 }
 
 impl ContainerStatus {
-    /// Walks this status for fast-forward ([`cycle`](crate::cycle)): its state and times, the restart count as
-    /// a count.
+    /// Walks this status for fast-forward ([`cycle`](crate::cycle)): its state, its times (which
+    /// only show: the simulation decides by its own records) and the restart count as a count.
     pub fn visit_cycle(&mut self, v: &mut dyn Visitor) {
         match &mut self.state {
             ContainerState::Waiting(reason) => {
@@ -342,7 +392,7 @@ impl ContainerStatus {
             }
             ContainerState::Running { started_at } => {
                 v.exact(1);
-                v.time(started_at);
+                shown(v, started_at);
             }
             ContainerState::Terminated(t) => {
                 v.exact(2);
