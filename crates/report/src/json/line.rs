@@ -30,6 +30,10 @@ pub(crate) struct EventWriter {
     key: Vec<u8>,
     /// Scratch space for a rendered text.
     text: String,
+    /// The last event time written, and its text: events come in bursts at one instant.
+    t: Option<(u64, [u8; SECS_MAX], usize)>,
+    /// The last container named, and its `, "container": "<name>"` field.
+    container: (String, Vec<u8>),
 }
 
 impl EventWriter {
@@ -49,10 +53,18 @@ impl EventWriter {
     /// Appends `event` to `out` as one JSON object, without a newline.
     pub(crate) fn write(&mut self, out: &mut Vec<u8>, event: &Event<'_>) {
         out.extend_from_slice(b"{\"t\": ");
-        secs(out, event.t.as_millis());
-        out.extend_from_slice(b", \"kind\": \"");
-        out.extend_from_slice(event.kind.name().as_bytes());
-        out.push(b'"');
+        let ms = event.t.as_millis();
+        match &self.t {
+            Some((at, text, len)) if *at == ms => padded(out, text, *len),
+            _ => {
+                let mut text = [0u8; SECS_MAX];
+                let len = secs_into(&mut text, ms);
+                padded(out, &text, len);
+                self.t = Some((ms, text, len));
+            }
+        }
+        let (field, len) = &KIND_FIELDS[event.kind.index()];
+        padded(out, field, *len);
         match event.kind {
             EventKind::Probe {
                 container,
@@ -61,7 +73,7 @@ impl EventWriter {
                 output,
                 duration,
             } => {
-                container_field(out, container);
+                self.container_field(out, container);
                 word(out, b", \"probe\": \"", probe.as_str());
                 word(out, b", \"outcome\": \"", outcome.as_str());
                 out.extend_from_slice(b", \"output\": ");
@@ -74,7 +86,7 @@ impl EventWriter {
                 probe,
                 result,
             } => {
-                container_field(out, container);
+                self.container_field(out, container);
                 word(out, b", \"probe\": \"", probe.as_str());
                 word(out, b", \"result\": \"", result.as_str());
             }
@@ -84,7 +96,7 @@ impl EventWriter {
                 cause,
                 grace,
             } => {
-                container_field(out, container);
+                self.container_field(out, container);
                 word(out, b", \"reason\": \"", reason.as_str());
                 word(out, b", \"cause\": \"", cause.as_str());
                 out.extend_from_slice(b", \"grace\": ");
@@ -95,7 +107,7 @@ impl EventWriter {
                 exit_code,
                 reason,
             } => {
-                container_field(out, container);
+                self.container_field(out, container);
                 out.extend_from_slice(b", \"exitCode\": ");
                 int(out, exit_code);
                 word(out, b", \"reason\": \"", reason.as_str());
@@ -104,25 +116,25 @@ impl EventWriter {
                 container,
                 restart_count,
             } => {
-                container_field(out, container);
+                self.container_field(out, container);
                 out.extend_from_slice(b", \"restartCount\": ");
                 uint(out, u64::from(restart_count));
             }
             EventKind::BackOff { container, backoff } => {
-                container_field(out, container);
+                self.container_field(out, container);
                 out.extend_from_slice(b", \"backoff\": ");
                 secs(out, backoff.as_millis());
             }
             EventKind::Ready { container, ready } => {
-                container_field(out, container);
+                self.container_field(out, container);
                 boolean(out, b", \"ready\": ", ready);
             }
             EventKind::Started { container, started } => {
-                container_field(out, container);
+                self.container_field(out, container);
                 boolean(out, b", \"started\": ", started);
             }
             EventKind::Status { container, status } => {
-                container_field(out, container);
+                self.container_field(out, container);
                 container_fields(out, status);
             }
             EventKind::PodReady { ready } => boolean(out, b", \"ready\": ", ready),
@@ -145,6 +157,19 @@ impl EventWriter {
             }
         }
         out.push(b'}');
+    }
+
+    /// `, "container": "<name>"`, kept for the last name.
+    fn container_field(&mut self, out: &mut Vec<u8>, name: &str) {
+        let (last, field) = &mut self.container;
+        if last != name || field.is_empty() {
+            last.clear();
+            last.push_str(name);
+            field.clear();
+            field.extend_from_slice(b", \"container\": ");
+            string(field, name);
+        }
+        out.extend_from_slice(field);
     }
 
     /// `, "type": …, "reason": …, "object": …, "message": …`, kept by the event's key.
@@ -196,10 +221,42 @@ impl EventWriter {
     }
 }
 
-/// `, "container": "<name>"`.
-fn container_field(out: &mut Vec<u8>, name: &str) {
-    out.extend_from_slice(b", \"container\": ");
-    string(out, name);
+/// `, "kind": "<name>"` for every kind, in the order of [`EventKind::NAMES`], padded.
+const KIND_FIELDS: [([u8; 32], usize); EventKind::NAMES.len()] = kind_fields();
+
+const fn kind_fields() -> [([u8; 32], usize); EventKind::NAMES.len()] {
+    const PREFIX: &[u8] = b", \"kind\": \"";
+    let mut fields = [([0u8; 32], 0); EventKind::NAMES.len()];
+    let mut k = 0;
+    while k < fields.len() {
+        let name = EventKind::NAMES[k].as_bytes();
+        assert!(
+            PREFIX.len() + name.len() < 32,
+            "a kind name too long for its field"
+        );
+        let field = &mut fields[k].0;
+        let mut i = 0;
+        while i < PREFIX.len() {
+            field[i] = PREFIX[i];
+            i += 1;
+        }
+        let mut j = 0;
+        while j < name.len() {
+            field[i + j] = name[j];
+            j += 1;
+        }
+        field[i + j] = b'"';
+        fields[k].1 = i + j + 1;
+        k += 1;
+    }
+    fields
+}
+
+/// Appends the first `len` bytes of `bytes`: a copy of fixed size (no call to copy a few
+/// bytes of varying length), then the tail cut off.
+fn padded<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
+    out.extend_from_slice(bytes);
+    out.truncate(out.len() - (N - len.min(N)));
 }
 
 /// `key` (which ends in an opening quote), a word of one of the engine's closed vocabularies
@@ -259,18 +316,40 @@ pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
 }
 
 /// A non-negative integer in decimal.
-pub(crate) fn uint(out: &mut Vec<u8>, mut n: u64) {
+pub(crate) fn uint(out: &mut Vec<u8>, n: u64) {
     let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+    let len = decimal(&mut digits, n);
+    padded(out, &digits, len);
+}
+
+/// Writes `n` in decimal at the start of `digits` and returns how many digits it took: two
+/// digits at a time from a table, from the right, into place (the count is known first).
+fn decimal(digits: &mut [u8; 20], mut n: u64) -> usize {
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
+    let len = match n.checked_ilog10() {
+        Some(l) => l as usize + 1,
+        None => 1,
+    };
+    let mut i = len;
+    while n >= 100 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        i -= 2;
+        digits[i] = PAIRS[pair];
+        digits[i + 1] = PAIRS[pair + 1];
     }
-    out.extend_from_slice(&digits[i..]);
+    if n >= 10 {
+        let pair = n as usize * 2;
+        digits[i - 2] = PAIRS[pair];
+        digits[i - 1] = PAIRS[pair + 1];
+    } else {
+        digits[i - 1] = b'0' + n as u8;
+    }
+    len
 }
 
 /// An integer in decimal.
@@ -284,25 +363,34 @@ fn int(out: &mut Vec<u8>, n: i32) {
 /// Milliseconds as seconds with no trailing zeros (`80`, `0.5`, `12.25`, `1.001`): the
 /// `Display` of `SimTime` and `SimDuration`.
 pub(crate) fn secs(out: &mut Vec<u8>, ms: u64) {
-    uint(out, ms / 1000);
+    let mut text = [0u8; SECS_MAX];
+    let len = secs_into(&mut text, ms);
+    padded(out, &text, len);
+}
+
+/// The longest [`secs`]: 17 digits of seconds, the point and three decimals.
+const SECS_MAX: usize = 24;
+
+/// [`secs`] into `text`; returns the length.
+fn secs_into(text: &mut [u8; SECS_MAX], ms: u64) -> usize {
+    let mut digits = [0u8; 20];
+    let len = decimal(&mut digits, ms / 1000);
+    text[..20].copy_from_slice(&digits);
     let frac = ms % 1000;
     if frac == 0 {
-        return;
+        return len;
     }
-    let digits = [
-        b'0' + (frac / 100) as u8,
-        b'0' + (frac / 10 % 10) as u8,
-        b'0' + (frac % 10) as u8,
-    ];
-    let len = if frac % 100 == 0 {
-        1
-    } else if frac % 10 == 0 {
+    text[len] = b'.';
+    text[len + 1] = b'0' + (frac / 100) as u8;
+    text[len + 2] = b'0' + (frac / 10 % 10) as u8;
+    text[len + 3] = b'0' + (frac % 10) as u8;
+    len + if frac % 100 == 0 {
         2
-    } else {
+    } else if frac % 10 == 0 {
         3
-    };
-    out.push(b'.');
-    out.extend_from_slice(&digits[..len]);
+    } else {
+        4
+    }
 }
 
 #[cfg(test)]
@@ -442,7 +530,22 @@ mod tests {
         let base = events.clone();
         for (i, e) in base.iter().enumerate() {
             // Every time rendering: whole seconds, tenths, hundredths, thousandths, large.
-            for ms in [0, 1, 10, 100, 120, 1_001, 59_990, 86_400_000_123, u64::MAX] {
+            for ms in [
+                0,
+                1,
+                10,
+                100,
+                120,
+                1_001,
+                9_000,
+                10_000,
+                59_990,
+                99_999,
+                100_000,
+                1_000_000,
+                86_400_000_123,
+                u64::MAX,
+            ] {
                 let mut e = *e;
                 e.t = SimTime::from_millis(ms.wrapping_add(i as u64));
                 events.push(e);
@@ -479,7 +582,24 @@ mod tests {
                     restart_count: u32::MAX,
                 },
             },
+            Event {
+                t: at,
+                kind: EventKind::Delete {
+                    grace: SimDuration::from_millis(30_500),
+                },
+            },
+            Event {
+                t: at,
+                kind: EventKind::Deleted,
+            },
+            Event {
+                t: at,
+                kind: EventKind::KubeletRestart,
+            },
         ]);
+        let kinds: std::collections::BTreeSet<usize> =
+            events.iter().map(|e| e.kind.index()).collect();
+        assert_eq!(kinds.len(), EventKind::NAMES.len(), "every kind is written");
         for recorded in [
             None,
             Some(Recorded {
@@ -533,5 +653,25 @@ mod tests {
             }
         }
         assert!(!writer.kube.is_empty() && !writer.outputs.is_empty());
+    }
+
+    #[test]
+    fn integers_are_written_as_rust_writes_them() {
+        // Contract §4: numbers as JSON numbers; every digit count and its edges.
+        let mut out = Vec::new();
+        let mut p = 1u64;
+        for _ in 0..20 {
+            for n in [p - 1, p, p + 1, p.saturating_mul(7) / 3, u64::MAX] {
+                out.clear();
+                super::uint(&mut out, n);
+                assert_eq!(String::from_utf8_lossy(&out), n.to_string());
+            }
+            p = p.saturating_mul(10);
+        }
+        for n in [i32::MIN, -100, -1, 0, 1, i32::MAX] {
+            out.clear();
+            super::int(&mut out, n);
+            assert_eq!(String::from_utf8_lossy(&out), n.to_string());
+        }
     }
 }
