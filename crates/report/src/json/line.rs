@@ -317,24 +317,23 @@ pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
 
 /// A non-negative integer in decimal.
 pub(crate) fn uint(out: &mut Vec<u8>, n: u64) {
-    let mut digits = [0u8; 20];
-    let len = decimal(&mut digits, n);
-    padded(out, &digits, len);
+    let mut digits = [0u8; 44];
+    let start = decimal(&mut digits, n);
+    // `start` is at most 19, so the window lies within `digits`.
+    let window: &[u8; 20] = digits[start..start + 20].try_into().unwrap_or(&[0; 20]);
+    padded(out, window, 20 - start);
 }
 
-/// Writes `n` in decimal at the start of `digits` and returns how many digits it took: two
-/// digits at a time from a table, from the right, into place (the count is known first).
-fn decimal(digits: &mut [u8; 20], mut n: u64) -> usize {
+/// Writes `n` in decimal so that it ends at index 20 of `digits`, two digits at a time from a
+/// table, and returns where it starts. What follows the digits is the caller's: a window of
+/// fixed size from the start is copied without a call.
+fn decimal(digits: &mut [u8; 44], mut n: u64) -> usize {
     const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
         2021222324252627282930313233343536373839\
         4041424344454647484950515253545556575859\
         6061626364656667686970717273747576777879\
         8081828384858687888990919293949596979899";
-    let len = match n.checked_ilog10() {
-        Some(l) => l as usize + 1,
-        None => 1,
-    };
-    let mut i = len;
+    let mut i = 20;
     while n >= 100 {
         let pair = (n % 100) as usize * 2;
         n /= 100;
@@ -344,12 +343,14 @@ fn decimal(digits: &mut [u8; 20], mut n: u64) -> usize {
     }
     if n >= 10 {
         let pair = n as usize * 2;
-        digits[i - 2] = PAIRS[pair];
-        digits[i - 1] = PAIRS[pair + 1];
+        i -= 2;
+        digits[i] = PAIRS[pair];
+        digits[i + 1] = PAIRS[pair + 1];
     } else {
-        digits[i - 1] = b'0' + n as u8;
+        i -= 1;
+        digits[i] = b'0' + n as u8;
     }
-    len
+    i
 }
 
 /// An integer in decimal.
@@ -373,24 +374,27 @@ const SECS_MAX: usize = 24;
 
 /// [`secs`] into `text`; returns the length.
 fn secs_into(text: &mut [u8; SECS_MAX], ms: u64) -> usize {
-    let mut digits = [0u8; 20];
-    let len = decimal(&mut digits, ms / 1000);
-    text[..20].copy_from_slice(&digits);
+    let mut digits = [0u8; 44];
+    let start = decimal(&mut digits, ms / 1000);
     let frac = ms % 1000;
-    if frac == 0 {
-        return len;
-    }
-    text[len] = b'.';
-    text[len + 1] = b'0' + (frac / 100) as u8;
-    text[len + 2] = b'0' + (frac / 10 % 10) as u8;
-    text[len + 3] = b'0' + (frac % 10) as u8;
-    len + if frac % 100 == 0 {
-        2
-    } else if frac % 10 == 0 {
-        3
+    let len = if frac == 0 {
+        20 - start
     } else {
-        4
-    }
+        digits[20] = b'.';
+        digits[21] = b'0' + (frac / 100) as u8;
+        digits[22] = b'0' + (frac / 10 % 10) as u8;
+        digits[23] = b'0' + (frac % 10) as u8;
+        24 - start
+            - if frac % 100 == 0 {
+                2
+            } else if frac % 10 == 0 {
+                1
+            } else {
+                0
+            }
+    };
+    text.copy_from_slice(&digits[start..start + SECS_MAX]);
+    len
 }
 
 #[cfg(test)]
