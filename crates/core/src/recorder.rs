@@ -18,13 +18,20 @@
 //! Where Go picks an arbitrary element (the aggregation set drops "any" message once it is
 //! full), the recorder drops the smallest message in byte order. Memory is bounded by the number
 //! of distinct messages, not by the horizon.
+//!
+//! Go keys all of this by strings it formats for every event. Here an event is looked up by its
+//! structured parts (type, reason, object, the message's fields: see `key`), and a message is
+//! rendered only the first time such a key is seen; from then on groups and counts refer to the
+//! rendered message by an index, so every decision is the one the texts would give.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::event::{Event, EventKind, EventType, KubeEvent, Message, Recorded};
 use crate::sink::{Flow, Sink};
 use crate::time::{SimDuration, SimTime};
+
+pub mod key;
 
 /// Distinct messages per group before events are combined (`defaultAggregateMaxEvents`).
 const AGGREGATE_MAX_EVENTS: usize = 10;
@@ -35,10 +42,20 @@ const SPAM_BURST: u64 = 25;
 /// Spam filter refill: one token per this long (`defaultSpamQPS` = 1/300).
 const SPAM_REFILL: SimDuration = SimDuration::from_secs(300);
 
-#[derive(Debug, Default)]
+/// One aggregation group: the events of one type and reason (step 1).
+#[derive(Debug)]
 struct Group {
-    messages: BTreeSet<String>,
+    /// The group's key (its place in [`Recorder::groups`] stands for it).
+    event_type: EventType,
+    /// The group's key, continued.
+    reason: &'static str,
+    /// The distinct messages seen within the interval, as indices into [`Keys::texts`], in no
+    /// particular order; at most [`AGGREGATE_MAX_EVENTS`] − 1 between events.
+    messages: Vec<u32>,
+    /// When the group last saw an event.
     last: Option<SimTime>,
+    /// The deduplication state of the group's combined events (their key is the group's).
+    combined: Option<Observation>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -80,15 +97,124 @@ impl Bucket {
 }
 
 /// Annotates Kubernetes Events with the event recorder's verdict; see the module docs.
+///
+/// Its state is what the correlator remembers (`groups`, `observed`, `buckets`: what a kubelet
+/// restart forgets) and a cache (`keys`) that maps an event's structured parts to the group,
+/// message and deduplication entry it belongs to. The cache only saves formatting: it grows with
+/// the distinct events seen and never changes a verdict.
 #[derive(Debug)]
 pub struct Recorder<S> {
     inner: S,
     spam_by_type: bool,
-    groups: BTreeMap<(EventType, &'static str), Group>,
-    observed: BTreeMap<String, Observation>,
+    /// The aggregation groups, in the order they were first seen.
+    groups: Vec<Group>,
+    /// The deduplication state of uncombined events: by (object, type, reason, rendered
+    /// message), indexed as [`Slots::observed`] says; `None` once a kubelet restart forgot it.
+    observed: Vec<Option<Observation>>,
+    /// The spam filter's buckets: the pod's (or its `Normal` events' from 1.32), then its
+    /// `Warning` events' from 1.32.
     buckets: [Option<Bucket>; 2],
-    key: String,
+    /// Where each event's state lives.
+    keys: Keys,
+}
+
+/// Where the state of one kind of event lives.
+#[derive(Clone, Copy, Debug)]
+struct Slots {
+    /// Index into [`Recorder::groups`].
+    group: u32,
+    /// The rendered message, as an index into [`Keys::texts`].
+    text: u32,
+    /// Index into [`Recorder::observed`].
+    observed: u32,
+}
+
+/// The recorder's cache: from an event's structured parts to its [`Slots`], and the rendered
+/// messages, each once.
+#[derive(Debug, Default)]
+struct Keys {
+    /// By the bytes of [`key::encode`].
+    slots: BTreeMap<Box<[u8]>, Slots>,
+    /// Every distinct rendered message, by index.
+    texts: Vec<Box<str>>,
+    /// The index of each rendered message.
+    text_ids: BTreeMap<Box<str>, u32>,
+    /// The index into [`Recorder::observed`] of each (group, rendered message, object key).
+    observed_ids: BTreeMap<(u32, u32, Box<[u8]>), u32>,
+    /// Scratch space for a key.
+    scratch: Vec<u8>,
+    /// Scratch space for a rendered message.
     message: String,
+}
+
+impl Keys {
+    /// The slots of `e`, found from its structured parts; a new kind of event gets new slots
+    /// (its message rendered once), and new groups and deduplication entries where its group
+    /// or its rendered message are new.
+    fn slots(
+        &mut self,
+        e: &KubeEvent<'_>,
+        groups: &mut Vec<Group>,
+        observed: &mut Vec<Option<Observation>>,
+    ) -> Slots {
+        key::encode(&mut self.scratch, e);
+        if let Some(s) = self.slots.get(self.scratch.as_slice()) {
+            return *s;
+        }
+        let group = match groups
+            .iter()
+            .position(|g| g.event_type == e.event_type && g.reason == e.reason)
+        {
+            Some(i) => i,
+            None => {
+                groups.push(Group {
+                    event_type: e.event_type,
+                    reason: e.reason,
+                    messages: Vec::new(),
+                    last: None,
+                    combined: None,
+                });
+                groups.len() - 1
+            }
+        };
+        self.message.clear();
+        let _ = write!(self.message, "{}", e.message);
+        let text = match self.text_ids.get(self.message.as_str()) {
+            Some(&t) => t,
+            None => {
+                let t = index(self.texts.len());
+                self.texts.push(self.message.as_str().into());
+                self.text_ids.insert(self.message.as_str().into(), t);
+                t
+            }
+        };
+        let group = index(group);
+        let mut object = Vec::new();
+        key::object(&mut object, e.object);
+        let entry = (group, text, object.into_boxed_slice());
+        let observed = match self.observed_ids.get(&entry) {
+            Some(&o) => o,
+            None => {
+                let o = index(observed.len());
+                observed.push(None);
+                self.observed_ids.insert(entry, o);
+                o
+            }
+        };
+        let s = Slots {
+            group,
+            text,
+            observed,
+        };
+        self.slots.insert(self.scratch.as_slice().into(), s);
+        s
+    }
+}
+
+/// A table index. Tables grow by one entry per distinct event, far below `u32::MAX` in any run
+/// that fits in memory.
+fn index(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 impl<S> Recorder<S> {
@@ -98,11 +224,10 @@ impl<S> Recorder<S> {
         Recorder {
             inner,
             spam_by_type,
-            groups: BTreeMap::new(),
-            observed: BTreeMap::new(),
+            groups: Vec::new(),
+            observed: Vec::new(),
             buckets: [None, None],
-            key: String::new(),
-            message: String::new(),
+            keys: Keys::default(),
         }
     }
 
@@ -119,46 +244,54 @@ impl<S> Recorder<S> {
     /// A kubelet restart: the correlator lives in the kubelet process, so the new one starts
     /// with no groups, no counts and full buckets. Its events become new Event objects.
     fn forget(&mut self) {
-        self.groups.clear();
-        self.observed.clear();
+        for g in &mut self.groups {
+            g.messages.clear();
+            g.last = None;
+            g.combined = None;
+        }
+        self.observed.fill(None);
         self.buckets = [None, None];
     }
 
     fn correlate(&mut self, t: SimTime, e: &KubeEvent<'_>) -> Recorded {
-        self.message.clear();
-        let _ = write!(self.message, "{}", e.message);
+        let slots = self.keys.slots(e, &mut self.groups, &mut self.observed);
         // 1. Aggregation by (type, reason); the field path is not part of the key.
-        let group = self.groups.entry((e.event_type, e.reason)).or_default();
+        let group = &mut self.groups[slots.group as usize];
         if group
             .last
             .is_some_and(|last| t.saturating_since(last) > AGGREGATE_INTERVAL)
         {
             group.messages.clear();
         }
-        if !group.messages.contains(self.message.as_str()) {
-            group.messages.insert(self.message.clone());
+        if !group.messages.contains(&slots.text) {
+            group.messages.push(slots.text);
         }
         group.last = Some(t);
         let combined = group.messages.len() >= AGGREGATE_MAX_EVENTS;
         if combined {
-            group.messages.pop_first();
+            // Go drops an arbitrary message; this drops the smallest in byte order.
+            let texts = &self.keys.texts;
+            if let Some((i, _)) = group
+                .messages
+                .iter()
+                .enumerate()
+                .min_by(|a, b| texts[*a.1 as usize].cmp(&texts[*b.1 as usize]))
+            {
+                group.messages.swap_remove(i);
+            }
         }
         // 2. Deduplication on the full key (or the group key for combined events).
-        self.key.clear();
-        let _ = write!(self.key, "{}\u{1}{}\u{1}", e.event_type.as_str(), e.reason);
-        if !combined {
-            let _ = write!(self.key, "{}\u{1}{}", e.object, self.message);
-        }
-        let observation = match self.observed.get_mut(self.key.as_str()) {
+        let entry = if combined {
+            &mut group.combined
+        } else {
+            &mut self.observed[slots.observed as usize]
+        };
+        let observation = match entry {
             Some(o) => {
                 o.count = o.count.saturating_add(1);
                 *o
             }
-            None => {
-                let o = Observation { count: 1, first: t };
-                self.observed.insert(self.key.clone(), o);
-                o
-            }
+            None => *entry.insert(Observation { count: 1, first: t }),
         };
         // 3. The spam filter, per pod (and per type from 1.32).
         let slot = usize::from(self.spam_by_type && e.event_type == EventType::Warning);
@@ -202,91 +335,4 @@ impl<S: Sink> Sink for Recorder<S> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::event::{KillMessage, ObjectRef};
-    use crate::sink::VecSink;
-
-    fn killing(t: u64, container: &str, sink: &mut Recorder<VecSink>) {
-        let e = KubeEvent {
-            event_type: EventType::Normal,
-            reason: "Killing",
-            object: ObjectRef::Container(container),
-            message: Message::Killing {
-                container,
-                kind: KillMessage::Stopping,
-            },
-            recorded: None,
-        };
-        let _ = sink.event(&Event {
-            t: SimTime::from_secs(t),
-            kind: EventKind::Event(e),
-        });
-    }
-
-    #[test]
-    fn repeats_are_counted_from_the_first_occurrence() {
-        // R54 step 2.
-        let mut r = Recorder::new(VecSink::default(), true);
-        killing(10, "a", &mut r);
-        killing(20, "a", &mut r);
-        let texts: Vec<_> = r.into_inner().records.into_iter().map(|x| x.text).collect();
-        assert_eq!(
-            texts[1],
-            "Normal Killing: Stopping container a (x2 since 10s)"
-        );
-    }
-
-    #[test]
-    fn a_kubelet_restart_starts_a_new_correlator() {
-        // R54: the correlator's caches and buckets are in the kubelet's memory.
-        let mut r = Recorder::new(VecSink::default(), true);
-        for i in 0..30 {
-            killing(i, "a", &mut r);
-        }
-        let _ = r.event(&Event {
-            t: SimTime::from_secs(40),
-            kind: EventKind::KubeletRestart,
-        });
-        killing(41, "a", &mut r);
-        let texts: Vec<_> = r.into_inner().records.into_iter().map(|x| x.text).collect();
-        assert!(texts[29].ends_with("(x30 since 0s, not sent)"), "{texts:?}");
-        assert_eq!(texts[31], "Normal Killing: Stopping container a");
-    }
-
-    #[test]
-    fn the_burst_of_25_is_spent_then_one_event_per_300_seconds_gets_through() {
-        // R54 step 3.
-        let mut r = Recorder::new(VecSink::default(), true);
-        for i in 0..30 {
-            killing(i, "a", &mut r);
-        }
-        killing(329, "a", &mut r);
-        let texts: Vec<_> = r.into_inner().records.into_iter().map(|x| x.text).collect();
-        assert!(texts[24].ends_with("(x25 since 0s)"));
-        assert!(texts[25].ends_with("(x26 since 0s, not sent)"));
-        // 25 tokens at 0; 29 s of refill is not enough; at 329 s more than 300 s have passed
-        // since the bucket was last full.
-        assert!(texts[30].ends_with("(x31 since 0s)"), "{}", texts[30]);
-    }
-
-    #[test]
-    fn ten_distinct_messages_in_one_group_become_combined_events() {
-        // R54 step 1, R55.
-        let mut r = Recorder::new(VecSink::default(), true);
-        let names: Vec<String> = (0..11).map(|i| format!("c{i}")).collect();
-        for (i, n) in names.iter().enumerate() {
-            killing(i as u64, n, &mut r);
-        }
-        let texts: Vec<_> = r.into_inner().records.into_iter().map(|x| x.text).collect();
-        assert_eq!(texts[8], "Normal Killing: Stopping container c8");
-        assert_eq!(
-            texts[9],
-            "Normal Killing: (combined from similar events): Stopping container c9"
-        );
-        assert_eq!(
-            texts[10],
-            "Normal Killing: (combined from similar events): Stopping container c10 (x2 since 9s)"
-        );
-    }
-}
+mod tests;

@@ -6,7 +6,7 @@
 //! [`SimDuration`]). Message texts are rendered into one reusable buffer and escaped as JSON
 //! strings, so writing an event allocates nothing once the buffer has grown.
 
-use core::fmt::{self, Write as _};
+use core::fmt;
 use std::io::{self, Write};
 
 use probesim_core::cycle::Visitor;
@@ -16,6 +16,11 @@ use probesim_core::{
 };
 
 use super::RunInfo;
+
+mod line;
+
+/// How many bytes of event lines the JSON sinks gather before handing them to their writer.
+const FLUSH_AT: usize = 64 * 1024;
 
 /// The `counts` key of pod-level events (`phase`, `podReady`, `sync`, Events about the pod) in
 /// the summary. Parentheses keep it apart from every container name (a DNS label).
@@ -75,18 +80,6 @@ fn field_raw<W: Write + ?Sized>(w: &mut W, k: &str, value: impl fmt::Display) ->
     write!(w, ", \"{k}\": {value}")
 }
 
-/// Writes `, "key": "<value's Display, escaped>"`, rendering into `buf`.
-fn field_display<W: Write + ?Sized>(
-    w: &mut W,
-    k: &str,
-    value: impl fmt::Display,
-    buf: &mut String,
-) -> io::Result<()> {
-    buf.clear();
-    write!(buf, "{value}").map_err(io::Error::other)?;
-    field_str(w, k, buf)
-}
-
 /// Writes one timeline event as a one-line JSON object (no trailing newline): `t` and `kind`,
 /// then the kind's fields (contract §4's required ones and a few more):
 ///
@@ -106,7 +99,9 @@ fn field_display<W: Write + ?Sized>(
 /// | `sync` | `trigger` |
 /// | `event` | `type`, `reason`, `object` (the involved object's `fieldPath`, `""` for the pod), `message` |
 ///
-/// `buf` is scratch space for rendering texts; pass the same one every time.
+/// `buf` is scratch space for rendering texts; pass the same one every time. A sink writing
+/// many events keeps an [`EventWriter`](line::EventWriter) instead, which also keeps the texts
+/// it rendered.
 ///
 /// # Errors
 /// Writing failed.
@@ -115,96 +110,11 @@ pub fn write_event<W: Write + ?Sized>(
     event: &Event<'_>,
     buf: &mut String,
 ) -> io::Result<()> {
-    write!(
-        w,
-        "{{\"t\": {}, \"kind\": \"{}\"",
-        event.t,
-        event.kind.name()
-    )?;
-    match event.kind {
-        EventKind::Probe {
-            container,
-            probe,
-            outcome,
-            output,
-            duration,
-        } => {
-            field_str(w, "container", container)?;
-            field_str(w, "probe", probe.as_str())?;
-            field_str(w, "outcome", outcome.as_str())?;
-            field_display(w, "output", output, buf)?;
-            field_raw(w, "duration", duration)?;
-        }
-        EventKind::Result {
-            container,
-            probe,
-            result,
-        } => {
-            field_str(w, "container", container)?;
-            field_str(w, "probe", probe.as_str())?;
-            field_str(w, "result", result.as_str())?;
-        }
-        EventKind::Kill {
-            container,
-            reason,
-            cause,
-            grace,
-        } => {
-            field_str(w, "container", container)?;
-            field_str(w, "reason", reason.as_str())?;
-            field_str(w, "cause", cause.as_str())?;
-            field_raw(w, "grace", grace)?;
-        }
-        EventKind::Exit {
-            container,
-            exit_code,
-            reason,
-        } => {
-            field_str(w, "container", container)?;
-            field_raw(w, "exitCode", exit_code)?;
-            field_str(w, "reason", reason.as_str())?;
-        }
-        EventKind::Start {
-            container,
-            restart_count,
-        } => {
-            field_str(w, "container", container)?;
-            field_raw(w, "restartCount", restart_count)?;
-        }
-        EventKind::BackOff { container, backoff } => {
-            field_str(w, "container", container)?;
-            field_raw(w, "backoff", backoff)?;
-        }
-        EventKind::Ready { container, ready } => {
-            field_str(w, "container", container)?;
-            field_raw(w, "ready", ready)?;
-        }
-        EventKind::Started { container, started } => {
-            field_str(w, "container", container)?;
-            field_raw(w, "started", started)?;
-        }
-        EventKind::Status { container, status } => {
-            field_str(w, "container", container)?;
-            container_fields(w, status)?;
-        }
-        EventKind::PodReady { ready } => field_raw(w, "ready", ready)?,
-        EventKind::Phase { phase } => field_str(w, "phase", phase.as_str())?,
-        EventKind::Sync { trigger } => field_str(w, "trigger", trigger.as_str())?,
-        EventKind::Delete { grace } => field_raw(w, "grace", grace)?,
-        EventKind::Deleted | EventKind::KubeletRestart => {}
-        EventKind::Event(e) => {
-            field_str(w, "type", e.event_type.as_str())?;
-            field_str(w, "reason", e.reason)?;
-            field_display(w, "object", e.object, buf)?;
-            field_display(w, "message", e.message, buf)?;
-            if let Some(r) = e.recorded {
-                field_raw(w, "count", r.count)?;
-                field_raw(w, "firstTimestamp", r.first)?;
-                field_raw(w, "reachedApiServer", r.sent)?;
-            }
-        }
-    }
-    w.write_all(b"}")
+    let mut writer = line::EventWriter::with_text(std::mem::take(buf));
+    let mut out = Vec::new();
+    writer.write(&mut out, event);
+    *buf = writer.into_text();
+    w.write_all(&out)
 }
 
 /// Writes the fields of one container's API status, each preceded by `, `.
@@ -340,7 +250,9 @@ fn header_fields<W: Write + ?Sized>(w: &mut W, info: &RunInfo<'_>) -> io::Result
 pub struct JsonSink<W: Write> {
     w: W,
     events: u64,
-    buf: String,
+    /// Event lines not yet handed to `w` (at most about [`FLUSH_AT`] bytes).
+    out: Vec<u8>,
+    lines: line::EventWriter,
 }
 
 impl<W: Write> JsonSink<W> {
@@ -355,7 +267,8 @@ impl<W: Write> JsonSink<W> {
         Ok(JsonSink {
             w,
             events: 0,
-            buf: String::new(),
+            out: Vec::new(),
+            lines: line::EventWriter::default(),
         })
     }
 
@@ -365,6 +278,7 @@ impl<W: Write> JsonSink<W> {
     /// # Errors
     /// Writing or flushing failed.
     pub fn finish(mut self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
+        self.w.write_all(&self.out)?;
         let close: &[u8] = if self.events == 0 { b"]" } else { b"\n  ]" };
         self.w.write_all(close)?;
         self.w.write_all(b",\n  \"final\": ")?;
@@ -384,9 +298,13 @@ impl<W: Write> Sink for JsonSink<W> {
         } else {
             b",\n    "
         };
-        self.w.write_all(sep)?;
-        write_event(&mut self.w, event, &mut self.buf)?;
+        self.out.extend_from_slice(sep);
+        self.lines.write(&mut self.out, event);
         self.events += 1;
+        if self.out.len() >= FLUSH_AT {
+            self.w.write_all(&self.out)?;
+            self.out.clear();
+        }
         Ok(Flow::Continue)
     }
 }
@@ -401,7 +319,9 @@ impl<W: Write> Sink for JsonSink<W> {
 #[derive(Debug)]
 pub struct JsonlSink<W: Write> {
     w: W,
-    buf: String,
+    /// Event lines not yet handed to `w` (at most about [`FLUSH_AT`] bytes).
+    out: Vec<u8>,
+    lines: line::EventWriter,
 }
 
 impl<W: Write> JsonlSink<W> {
@@ -410,7 +330,8 @@ impl<W: Write> JsonlSink<W> {
     pub fn new(w: W) -> JsonlSink<W> {
         JsonlSink {
             w,
-            buf: String::new(),
+            out: Vec::new(),
+            lines: line::EventWriter::default(),
         }
     }
 
@@ -419,6 +340,7 @@ impl<W: Write> JsonlSink<W> {
     /// # Errors
     /// Writing or flushing failed.
     pub fn finish(mut self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
+        self.w.write_all(&self.out)?;
         self.w.write_all(b"{\"kind\": \"final\", ")?;
         final_fields(&mut self.w, end, pod, status)?;
         self.w.write_all(b"}\n")?;
@@ -431,8 +353,12 @@ impl<W: Write> Sink for JsonlSink<W> {
     type Error = io::Error;
 
     fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
-        write_event(&mut self.w, event, &mut self.buf)?;
-        self.w.write_all(b"\n")?;
+        self.lines.write(&mut self.out, event);
+        self.out.push(b'\n');
+        if self.out.len() >= FLUSH_AT {
+            self.w.write_all(&self.out)?;
+            self.out.clear();
+        }
         Ok(Flow::Continue)
     }
 }

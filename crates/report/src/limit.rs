@@ -5,11 +5,12 @@
 //! [`MAX_LISTED_EVENTS`] events. An estimate from the probe periods cannot promise that (a 1 ms
 //! resync, a fast crash loop or a sidecar's probes produce far more than the periods say), so
 //! [`check_listing`] counts: it runs the scenario once into [`EventLimit`] over a sink that
-//! keeps nothing, the way the report will see it (through the kubelet's event recorder), and stops
-//! at the first event past the limit. The run is deterministic, so the report that follows gets
+//! keeps nothing, and stops at the first event past the limit. The report sees the same events
+//! through the kubelet's event recorder, which annotates Kubernetes Events but passes every event
+//! on, one for one; the count leaves the recorder out. The run is deterministic, so the report that follows gets
 //! exactly the events counted; nothing is printed before the answer is known.
 
-use probesim_core::{Event, Flow, Recorder, SimTime, Sink};
+use probesim_core::{Event, Flow, SimTime, Sink};
 #[cfg(doc)]
 use probesim_scenario::run::MAX_LISTED_EVENTS;
 use probesim_scenario::run::{estimate_events, Discard, RunFailure};
@@ -109,15 +110,12 @@ pub fn check_listed(
         });
     }
     let mut sim = scenario.simulation();
-    let mut recorder = Recorder::new(
-        EventLimit::new(Discard, limit),
-        sim.profile().event_spam_key_has_type,
-    );
-    sim.run_until(end, &mut recorder).map_err(|e| match e {
+    let mut counter = EventLimit::new(Discard, limit);
+    sim.run_until(end, &mut counter).map_err(|e| match e {
         probesim_core::RunError::Sink(never) => match never {},
         probesim_core::RunError::StepBudget { at } => RunFailure::Stuck(at),
     })?;
-    match recorder.inner().exceeded_at() {
+    match counter.exceeded_at() {
         None => Ok(()),
         Some(at) => Err(RunFailure::TooManyEvents {
             limit,

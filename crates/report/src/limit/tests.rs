@@ -1,3 +1,4 @@
+use probesim_core::Recorder;
 use probesim_scenario::run::horizon;
 use probesim_scenario::scenario::{NoFiles, Scenario};
 
