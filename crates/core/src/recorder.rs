@@ -27,6 +27,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::cycle::{count32, exact_hash, Visitor};
 use crate::event::{Event, EventKind, EventType, KubeEvent, Message, Recorded};
 use crate::sink::{Flow, Sink};
 use crate::time::{SimDuration, SimTime};
@@ -331,6 +332,51 @@ impl<S: Sink> Sink for Recorder<S> {
             t: event.t,
             kind: EventKind::Event(annotated),
         })
+    }
+
+    /// Fast-forward: the correlator's state, then the wrapped sink's. A group remembers its
+    /// messages only for [`AGGREGATE_INTERVAL`], so its last event compares only up to that
+    /// age; counts are counts; a first timestamp never changes once set; a bucket's level is
+    /// compared exactly and its last refill as a point on the clock. The key tables only ever
+    /// grow, so their sizes say whether they are the same.
+    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
+        let window = AGGREGATE_INTERVAL.saturating_add(SimDuration::from_millis(1));
+        v.exact(self.groups.len() as u64);
+        for g in &mut self.groups {
+            exact_hash(v, &g.messages);
+            v.exact(u64::from(g.last.is_some()));
+            if let Some(t) = &mut g.last {
+                v.past(t, window);
+            }
+            visit_observation(v, &mut g.combined);
+        }
+        v.exact(self.observed.len() as u64);
+        for o in &mut self.observed {
+            visit_observation(v, o);
+        }
+        for b in &mut self.buckets {
+            v.exact(u64::from(b.is_some()));
+            if let Some(b) = b {
+                v.exact(b.level);
+                v.time(&mut b.at);
+            }
+        }
+        v.exact(self.keys.slots.len() as u64);
+        v.exact(self.keys.texts.len() as u64);
+        v.exact(self.keys.observed_ids.len() as u64);
+        self.inner.visit_cycle(v)
+    }
+
+    fn next_boundary(&self, from: SimTime) -> SimTime {
+        self.inner.next_boundary(from)
+    }
+}
+
+fn visit_observation(v: &mut dyn Visitor, o: &mut Option<Observation>) {
+    v.exact(u64::from(o.is_some()));
+    if let Some(o) = o {
+        count32(v, &mut o.count, None);
+        v.exact(o.first.as_millis());
     }
 }
 
