@@ -307,17 +307,12 @@ impl<S> Recorder<S> {
     }
 }
 
-impl<S: Sink> Sink for Recorder<S> {
-    type Error = S::Error;
-
-    fn event(&mut self, event: &Event<'_>) -> Result<Flow, S::Error> {
-        let EventKind::Event(e) = event.kind else {
-            if let EventKind::KubeletRestart = event.kind {
-                self.forget();
-            }
-            return self.inner.event(event);
-        };
-        let recorded = self.correlate(event.t, &e);
+impl<S: Sink> Recorder<S> {
+    /// Passes `e` on with the recorder's verdict. Kept out of [`Sink::event`], so that passing
+    /// every other event on costs a call and nothing more.
+    #[inline(never)]
+    fn annotate(&mut self, t: SimTime, e: &KubeEvent<'_>) -> Result<Flow, S::Error> {
+        let recorded = self.correlate(t, e);
         let message = if recorded.combined {
             Message::Combined(&e.message)
         } else {
@@ -326,10 +321,10 @@ impl<S: Sink> Sink for Recorder<S> {
         let annotated = KubeEvent {
             recorded: Some(recorded),
             message,
-            ..e
+            ..*e
         };
         self.inner.event(&Event {
-            t: event.t,
+            t,
             kind: EventKind::Event(annotated),
         })
     }
@@ -377,6 +372,21 @@ fn visit_observation(v: &mut dyn Visitor, o: &mut Option<Observation>) {
     if let Some(o) = o {
         count32(v, &mut o.count, None);
         v.exact(o.first.as_millis());
+    }
+}
+
+impl<S: Sink> Sink for Recorder<S> {
+    type Error = S::Error;
+
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, S::Error> {
+        match &event.kind {
+            EventKind::Event(e) => self.annotate(event.t, e),
+            EventKind::KubeletRestart => {
+                self.forget();
+                self.inner.event(event)
+            }
+            _ => self.inner.event(event),
+        }
     }
 }
 

@@ -90,6 +90,14 @@ pub fn render_with<W: io::Write>(
             .finish(end, sim.pod(), sim.status())
             .map_err(RunFailure::Io);
     }
+    if let ReportSink::Get(mut get) = sink {
+        // `get -w` prints the pod's status, never a Kubernetes Event: the event recorder's
+        // verdicts (R54) show in none of its rows, so it is left out too.
+        sim.run_until(end, &mut get)?;
+        return get
+            .finish(end, sim.pod(), sim.status())
+            .map_err(RunFailure::Io);
+    }
     // The kubelet's event recorder decides what reaches the API server (R54).
     let mut recorder = Recorder::new(sink, sim.profile().event_spam_key_has_type);
     sim.run_until(end, &mut recorder)?;

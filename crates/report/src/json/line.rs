@@ -179,6 +179,14 @@ impl EventWriter {
             out.extend_from_slice(kept);
             return;
         }
+        self.new_kube_fields(out, e);
+    }
+
+    /// [`EventWriter::kube_fields`] for a key not kept: rendered, escaped, and kept while there
+    /// is room.
+    #[cold]
+    #[inline(never)]
+    fn new_kube_fields(&mut self, out: &mut Vec<u8>, e: &KubeEvent<'_>) {
         let start = out.len();
         out.extend_from_slice(b", \"type\": ");
         string(out, e.event_type.as_str());
@@ -210,6 +218,13 @@ impl EventWriter {
             out.extend_from_slice(kept);
             return;
         }
+        self.new_output(out, output);
+    }
+
+    /// [`EventWriter::output`] for a key not kept.
+    #[cold]
+    #[inline(never)]
+    fn new_output(&mut self, out: &mut Vec<u8>, output: &ProbeOutput<'_>) {
         let start = out.len();
         self.text.clear();
         let _ = write!(self.text, "{output}");
@@ -275,6 +290,7 @@ fn boolean(out: &mut Vec<u8>, key: &[u8], value: bool) {
 
 /// The fields of one container's API status, each preceded by `, ` (as
 /// [`container_fields`](super::container_fields)).
+#[inline(never)]
 fn container_fields(out: &mut Vec<u8>, status: &ContainerStatus) {
     out.extend_from_slice(b", \"state\": ");
     string(out, status.state.name());
