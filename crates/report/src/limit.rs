@@ -10,6 +10,7 @@
 //! on, one for one; the count leaves the recorder out. The run is deterministic, so the report that follows gets
 //! exactly the events counted; nothing is printed before the answer is known.
 
+use probesim_core::cycle::{exact_hash, Visitor};
 use probesim_core::{Event, Flow, SimTime, Sink};
 #[cfg(doc)]
 use probesim_scenario::run::MAX_LISTED_EVENTS;
@@ -67,6 +68,18 @@ impl<S: Sink> Sink for EventLimit<S> {
         }
         self.seen += 1;
         self.inner.event(event)
+    }
+
+    /// Fast-forward: the events counted so far are a count whose limit a jump never reaches,
+    /// so the event past the limit, and its time, come from the step-by-step run.
+    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
+        v.count(&mut self.seen, Some(self.limit), u64::MAX);
+        exact_hash(v, &self.exceeded_at);
+        self.inner.visit_cycle(v)
+    }
+
+    fn next_boundary(&self, from: SimTime) -> SimTime {
+        self.inner.next_boundary(from)
     }
 }
 

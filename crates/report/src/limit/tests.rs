@@ -158,3 +158,34 @@ fn a_huge_horizon_is_refused_on_its_estimate_without_running() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The count fast-forwards over repeated cycles but never over the limit: the event past the
+/// limit, and when it comes, are those of the step-by-step run.
+#[test]
+fn fast_forward_stops_the_count_at_the_same_event() {
+    let kubia = format!(
+        "{}\nduration: 720h\n",
+        include_str!("../../../../scenarios/kubia-unhealthy.yaml").replace("duration: 30m\n", "")
+    );
+    for text in [CRASH_LOOP, SIDECAR, kubia.as_str()] {
+        let s = scenario(text);
+        let end = horizon(&s).unwrap();
+        let run = |limit: u64, fast: bool| {
+            let mut sim = s.simulation();
+            sim.set_fast_forward(fast);
+            let mut counter = EventLimit::new(Discard, limit);
+            sim.run_until(end, &mut counter).unwrap();
+            (
+                (counter.exceeded_at(), counter.passed(), sim.now()),
+                sim.fast_forwarded(),
+            )
+        };
+        let (all, _) = run(u64::MAX, false);
+        let (fast_all, skipped) = run(u64::MAX, true);
+        assert_eq!(all, fast_all);
+        assert!(!skipped.is_zero(), "{text}: no jump");
+        for limit in [all.1 / 3, all.1 / 2 + 7, all.1 - 1, all.1] {
+            assert_eq!(run(limit, false).0, run(limit, true).0, "limit {limit}");
+        }
+    }
+}
