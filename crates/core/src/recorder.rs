@@ -328,6 +328,29 @@ impl<S: Sink> Recorder<S> {
             kind: EventKind::Event(annotated),
         })
     }
+}
+
+fn visit_observation(v: &mut dyn Visitor, o: &mut Option<Observation>) {
+    v.exact(u64::from(o.is_some()));
+    if let Some(o) = o {
+        count32(v, &mut o.count, None);
+        v.exact(o.first.as_millis());
+    }
+}
+
+impl<S: Sink> Sink for Recorder<S> {
+    type Error = S::Error;
+
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, S::Error> {
+        match &event.kind {
+            EventKind::Event(e) => self.annotate(event.t, e),
+            EventKind::KubeletRestart => {
+                self.forget();
+                self.inner.event(event)
+            }
+            _ => self.inner.event(event),
+        }
+    }
 
     /// Fast-forward: the correlator's state, then the wrapped sink's. A group remembers its
     /// messages only for [`AGGREGATE_INTERVAL`], so its last event compares only up to that
@@ -364,29 +387,6 @@ impl<S: Sink> Recorder<S> {
 
     fn next_boundary(&self, from: SimTime) -> SimTime {
         self.inner.next_boundary(from)
-    }
-}
-
-fn visit_observation(v: &mut dyn Visitor, o: &mut Option<Observation>) {
-    v.exact(u64::from(o.is_some()));
-    if let Some(o) = o {
-        count32(v, &mut o.count, None);
-        v.exact(o.first.as_millis());
-    }
-}
-
-impl<S: Sink> Sink for Recorder<S> {
-    type Error = S::Error;
-
-    fn event(&mut self, event: &Event<'_>) -> Result<Flow, S::Error> {
-        match &event.kind {
-            EventKind::Event(e) => self.annotate(event.t, e),
-            EventKind::KubeletRestart => {
-                self.forget();
-                self.inner.event(event)
-            }
-            _ => self.inner.event(event),
-        }
     }
 }
 
