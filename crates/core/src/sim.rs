@@ -352,6 +352,9 @@ struct Worker {
     last_result: ProbeResult,
     result_run: u32,
     on_hold: bool,
+    /// Held, idle and with nothing pending: its ticks do nothing until what its doProbe reads
+    /// before the hold changes, so they are left off the agenda (see `worker::park`).
+    parked: bool,
     /// When AddPod created this worker.
     created_at: SimTime,
 }
@@ -375,6 +378,7 @@ impl Worker {
             last_result: ProbeResult::Success,
             result_run: 0,
             on_hold: false,
+            parked: false,
             created_at: SimTime::ZERO,
         }
     }
@@ -383,7 +387,7 @@ impl Worker {
         if !self.alive {
             return Key::NEVER;
         }
-        let tick = if self.running {
+        let tick = if self.running && !self.parked {
             Key::new(self.next_tick, Class::Tick)
         } else {
             Key::NEVER
@@ -525,6 +529,17 @@ pub struct Simulation {
     globals_dirty: bool,
     /// Results caches (P42): per worker, `(container id, result)`.
     cache: Vec<Option<(u32, ProbeResult)>>,
+    /// Workers that were parked (some may have been unparked or re-created since), each once.
+    parked: Vec<usize>,
+    /// Per worker: whether it is listed in `parked`.
+    listed: Vec<bool>,
+    /// Something a parked worker's doProbe reads may have changed: look at them before the
+    /// next item is chosen.
+    recheck_parked: bool,
+    /// The item chosen last (the one being or just dispatched).
+    last_due: (Key, Slot),
+    /// Whether held workers are parked (always; tests compare with runs that do not park).
+    parking: bool,
 
     /// A scheduled deletion: when, and its grace period (the pod's when `None`).
     delete_at: Option<(SimTime, Option<SimDuration>)>,
@@ -605,6 +620,11 @@ impl Simulation {
         };
         Simulation {
             cache: vec![None; workers.len()],
+            parked: Vec::new(),
+            listed: vec![false; workers.len()],
+            recheck_parked: false,
+            last_due: (Key::NEVER, Slot::Idle),
+            parking: true,
             agenda: Agenda::new(&workers),
             worker_by: {
                 let mut by = vec![[None; 3]; n];
@@ -752,6 +772,16 @@ impl Simulation {
 
     /// The earliest due item: its key and which slot it is.
     fn next_due(&mut self) -> (Key, Slot) {
+        if self.recheck_parked {
+            self.recheck_parked = false;
+            self.unpark_changed();
+        }
+        let due = self.next_due_item();
+        self.last_due = due;
+        due
+    }
+
+    fn next_due_item(&mut self) -> (Key, Slot) {
         while let Some(w) = self.dirty.pop() {
             self.is_dirty[w] = false;
             self.agenda.set(w, self.workers[w].key());
@@ -813,6 +843,7 @@ impl Simulation {
     fn dispatch<S: Sink>(&mut self, slot: Slot, out: &mut Out<'_, S>) {
         if !matches!(slot, Slot::Worker(_)) {
             self.globals_dirty = true;
+            self.recheck_parked = true;
         }
         match slot {
             Slot::Idle => {}
@@ -904,5 +935,7 @@ mod worker;
 
 #[cfg(test)]
 mod kubelet_tests;
+#[cfg(test)]
+mod park_tests;
 #[cfg(test)]
 mod tests;

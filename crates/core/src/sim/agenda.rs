@@ -151,7 +151,7 @@ impl Agenda {
 
     /// Worker `w`'s node for `key`: the key, then its tie order (a startup worker's "startup
     /// tick" bit only while the key is a tick).
-    fn node(&self, w: usize, key: Key) -> u128 {
+    pub(super) fn node(&self, w: usize, key: Key) -> u128 {
         let tie = if key.class() == Class::Tick as u64 {
             self.ties[w]
         } else {
