@@ -149,6 +149,14 @@ pub trait Behaviour {
         let _ = draws;
         self.respond(attempt)
     }
+
+    /// The one response this behaviour gives to every attempt, whatever the attempt and the
+    /// attempts before it, drawing nothing (`200` forever), if it is such a behaviour. The
+    /// simulation asks once, when the behaviour is added, and then answers with it without
+    /// calling the behaviour; the default is `None` (call it every time).
+    fn constant(&self) -> Option<Response> {
+        None
+    }
 }
 
 /// Access to the simulation's seeded generator for a [`Behaviour`], during one attempt.
@@ -225,5 +233,9 @@ pub struct AlwaysOk;
 impl Behaviour for AlwaysOk {
     fn respond(&mut self, _attempt: &Attempt) -> Response {
         Response::now(Answer::Ok)
+    }
+
+    fn constant(&self) -> Option<Response> {
+        Some(Response::now(Answer::Ok))
     }
 }

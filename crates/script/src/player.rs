@@ -198,6 +198,11 @@ impl From<Script> for ScriptPlayer {
 }
 
 impl Behaviour for ScriptPlayer {
+    /// A script whose every step answers alike without drawing.
+    fn constant(&self) -> Option<Response> {
+        self.constant
+    }
+
     /// Outside a simulation, random outcomes and latency ranges draw from the player's own
     /// generator, seeded 0.
     fn respond(&mut self, attempt: &Attempt) -> Response {

@@ -210,20 +210,29 @@ impl Simulation {
     /// this very instant has gone by when it orders before the item dispatched last (ticks
     /// due at one instant read the status as the items before them left it).
     pub(super) fn unpark_changed(&mut self) {
+        // `held_tick_acts` for every parked worker at once. A listed worker that is no longer
+        // parked (a wake-up resumed its ticks, or AddPod re-created it) leaves the list; one
+        // that exited stays parked, and its ticks stay off the agenda as they would anyway.
+        if !self.status_written {
+            return;
+        }
+        let terminal = self.status.phase.is_terminal();
         let mut i = 0;
         while i < self.parked.len() {
             let w = self.parked[i];
-            let worker = self.workers[w];
-            if !worker.parked {
-                self.listed[w] = false;
-                self.parked.swap_remove(i);
-                continue;
-            }
-            if worker.on_hold && worker.alive && !self.held_tick_acts(w) {
+            let worker = &self.workers[w];
+            let parked = worker.parked;
+            let acts = terminal
+                || self.view[worker.container]
+                    .id
+                    .is_some_and(|id| worker.container_id != Some(id));
+            if parked && !acts {
                 i += 1;
                 continue;
             }
-            self.unpark(w);
+            if parked {
+                self.unpark(w);
+            }
             self.listed[w] = false;
             self.parked.swap_remove(i);
         }
@@ -332,8 +341,6 @@ impl Simulation {
             return;
         }
         self.cache[w] = Some((id, result));
-        // The update may sync the pod, which rewrites what parked workers read.
-        self.recheck_parked = true;
         let worker = self.workers[w];
         out.emit(
             self.now,
@@ -403,6 +410,8 @@ impl Simulation {
                 self.schedule_relist(now);
                 self.pending.get_or_insert(SyncTrigger::Probe);
             } else if self.kubelet.probe_sync_delay.is_zero() {
+                // The sync rewrites what parked workers read.
+                self.recheck_parked = true;
                 self.request_sync(SyncTrigger::Probe, out);
             } else {
                 let at = now.saturating_add(self.kubelet.probe_sync_delay);

@@ -1,5 +1,6 @@
-//! Parked workers (`worker::park`): leaving a held worker's idle ticks off the agenda changes
-//! nothing a run shows.
+//! The probe hot path's shortcuts change nothing a run shows: parked workers
+//! (`worker::park`), which leave a held worker's idle ticks off the agenda, and constant
+//! behaviours ([`Behaviour::constant`]), which are answered without being called.
 
 use ::proptest::prelude::*;
 
@@ -114,4 +115,63 @@ fn behaviours_like(pod: &PodSpec) -> Behaviours {
     }));
     behaviours.bind(0, ProbeKind::Liveness, failing);
     behaviours
+}
+
+/// Contract §3: a behaviour that declares its one response is answered with it and not called;
+/// the run is the one the same behaviour gives when it is called at every attempt.
+#[test]
+fn a_constant_behaviour_is_not_called_and_answers_the_same() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    use crate::spec::{ContainerSpec, ProbeSpec, ProbeTiming};
+
+    struct Counted {
+        calls: Rc<Cell<u32>>,
+        declares: bool,
+    }
+    impl Behaviour for Counted {
+        fn respond(&mut self, _: &Attempt) -> Response {
+            self.calls.set(self.calls.get() + 1);
+            Response::now(Answer::Fail)
+        }
+        fn constant(&self) -> Option<Response> {
+            self.declares.then_some(Response::now(Answer::Fail))
+        }
+    }
+    let exec = Handler::Exec {
+        command: vec!["true".into()],
+    };
+    let probe = ProbeSpec::new(exec, ProbeTiming::default()).expect("valid probe");
+    let pod = PodSpec::new("p").with_container(
+        ContainerSpec::new("app", "example/app:1.0").with_probe(ProbeKind::Readiness, probe),
+    );
+    let run = |declares: bool| {
+        let calls = Rc::new(Cell::new(0));
+        let mut behaviours = Behaviours::new(&pod);
+        let i = behaviours.add(Box::new(Counted {
+            calls: Rc::clone(&calls),
+            declares,
+        }));
+        behaviours.bind(0, ProbeKind::Readiness, i);
+        let mut sim = Simulation::new(
+            pod.clone(),
+            Profile::newest(),
+            KubeletConfig::default(),
+            1,
+            behaviours,
+        );
+        let mut sink = VecSink::default();
+        sim.run_until(SimTime::from_secs(120), &mut sink)
+            .expect("run");
+        (sink.records, calls.get())
+    };
+    let (declared, declared_calls) = run(true);
+    let (called, calls) = run(false);
+    assert_eq!(declared_calls, 0);
+    assert!(calls >= 10, "{calls} calls");
+    assert_eq!(declared, called);
+    assert!(declared
+        .iter()
+        .any(|r| r.kind == "probe" && r.text.contains("failure")));
 }
