@@ -547,6 +547,9 @@ pub struct Simulation {
     recheck_parked: bool,
     /// The item chosen last (the one being or just dispatched).
     last_due: (Key, Slot),
+    /// How many workers AddPod created and have not exited: when all are, AddPod has nothing
+    /// to do (every sync asks it).
+    alive_workers: usize,
     /// Whether held workers are parked (always; tests compare with runs that do not park).
     parking: bool,
 
@@ -634,6 +637,7 @@ impl Simulation {
             recheck_parked: false,
             last_due: (Key::NEVER, Slot::Idle),
             parking: true,
+            alive_workers: 0,
             agenda: Agenda::new(&workers),
             worker_by: {
                 let mut by = vec![[None; 3]; n];

@@ -94,6 +94,11 @@ impl Simulation {
 
     /// P6, P7: AddPod creates missing workers.
     pub(super) fn add_pod(&mut self) {
+        if self.alive_workers == self.workers.len() {
+            // Every worker exists: nothing to create, whether existing ones are skipped or
+            // end the loop.
+            return;
+        }
         let now = self.now;
         for w in 0..self.workers.len() {
             if self.workers[w].alive {
@@ -117,6 +122,7 @@ impl Simulation {
                 SimDuration::ZERO
             };
             self.mark(w);
+            self.alive_workers += 1;
             let worker = &mut self.workers[w];
             // P9: a new worker starts from scratch.
             *worker = Worker {
@@ -319,6 +325,9 @@ impl Simulation {
     /// P20: the worker's exit clean-up.
     pub(super) fn exit_worker(&mut self, w: usize) {
         self.mark(w);
+        if self.workers[w].alive {
+            self.alive_workers = self.alive_workers.saturating_sub(1);
+        }
         let worker = &mut self.workers[w];
         worker.alive = false;
         worker.running = false;
