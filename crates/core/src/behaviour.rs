@@ -167,6 +167,14 @@ pub trait Behaviour {
     fn reads_uptime(&self) -> bool {
         true
     }
+
+    /// The one response this behaviour gives to every attempt, whatever the attempt and the
+    /// attempts before it, drawing nothing (`200` forever), if it is such a behaviour. The
+    /// simulation asks once, when the behaviour is added, and then answers with it without
+    /// calling the behaviour; the default is `None` (call it every time).
+    fn constant(&self) -> Option<Response> {
+        None
+    }
 }
 
 /// Access to the simulation's seeded generator for a [`Behaviour`], during one attempt.
@@ -251,5 +259,9 @@ impl Behaviour for AlwaysOk {
 
     fn reads_uptime(&self) -> bool {
         false
+    }
+
+    fn constant(&self) -> Option<Response> {
+        Some(Response::now(Answer::Ok))
     }
 }

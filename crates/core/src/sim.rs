@@ -67,6 +67,8 @@ impl Default for KubeletConfig {
 /// The application behaviours and which probe uses which.
 pub struct Behaviours {
     entries: Vec<Box<dyn Behaviour>>,
+    /// Per entry, its [`Behaviour::constant`] response: the entry is then not called.
+    constants: Vec<Option<Response>>,
     bindings: Vec<[Option<usize>; 3]>,
 }
 
@@ -85,12 +87,14 @@ impl Behaviours {
     pub fn new(pod: &PodSpec) -> Behaviours {
         Behaviours {
             entries: Vec::new(),
+            constants: Vec::new(),
             bindings: vec![[None; 3]; pod.container_count()],
         }
     }
 
     /// Adds a behaviour and returns its index for [`Behaviours::bind`].
     pub fn add(&mut self, behaviour: Box<dyn Behaviour>) -> usize {
+        self.constants.push(behaviour.constant());
         self.entries.push(behaviour);
         self.entries.len() - 1
     }
@@ -110,6 +114,11 @@ impl Behaviours {
             .bindings
             .get(attempt.container)
             .and_then(|b| b[attempt.probe.index()]);
+        if let Some(i) = bound {
+            if let Some(Some(response)) = self.constants.get(i) {
+                return *response;
+            }
+        }
         match bound.and_then(|i| self.entries.get_mut(i)) {
             Some(b) => b.respond_drawing(attempt, &mut Draws::new(rng)),
             None => AlwaysOk.respond(attempt),
@@ -352,6 +361,9 @@ struct Worker {
     last_result: ProbeResult,
     result_run: u32,
     on_hold: bool,
+    /// Held, idle and with nothing pending: its ticks do nothing until what its doProbe reads
+    /// before the hold changes, so they are left off the agenda (see `worker::park`).
+    parked: bool,
     /// When AddPod created this worker.
     created_at: SimTime,
 }
@@ -375,6 +387,7 @@ impl Worker {
             last_result: ProbeResult::Success,
             result_run: 0,
             on_hold: false,
+            parked: false,
             created_at: SimTime::ZERO,
         }
     }
@@ -383,7 +396,7 @@ impl Worker {
         if !self.alive {
             return Key::NEVER;
         }
-        let tick = if self.running {
+        let tick = if self.running && !self.parked {
             Key::new(self.next_tick, Class::Tick)
         } else {
             Key::NEVER
@@ -525,6 +538,20 @@ pub struct Simulation {
     globals_dirty: bool,
     /// Results caches (P42): per worker, `(container id, result)`.
     cache: Vec<Option<(u32, ProbeResult)>>,
+    /// Workers that were parked (some may have been unparked or re-created since), each once.
+    parked: Vec<usize>,
+    /// Per worker: whether it is listed in `parked`.
+    listed: Vec<bool>,
+    /// Something a parked worker's doProbe reads may have changed: look at them before the
+    /// next item is chosen.
+    recheck_parked: bool,
+    /// The item chosen last (the one being or just dispatched).
+    last_due: (Key, Slot),
+    /// How many workers AddPod created and have not exited: when all are, AddPod has nothing
+    /// to do (every sync asks it).
+    alive_workers: usize,
+    /// Whether held workers are parked (always; tests compare with runs that do not park).
+    parking: bool,
 
     /// A scheduled deletion: when, and its grace period (the pod's when `None`).
     delete_at: Option<(SimTime, Option<SimDuration>)>,
@@ -609,6 +636,12 @@ impl Simulation {
         };
         Simulation {
             cache: vec![None; workers.len()],
+            parked: Vec::new(),
+            listed: vec![false; workers.len()],
+            recheck_parked: false,
+            last_due: (Key::NEVER, Slot::Idle),
+            parking: true,
+            alive_workers: 0,
             agenda: Agenda::new(&workers),
             worker_by: {
                 let mut by = vec![[None; 3]; n];
@@ -764,6 +797,16 @@ impl Simulation {
 
     /// The earliest due item: its key and which slot it is.
     fn next_due(&mut self) -> (Key, Slot) {
+        if self.recheck_parked {
+            self.recheck_parked = false;
+            self.unpark_changed();
+        }
+        let due = self.next_due_item();
+        self.last_due = due;
+        due
+    }
+
+    fn next_due_item(&mut self) -> (Key, Slot) {
         while let Some(w) = self.dirty.pop() {
             self.is_dirty[w] = false;
             self.agenda.set(w, self.workers[w].key());
@@ -825,6 +868,7 @@ impl Simulation {
     fn dispatch<S: Sink>(&mut self, slot: Slot, out: &mut Out<'_, S>) {
         if !matches!(slot, Slot::Worker(_)) {
             self.globals_dirty = true;
+            self.recheck_parked = true;
         }
         match slot {
             Slot::Idle => {}
@@ -915,6 +959,8 @@ mod runtime;
 mod status;
 mod worker;
 
+#[cfg(test)]
+mod hot_path_tests;
 #[cfg(test)]
 mod kubelet_tests;
 #[cfg(test)]

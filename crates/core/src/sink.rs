@@ -186,8 +186,18 @@ impl Sink for CountSink {
 pub struct NameSlots {
     /// `(address, length, slot)`, sorted.
     by_addr: Vec<(usize, usize, usize)>,
-    /// The last hit, tried first (a pod of one container sees the same name again and again).
-    last: Option<(usize, usize, usize)>,
+    /// Recent hits `(address, length, slot)` by a hash of the address, tried first: a pod of
+    /// a few containers finds each of them here without the binary search.
+    recent: [(usize, usize, usize); RECENT],
+}
+
+/// Entries of [`NameSlots::recent`] (a power of two).
+const RECENT: usize = 16;
+
+/// Where an address goes in [`NameSlots::recent`] (names are separate allocations, so the
+/// low bits below the allocator's alignment say little).
+fn recent_index(addr: usize) -> usize {
+    ((addr >> 4) ^ (addr >> 9)) & (RECENT - 1)
 }
 
 impl NameSlots {
@@ -201,16 +211,16 @@ impl NameSlots {
         search: impl FnOnce(&mut T) -> usize,
     ) -> usize {
         let id = (name.as_ptr() as usize, name.len());
-        if let Some((a, l, slot)) = self.last {
-            if (a, l) == id && is(table, slot) {
-                return slot;
-            }
+        let r = recent_index(id.0);
+        let (a, l, slot) = self.recent[r];
+        if (a, l) == id && is(table, slot) {
+            return slot;
         }
         let found = self.by_addr.binary_search_by(|&(a, l, _)| (a, l).cmp(&id));
         if let Ok(i) = found {
             let slot = self.by_addr[i].2;
             if is(table, slot) {
-                self.last = Some((id.0, id.1, slot));
+                self.recent[r] = (id.0, id.1, slot);
                 return slot;
             }
         }
@@ -222,7 +232,7 @@ impl NameSlots {
             }
             Err(_) => {}
         }
-        self.last = Some((id.0, id.1, slot));
+        self.recent[r] = (id.0, id.1, slot);
         slot
     }
 }
@@ -248,5 +258,33 @@ mod tests {
         assert_eq!(sink.count("a", "ready"), 4);
         assert_eq!(sink.count("b", "ready"), 2);
         assert_eq!(sink.per_container.len(), 2);
+    }
+
+    #[test]
+    fn many_containers_each_find_their_own_slot() {
+        // More names than recent entries, looked up in turns: every lookup lands on the
+        // name's own slot, through the recent entries, the search, or a collision between
+        // them.
+        let names: Vec<String> = (0..100).map(|i| format!("container-{i}")).collect();
+        let mut table: Vec<String> = Vec::new();
+        let mut slots = NameSlots::default();
+        for round in 0..3 {
+            for (i, name) in names.iter().enumerate().rev().skip(round) {
+                let slot = slots.slot(
+                    name,
+                    &mut table,
+                    |t, s| t[s] == *name,
+                    |t| match t.iter().position(|n| n == name) {
+                        Some(s) => s,
+                        None => {
+                            t.push(name.clone());
+                            t.len() - 1
+                        }
+                    },
+                );
+                assert_eq!(table[slot], *name, "name {i}, round {round}");
+            }
+        }
+        assert_eq!(table.len(), names.len());
     }
 }

@@ -53,6 +53,10 @@ pub struct ScriptPlayer {
     /// The generator used when the player is called outside a simulation
     /// ([`Behaviour::respond`]): seeded 0. A simulation hands in its own.
     own: SeededDraws,
+    /// The one response of a script whose every step gives the same answer after the same
+    /// latency without drawing (`200`, `open`, `exit 0 after 1s`): whatever the cursor, the
+    /// clock or the instance, the answer is this, so the cursor is not kept.
+    constant: Option<Response>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -109,12 +113,27 @@ impl ScriptPlayer {
                 )
             })
             .filter(|round| !round.len.is_zero());
+        let constant = steps.first().and_then(|first| {
+            let response = Response {
+                answer: first.choice().first(),
+                latency: first.latency(),
+            };
+            steps
+                .iter()
+                .all(|s| {
+                    !s.draws()
+                        && s.choice().first() == response.answer
+                        && s.latency() == response.latency
+                })
+                .then_some(response)
+        });
         ScriptPlayer {
             script,
             instance: None,
             cursor: Cursor::default(),
             round,
             own: SeededDraws::new(0),
+            constant,
         }
     }
 
@@ -185,6 +204,11 @@ impl From<Script> for ScriptPlayer {
 }
 
 impl Behaviour for ScriptPlayer {
+    /// A script whose every step answers alike without drawing.
+    fn constant(&self) -> Option<Response> {
+        self.constant
+    }
+
     /// Outside a simulation, random outcomes and latency ranges draw from the player's own
     /// generator, seeded 0.
     fn respond(&mut self, attempt: &Attempt) -> Response {
@@ -197,6 +221,9 @@ impl Behaviour for ScriptPlayer {
     /// Plays the script; a random outcome draws first, then a latency range, each once per
     /// request, so the draws follow the attempts.
     fn respond_drawing(&mut self, attempt: &Attempt, draws: &mut Draws<'_>) -> Response {
+        if let Some(response) = self.constant {
+            return response;
+        }
         let clock = if self.script.is_pod_scoped() {
             attempt.now.saturating_since(SimTime::ZERO)
         } else {
@@ -522,6 +549,25 @@ mod tests {
     }
 
     #[test]
+    fn only_scripts_that_answer_alike_take_the_shortcut() {
+        for text in ["200", "open", "exit 0 after 1s", "200 for 5s then 200"] {
+            assert!(player(text).constant.is_some(), "{text}");
+        }
+        for text in [
+            "200 then 500",
+            "(50% 200 | 50% 500)",
+            "200 after 1s..2s",
+            "200 then 200 after 1s",
+        ] {
+            assert!(player(text).constant.is_none(), "{text}");
+        }
+        // The shortcut answers what the script says.
+        let mut p = player("exit 0 after 1s");
+        let r = p.respond(&attempt(3, 5_000, 9_000));
+        assert_eq!((r.answer, r.latency.as_millis()), (Answer::Exit(0), 1_000));
+    }
+
+    #[test]
     fn after_is_the_answers_latency() {
         let mut p = player("200 after 2s then 500 after 500ms then 503");
         let latencies: Vec<u64> = (0..3)
@@ -639,6 +685,33 @@ mod properties {
                 prop_assert!(alternatives.any(|a| a == response.answer), "{} answered {}", step, response.answer);
                 let (low, high) = step.latency_range();
                 prop_assert!(low <= response.latency && response.latency <= high);
+            }
+        }
+
+        // Contract §3: a script whose every step answers alike without drawing is answered
+        // without walking its steps, and the answers are the ones the walk gives (the
+        // shortcut's cases are pinned in `only_scripts_that_answer_alike_take_the_shortcut`).
+        #[test]
+        fn the_constant_shortcut_answers_as_the_steps_do(
+            script in script(),
+            attempts in prop::collection::vec((0_u32..3, 0_u64..1_000_000), 1..40),
+        ) {
+            let mut attempts = attempts;
+            attempts.sort_unstable();
+            let mut fast = ScriptPlayer::new(script.clone());
+            let mut walked = ScriptPlayer::new(script);
+            walked.constant = None;
+            let (mut draws, mut walked_draws) = (SeededDraws::new(0), SeededDraws::new(0));
+            for (i, &(instance, uptime)) in attempts.iter().enumerate() {
+                let a = Attempt {
+                    instance,
+                    now: SimTime::from_millis(i as u64 * 1000),
+                    ..at(instance, uptime)
+                };
+                prop_assert_eq!(
+                    fast.respond_drawing(&a, &mut draws.draws()),
+                    walked.respond_drawing(&a, &mut walked_draws.draws())
+                );
             }
         }
 

@@ -1,7 +1,7 @@
 //! The probe workers' agenda: which worker is due next, in logarithmic time.
 //!
 //! A tournament tree over the workers' deadline keys: each leaf is a worker, each inner node the
-//! winner of its two children, the root the worker that runs next. Changing one worker's key
+//! winner of its four children, the root the worker that runs next. Changing one worker's key
 //! replays only the matches on its path to the root, so a pod with a hundred containers costs a
 //! few comparisons more per probe run than a pod with one, not a scan of every deadline.
 //!
@@ -18,32 +18,35 @@ use crate::spec::ProbeKind;
 /// An empty leaf: after every worker, whatever its key.
 const EMPTY: u128 = u128::MAX;
 
+/// Bit 32 of a tie order: "a startup tick" (kept in a node only while its key is a tick).
+const STARTUP_TICK: u64 = 1 << 32;
+
+/// Children per inner node: a match is among four, so a pod of nine workers has two levels of
+/// matches above its leaves, and one of 7,500 has seven.
+const ARITY: usize = 4;
+
 /// See the module docs.
 #[derive(Clone, Debug)]
 pub(super) struct Agenda {
-    /// Each worker's current key.
-    keys: Vec<Key>,
     /// The fixed part of each worker's tie order: its container's first worker from bit 33, its
-    /// own index in the low 32 bits (bit 32 says "a startup tick").
+    /// own index in the low 32 bits, and bit 32 set for a startup worker.
     ties: Vec<u64>,
-    /// Whether the worker is a startup worker.
-    startup: Vec<bool>,
-    /// Leaves at `leaves + w`, inner nodes at `1..leaves`. A node holds its winner's key in the
-    /// high 64 bits and its tie order (which ends in the worker's index) in the low 64, so a
-    /// match is one integer `min`.
+    /// The tree as a flat array: the root at 0, the children of node `p` at `4p + 1 ..= 4p + 4`
+    /// (next to each other, so a match reads one slice), the leaves from `first_leaf` on. A
+    /// node holds its winner's key in the high 64 bits and its tie order (which ends in the
+    /// worker's index) in the low 64, so a match is an integer `min`; a leaf is its worker's
+    /// key, which is why no separate list of keys is kept.
     tree: Vec<u128>,
-    leaves: usize,
+    first_leaf: usize,
 }
 
 impl Agenda {
     /// An agenda for these workers, every key [`Key::NEVER`].
     pub(super) fn new(workers: &[Worker]) -> Agenda {
         let mut agenda = Agenda {
-            keys: Vec::with_capacity(workers.len()),
             ties: Vec::with_capacity(workers.len()),
-            startup: Vec::with_capacity(workers.len()),
             tree: Vec::new(),
-            leaves: 0,
+            first_leaf: 0,
         };
         let mut first: Vec<Option<usize>> = Vec::new();
         for (i, w) in workers.iter().enumerate() {
@@ -59,75 +62,102 @@ impl Agenda {
 
     /// Adds a worker whose container's first worker is `first`.
     fn add(&mut self, first: usize, kind: ProbeKind) {
-        let index = self.keys.len();
-        self.keys.push(Key::NEVER);
+        let index = self.ties.len();
+        let startup = if kind == ProbeKind::Startup {
+            STARTUP_TICK
+        } else {
+            0
+        };
         self.ties
-            .push(((first as u64) << 33) | (index as u64 & 0xffff_ffff));
-        self.startup.push(kind == ProbeKind::Startup);
+            .push(((first as u64) << 33) | startup | (index as u64 & 0xffff_ffff));
     }
 
     /// Appends a worker (tests build fake workers this way); `workers` already holds it.
     #[cfg(test)]
     pub(super) fn push(&mut self, workers: &[Worker]) {
-        let index = self.keys.len();
+        let index = self.ties.len();
         if let Some(w) = workers.get(index) {
             let first = workers
                 .iter()
                 .position(|x| x.container == w.container)
                 .unwrap_or(index);
+            let keys: Vec<Key> = (0..index).map(|i| self.key(i)).collect();
             self.add(first, w.kind);
             self.rebuild();
+            for (i, key) in keys.into_iter().enumerate() {
+                self.set(i, key);
+            }
         }
     }
 
+    /// Every worker at [`Key::NEVER`].
     fn rebuild(&mut self) {
-        self.leaves = self.keys.len().next_power_of_two().max(1);
-        self.tree = vec![EMPTY; 2 * self.leaves];
-        for w in 0..self.keys.len() {
-            self.tree[self.leaves + w] = self.node(w);
+        // The smallest power of four that holds every worker, and the inner nodes above it.
+        let (mut leaves, mut inner) = (1, 0);
+        while leaves < self.ties.len() {
+            inner += leaves;
+            leaves *= ARITY;
         }
-        for i in (1..self.leaves).rev() {
-            self.tree[i] = self.tree[2 * i].min(self.tree[2 * i + 1]);
+        self.first_leaf = inner;
+        self.tree = vec![EMPTY; inner + leaves];
+        for w in 0..self.ties.len() {
+            self.tree[inner + w] = self.node(w, Key::NEVER);
         }
+        for p in (0..inner).rev() {
+            self.tree[p] = Self::winner(&self.tree, p);
+        }
+    }
+
+    /// The winner among node `p`'s children.
+    #[inline(always)]
+    fn winner(tree: &[u128], p: usize) -> u128 {
+        let c = &tree[ARITY * p + 1..ARITY * p + 1 + ARITY];
+        c[0].min(c[1]).min(c[2].min(c[3]))
     }
 
     /// Worker `w`'s key.
     pub(super) fn key(&self, w: usize) -> Key {
-        self.keys[w]
+        Key((self.tree[self.first_leaf + w] >> 64) as u64)
     }
 
     /// Sets worker `w`'s key and replays its matches, up to the first that keeps its winner.
     pub(super) fn set(&mut self, w: usize, key: Key) {
-        if self.keys[w] == key {
+        let v = self.node(w, key);
+        let mut n = self.first_leaf + w;
+        let tree = &mut self.tree[..];
+        if tree[n] == v {
             return;
         }
-        self.keys[w] = key;
-        let mut i = self.leaves + w;
-        self.tree[i] = self.node(w);
-        while i > 1 {
-            i /= 2;
-            let winner = self.tree[2 * i].min(self.tree[2 * i + 1]);
-            if self.tree[i] == winner {
-                break;
+        tree[n] = v;
+        while n > 0 {
+            let p = (n - 1) / ARITY;
+            let winner = Self::winner(tree, p);
+            if tree[p] == winner {
+                return;
             }
-            self.tree[i] = winner;
+            tree[p] = winner;
+            n = p;
         }
     }
 
     /// The worker due first and its key ([`Key::NEVER`] when none is due).
     pub(super) fn first(&self) -> (Key, usize) {
-        match self.tree[1] {
+        match self.tree[0] {
             EMPTY => (Key::NEVER, 0),
             #[expect(clippy::cast_possible_truncation, reason = "the fields of a node")]
             v => (Key((v >> 64) as u64), (v as u32) as usize),
         }
     }
 
-    /// Worker `w`'s node: its key, then its tie order.
-    fn node(&self, w: usize) -> u128 {
-        let key = self.keys[w];
-        let yields = self.startup[w] && key.class() == Class::Tick as u64;
-        (u128::from(key.0) << 64) | u128::from(self.ties[w] | (u64::from(yields) << 32))
+    /// Worker `w`'s node for `key`: the key, then its tie order (a startup worker's "startup
+    /// tick" bit only while the key is a tick).
+    pub(super) fn node(&self, w: usize, key: Key) -> u128 {
+        let tie = if key.class() == Class::Tick as u64 {
+            self.ties[w]
+        } else {
+            self.ties[w] & !STARTUP_TICK
+        };
+        (u128::from(key.0) << 64) | u128::from(tie)
     }
 }
 

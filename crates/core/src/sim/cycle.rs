@@ -12,7 +12,7 @@ use crate::event::{ContainerState, ContainerStatus, Terminated};
 use crate::sink::Sink;
 use crate::time::{SimDuration, SimTime};
 
-use super::{Instance, Instances, Simulation};
+use super::{Instance, Instances, Key, Simulation};
 
 /// The fast-forward detector of one simulation.
 #[derive(Debug)]
@@ -131,7 +131,7 @@ impl Simulation {
                 let by = SimDuration::from_millis(p.saturating_mul(k));
                 self.now = self.now.saturating_add(by);
                 self.cycle.skipped = self.cycle.skipped.saturating_add(by);
-                self.after_jump();
+                self.after_jump(by);
                 true
             }
             None => false,
@@ -140,8 +140,13 @@ impl Simulation {
         jumped
     }
 
-    /// Derived state the jump does not move: every deadline is looked up again.
-    fn after_jump(&mut self) {
+    /// Derived state the jump does not move: every deadline is looked up again, and the item
+    /// dispatched last (which a parked worker's return is ordered against) moves with the clock.
+    fn after_jump(&mut self, by: SimDuration) {
+        if self.last_due.0 != Key::NEVER {
+            let moved = self.last_due.0 .0.saturating_add(by.as_millis().saturating_mul(8));
+            self.last_due.0 = Key(moved);
+        }
         for w in 0..self.workers.len() {
             if !self.is_dirty[w] {
                 self.is_dirty[w] = true;
@@ -246,11 +251,26 @@ impl Simulation {
         }
         v.exact(u64::from(self.sandbox_ready));
         v.exact(u64::from(self.sandbox_stopped));
+        let now = self.now;
+        // Which held workers are parked, in the order they are looked at again.
+        exact_hash(v, &(&self.parked, &self.listed, self.recheck_parked));
+        exact_hash(v, &(self.parking, self.alive_workers));
         for (w, worker) in self.workers.iter_mut().enumerate() {
             let base = bases[worker.container];
             v.exact(u64::from(worker.alive));
             v.exact(u64::from(worker.running));
-            v.time(&mut worker.next_tick);
+            v.exact(u64::from(worker.parked));
+            if worker.parked && !worker.period.is_zero() {
+                // A parked worker's ticks are off the agenda; `next_tick` is only a point of
+                // its grid, from which it comes back at the first tick not gone by: only the
+                // grid's phase against now decides.
+                let offset = i128::from(worker.next_tick.as_millis()) - i128::from(now.as_millis());
+                let phase = offset.rem_euclid(i128::from(worker.period.as_millis()));
+                v.exact(u64::try_from(phase).unwrap_or(u64::MAX));
+                v.past(&mut worker.next_tick, SimDuration::ZERO);
+            } else {
+                v.time(&mut worker.next_tick);
+            }
             opt_time(v, &mut worker.wake_at);
             v.exact(u64::from(worker.pending_tick));
             v.exact(u64::from(worker.pending_trigger));

@@ -1145,6 +1145,7 @@ fn fake_worker(sim: &mut Simulation, container: usize, kind: ProbeKind) -> usize
     sim.agenda.push(&sim.workers);
     sim.worker_by[container][kind.index()].get_or_insert(sim.workers.len() - 1);
     sim.is_dirty.push(false);
+    sim.listed.push(false);
     sim.workers.len() - 1
 }
 

@@ -94,6 +94,11 @@ impl Simulation {
 
     /// P6, P7: AddPod creates missing workers.
     pub(super) fn add_pod(&mut self) {
+        if self.alive_workers == self.workers.len() {
+            // Every worker exists: nothing to create, whether existing ones are skipped or
+            // end the loop.
+            return;
+        }
         let now = self.now;
         for w in 0..self.workers.len() {
             if self.workers[w].alive {
@@ -117,6 +122,7 @@ impl Simulation {
                 SimDuration::ZERO
             };
             self.mark(w);
+            self.alive_workers += 1;
             let worker = &mut self.workers[w];
             // P9: a new worker starts from scratch.
             *worker = Worker {
@@ -130,6 +136,10 @@ impl Simulation {
     }
 
     pub(super) fn worker_due<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+        if self.workers[w].parked {
+            // A wake-up or a completion of a parked worker: its ticks resume.
+            self.unpark(w);
+        }
         self.mark(w);
         let now = self.now;
         let key = self.agenda.key(w);
@@ -145,6 +155,7 @@ impl Simulation {
             worker.pending_tick = true;
             if idle {
                 self.worker_wait(w, out);
+                self.park(w);
             }
             return;
         }
@@ -158,6 +169,111 @@ impl Simulation {
         } else if idle {
             self.worker_wait(w, out);
         }
+    }
+
+    /// Whether a tick of held worker `w` would do anything: the doProbe checks ahead of the
+    /// hold (P22–P25) all pass through, unless the status says the pod is terminal or names
+    /// another container instance than the one the worker knows.
+    fn held_tick_acts(&self, w: usize) -> bool {
+        let worker = &self.workers[w];
+        self.status_written
+            && (self.status.phase.is_terminal()
+                || self.view[worker.container]
+                    .id
+                    .is_some_and(|id| worker.container_id != Some(id)))
+    }
+
+    /// After a tick: a held worker (P26) that is idle, with nothing pending, whose next tick
+    /// would do nothing either, leaves its ticks off the agenda until something it reads
+    /// changes (`unpark_changed`). Its grid stays where it is: `next_tick` is a point of it.
+    fn park(&mut self, w: usize) {
+        let worker = &self.workers[w];
+        if !self.parking
+            || !worker.on_hold
+            || worker.parked
+            || !worker.alive
+            || !worker.running
+            || worker.in_flight.is_some()
+            || worker.wake_at.is_some()
+            || worker.pending_tick
+            || worker.pending_trigger
+            || worker.stop_requested
+            || worker.period.is_zero()
+            || self.held_tick_acts(w)
+        {
+            return;
+        }
+        self.mark(w);
+        self.workers[w].parked = true;
+        if !self.listed[w] {
+            self.listed[w] = true;
+            self.parked.push(w);
+        }
+    }
+
+    /// Puts back on the agenda every parked worker whose next tick would now do something (or
+    /// that is no longer held), at the first tick of its grid that has not gone by: a tick at
+    /// this very instant has gone by when it orders before the item dispatched last (ticks
+    /// due at one instant read the status as the items before them left it).
+    pub(super) fn unpark_changed(&mut self) {
+        // `held_tick_acts` for every parked worker at once. A listed worker that is no longer
+        // parked (a wake-up resumed its ticks, or AddPod re-created it) leaves the list; one
+        // that exited stays parked, and its ticks stay off the agenda as they would anyway.
+        if !self.status_written {
+            return;
+        }
+        let terminal = self.status.phase.is_terminal();
+        let mut i = 0;
+        while i < self.parked.len() {
+            let w = self.parked[i];
+            let worker = &self.workers[w];
+            let parked = worker.parked;
+            let acts = terminal
+                || self.view[worker.container]
+                    .id
+                    .is_some_and(|id| worker.container_id != Some(id));
+            if parked && !acts {
+                i += 1;
+                continue;
+            }
+            if parked {
+                self.unpark(w);
+            }
+            self.listed[w] = false;
+            self.parked.swap_remove(i);
+        }
+    }
+
+    /// Puts parked worker `w`'s ticks back on the agenda from the first that has not gone by
+    /// (it stays listed in `parked` until the next `unpark_changed`).
+    fn unpark(&mut self, w: usize) {
+        let now = self.now;
+        let worker = self.workers[w];
+        let period = worker.period.as_millis();
+        let mut next = worker.next_tick;
+        if next < now {
+            let behind = now.saturating_since(next).as_millis();
+            next = next.saturating_add(SimDuration::from_millis(
+                behind.div_ceil(period).saturating_mul(period),
+            ));
+        }
+        if next == now && self.gone_by(w, now) {
+            next = next.saturating_add(worker.period);
+        }
+        self.mark(w);
+        self.workers[w].parked = false;
+        self.workers[w].next_tick = next;
+    }
+
+    /// Whether worker `w`'s tick at `now` orders before the item dispatched last.
+    fn gone_by(&self, w: usize, now: SimTime) -> bool {
+        let tick = self.agenda.node(w, Key::new(now, Class::Tick));
+        let (key, slot) = self.last_due;
+        let last = match slot {
+            Slot::Worker(v) => self.agenda.node(v, key),
+            _ => u128::from(key.0) << 64,
+        };
+        tick < last
     }
 
     /// The worker's wait between probes (P16): stop, then a manual trigger, then a tick.
@@ -209,6 +325,9 @@ impl Simulation {
     /// P20: the worker's exit clean-up.
     pub(super) fn exit_worker(&mut self, w: usize) {
         self.mark(w);
+        if self.workers[w].alive {
+            self.alive_workers = self.alive_workers.saturating_sub(1);
+        }
         let worker = &mut self.workers[w];
         worker.alive = false;
         worker.running = false;
@@ -300,6 +419,8 @@ impl Simulation {
                 self.schedule_relist(now);
                 self.pending.get_or_insert(SyncTrigger::Probe);
             } else if self.kubelet.probe_sync_delay.is_zero() {
+                // The sync rewrites what parked workers read.
+                self.recheck_parked = true;
                 self.request_sync(SyncTrigger::Probe, out);
             } else {
                 let at = now.saturating_add(self.kubelet.probe_sync_delay);

@@ -1,0 +1,177 @@
+//! The probe hot path's shortcuts change nothing a run shows: parked workers
+//! (`worker::park`), which leave a held worker's idle ticks off the agenda, and constant
+//! behaviours ([`Behaviour::constant`]), which are answered without being called.
+
+use ::proptest::prelude::*;
+
+use super::*;
+use crate::proptest::case;
+use crate::sink::VecSink;
+
+/// The events and the final status of a run to `end`, parking held workers or not.
+fn run(sim: &mut Simulation, parking: bool, end: SimTime) -> (Vec<crate::sink::Record>, PodStatus) {
+    sim.parking = parking;
+    let mut sink = VecSink::default();
+    // In two legs, so that a run resumed at a horizon is covered too.
+    let half = SimTime::from_millis(end.as_millis() / 2);
+    sim.run_until(half, &mut sink).expect("run");
+    sim.run_until(end, &mut sink).expect("run");
+    (sink.records, sim.status().clone())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    // P26, P17, P25, contract §2.3.1: a held worker's ticks do nothing until the pod is
+    // terminal or its container is replaced; skipping them and resuming at the first tick of
+    // the grid that has not gone by gives the same events, in the same order, and the same
+    // status as ticking through, whatever the pod, release, deletion or kubelet restart.
+    #[test]
+    fn parking_held_workers_changes_no_event(case in case(), minutes in 5_u64..40) {
+        let end = SimTime::from_secs(minutes * 60);
+        let parked = run(&mut case.simulation(), true, end);
+        let ticking = run(&mut case.simulation(), false, end);
+        prop_assert_eq!(&parked.0, &ticking.0);
+        prop_assert_eq!(&parked.1, &ticking.1);
+    }
+}
+
+/// The property above is not empty: in a pod whose startup probe succeeds, the startup worker
+/// is held (P35) and parked, and comes back when liveness has the container replaced (P25:
+/// the new instance is probed from its start-up again).
+#[test]
+fn a_held_startup_worker_is_parked_and_comes_back_for_a_new_container() {
+    use crate::spec::{ContainerSpec, Port, ProbeSpec, ProbeTiming, Scheme};
+    let http = Handler::HttpGet {
+        scheme: Scheme::Http,
+        host: None,
+        port: Port::Number(8080),
+        path: "/".into(),
+    };
+    let every_second = ProbeTiming {
+        period_seconds: 1,
+        ..ProbeTiming::default()
+    };
+    let probe = |t: ProbeTiming| ProbeSpec::new(http.clone(), t).expect("valid probe");
+    let c = ContainerSpec::new("app", "example/app:1.0")
+        .with_probe(ProbeKind::Startup, probe(every_second))
+        .with_probe(ProbeKind::Liveness, probe(every_second));
+    let pod = PodSpec::new("p").with_container(c);
+    // Liveness fails from 20 s of uptime on: a kill, and a new instance, every so often.
+    let new = |parking| {
+        let mut sim = Simulation::new(
+            pod.clone(),
+            Profile::newest(),
+            KubeletConfig::default(),
+            7,
+            behaviours_like(&pod),
+        );
+        sim.parking = parking;
+        sim
+    };
+    let mut sim = new(true);
+    let mut sink = VecSink::default();
+    sim.run_until(SimTime::from_secs(10), &mut sink)
+        .expect("run");
+    let startup = sim
+        .worker_of(0, ProbeKind::Startup)
+        .expect("a startup worker");
+    assert!(sim.workers[startup].on_hold && sim.workers[startup].parked);
+    assert_eq!(
+        sim.agenda.key(startup),
+        Key::NEVER,
+        "its ticks are off the agenda"
+    );
+    sim.run_until(SimTime::from_secs(300), &mut sink)
+        .expect("run");
+    let startups: Vec<SimTime> = sink
+        .of_kind("probe")
+        .filter(|r| r.text.starts_with("startup"))
+        .map(|r| r.t)
+        .collect();
+    let restarts = sink.of_kind("start").count();
+    assert!(restarts >= 3, "{restarts} starts");
+    assert!(
+        startups.len() >= restarts,
+        "a startup probe per instance: {startups:?}"
+    );
+    let mut ticking = new(false);
+    let mut again = VecSink::default();
+    ticking
+        .run_until(SimTime::from_secs(300), &mut again)
+        .expect("run");
+    assert_eq!(sink.records, again.records);
+}
+
+/// Behaviours for the pod of the test above: liveness fails from 20 s of uptime on.
+fn behaviours_like(pod: &PodSpec) -> Behaviours {
+    let mut behaviours = Behaviours::new(pod);
+    let failing = behaviours.add(Box::new(|a: &Attempt| {
+        Response::now(Answer::Status(if a.uptime < SimDuration::from_secs(20) {
+            200
+        } else {
+            500
+        }))
+    }));
+    behaviours.bind(0, ProbeKind::Liveness, failing);
+    behaviours
+}
+
+/// Contract §3: a behaviour that declares its one response is answered with it and not called;
+/// the run is the one the same behaviour gives when it is called at every attempt.
+#[test]
+fn a_constant_behaviour_is_not_called_and_answers_the_same() {
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    use crate::spec::{ContainerSpec, ProbeSpec, ProbeTiming};
+
+    struct Counted {
+        calls: Rc<Cell<u32>>,
+        declares: bool,
+    }
+    impl Behaviour for Counted {
+        fn respond(&mut self, _: &Attempt) -> Response {
+            self.calls.set(self.calls.get() + 1);
+            Response::now(Answer::Fail)
+        }
+        fn constant(&self) -> Option<Response> {
+            self.declares.then_some(Response::now(Answer::Fail))
+        }
+    }
+    let exec = Handler::Exec {
+        command: vec!["true".into()],
+    };
+    let probe = ProbeSpec::new(exec, ProbeTiming::default()).expect("valid probe");
+    let pod = PodSpec::new("p").with_container(
+        ContainerSpec::new("app", "example/app:1.0").with_probe(ProbeKind::Readiness, probe),
+    );
+    let run = |declares: bool| {
+        let calls = Rc::new(Cell::new(0));
+        let mut behaviours = Behaviours::new(&pod);
+        let i = behaviours.add(Box::new(Counted {
+            calls: Rc::clone(&calls),
+            declares,
+        }));
+        behaviours.bind(0, ProbeKind::Readiness, i);
+        let mut sim = Simulation::new(
+            pod.clone(),
+            Profile::newest(),
+            KubeletConfig::default(),
+            1,
+            behaviours,
+        );
+        let mut sink = VecSink::default();
+        sim.run_until(SimTime::from_secs(120), &mut sink)
+            .expect("run");
+        (sink.records, calls.get())
+    };
+    let (declared, declared_calls) = run(true);
+    let (called, calls) = run(false);
+    assert_eq!(declared_calls, 0);
+    assert!(calls >= 10, "{calls} calls");
+    assert_eq!(declared, called);
+    assert!(declared
+        .iter()
+        .any(|r| r.kind == "probe" && r.text.contains("failure")));
+}
