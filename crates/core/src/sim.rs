@@ -446,7 +446,10 @@ enum Stage {
 struct Job {
     active: bool,
     stage: Option<Stage>,
+    /// The snapshot the sync began with, copied only once a relist changes the PLEG's
+    /// (`shared` until then: the sync reads the PLEG's own).
     snapshot: Vec<Instances>,
+    shared: bool,
     kills: Vec<Kill>,
     /// R15: the kills are a whole-pod kill: the first `parallel` at once (all of them; a
     /// sidecar's signal waits for its turn, R61).
@@ -497,11 +500,27 @@ pub struct Simulation {
     terminal: bool,
 
     runtime: Vec<Runtime>,
+    /// Containers whose process has an exit scheduled (`Runtime::exit_at`): none, and the
+    /// kubelet-wide agenda skips the scan.
+    pending_exits: usize,
     snapshot: Vec<Instances>,
     relist_at: Option<SimTime>,
 
     status: PodStatus,
     status_written: bool,
+    /// The containers whose status inputs changed since the last status was generated (or
+    /// whose last status asked a worker for a probe), each once, and which ones those are: the
+    /// next status recomputes only them (`status`).
+    status_queue: Vec<usize>,
+    status_dirty: Vec<bool>,
+    /// What the phase and the conditions count over the statuses, kept as they are written.
+    tally: status::Tally,
+    /// Regular containers whose snapshot holds an instance (the phase's "initialized").
+    created_regular: usize,
+    /// Test-only: every status recomputes every container, the reference for the incremental
+    /// path.
+    #[cfg(test)]
+    full_status: bool,
     view: Vec<ViewEntry>,
     reason_cache: Vec<Option<SimDuration>>,
     backoff: Vec<Option<BackOffEntry>>,
@@ -511,6 +530,8 @@ pub struct Simulation {
     sandbox_stopped: bool,
 
     workers: Vec<Worker>,
+    /// How many workers are alive: all of them, and AddPod has nothing to create.
+    alive_workers: usize,
     /// Each worker's next deadline, recomputed only for workers marked dirty, and which worker
     /// is due first.
     agenda: Agenda,
@@ -603,6 +624,7 @@ impl Simulation {
             deletion_timestamp: None,
             removed: false,
         };
+        let tally = status::Tally::of_all(&pod, &status);
         Simulation {
             cache: vec![None; workers.len()],
             agenda: Agenda::new(&workers),
@@ -618,6 +640,7 @@ impl Simulation {
             global_due: (Key::NEVER, Slot::Idle),
             globals_dirty: true,
             workers,
+            alive_workers: 0,
             pod,
             profile,
             kubelet,
@@ -627,10 +650,17 @@ impl Simulation {
             created: false,
             terminal: false,
             runtime: vec![Runtime::default(); n],
+            pending_exits: 0,
             snapshot: vec![Instances::default(); n],
             relist_at: None,
+            tally,
             status,
             status_written: false,
+            status_queue: (0..n).collect(),
+            status_dirty: vec![true; n],
+            created_regular: 0,
+            #[cfg(test)]
+            full_status: false,
             view: vec![ViewEntry::default(); n],
             reason_cache: vec![None; n],
             backoff: vec![None; n],
@@ -789,7 +819,17 @@ impl Simulation {
             Slot::SyncDue,
         );
         consider(key_of(self.job.pull_end, Class::Runtime), Slot::PullEnd);
-        for (c, r) in self.runtime.iter().enumerate().rev() {
+        debug_assert_eq!(
+            self.pending_exits,
+            self.runtime.iter().filter(|r| r.exit_at.is_some()).count(),
+            "pending exits"
+        );
+        let exits = if self.pending_exits == 0 {
+            &[][..]
+        } else {
+            &self.runtime[..]
+        };
+        for (c, r) in exits.iter().enumerate().rev() {
             consider(
                 key_of(r.exit_at.map(|(t, _)| t), Class::Runtime),
                 Slot::Exit(c),
@@ -904,5 +944,7 @@ mod worker;
 
 #[cfg(test)]
 mod kubelet_tests;
+#[cfg(test)]
+mod status_tests;
 #[cfg(test)]
 mod tests;

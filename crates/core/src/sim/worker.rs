@@ -95,6 +95,14 @@ impl Simulation {
     /// P6, P7: AddPod creates missing workers.
     pub(super) fn add_pod(&mut self) {
         let now = self.now;
+        debug_assert!(
+            self.alive_workers <= self.workers.iter().filter(|w| w.alive).count(),
+            "more workers counted alive than are"
+        );
+        if self.alive_workers >= self.workers.len() {
+            // Every worker exists: nothing to create (and nothing to stop at).
+            return;
+        }
         for w in 0..self.workers.len() {
             if self.workers[w].alive {
                 if self.profile.add_pod_skips_existing {
@@ -126,6 +134,8 @@ impl Simulation {
                 ..Worker::idle(worker.container, worker.kind, worker.period)
             };
             self.cache[w] = None;
+            self.alive_workers += 1;
+            self.mark_status_of_worker(w);
         }
     }
 
@@ -209,7 +219,11 @@ impl Simulation {
     /// P20: the worker's exit clean-up.
     pub(super) fn exit_worker(&mut self, w: usize) {
         self.mark(w);
+        self.mark_status_of_worker(w);
         let worker = &mut self.workers[w];
+        if worker.alive {
+            self.alive_workers = self.alive_workers.saturating_sub(1);
+        }
         worker.alive = false;
         worker.running = false;
         worker.wake_at = None;
@@ -231,6 +245,7 @@ impl Simulation {
             return;
         }
         self.cache[w] = Some((id, result));
+        self.mark_status_of_worker(w);
         let worker = self.workers[w];
         out.emit(
             self.now,
@@ -265,7 +280,7 @@ impl Simulation {
                     && self.status.container(c).ready != (result == ProbeResult::Success)
                 {
                     let ready = result == ProbeResult::Success;
-                    self.status.container_mut(c).ready = ready;
+                    self.edit_status(c, |s| s.ready = ready);
                     out.emit(
                         now,
                         EventKind::Ready {
@@ -280,7 +295,7 @@ impl Simulation {
             ProbeKind::Startup => {
                 let started = result == ProbeResult::Success;
                 if self.view[c].id == Some(id) && self.status.container(c).started != started {
-                    self.status.container_mut(c).started = started;
+                    self.edit_status(c, |s| s.started = started);
                     self.view[c].started = started;
                     out.emit(
                         now,
@@ -330,7 +345,9 @@ impl Simulation {
         };
         // P25: a new container: initial value; counters are not reset.
         if self.workers[w].container_id != Some(id) {
-            self.cache[w] = None;
+            if self.cache[w].take().is_some() {
+                self.mark_status(c);
+            }
             self.workers[w].container_id = Some(id);
             self.workers[w].on_hold = false;
             // 1.36+, ChangeContainerStatusOnKubeletRestart off: a sidecar whose status says
