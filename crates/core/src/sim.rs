@@ -13,6 +13,7 @@
 //! except that a container's startup tick runs after its other ticks at the same instant.
 
 use core::fmt;
+use std::collections::BTreeSet;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -515,8 +516,14 @@ pub struct Simulation {
     status_dirty: Vec<bool>,
     /// What the phase and the conditions count over the statuses, kept as they are written.
     tally: status::Tally,
-    /// Regular containers whose snapshot holds an instance (the phase's "initialized").
+    /// Regular containers whose snapshot holds an instance (the phase's "initialized"), and
+    /// those whose instance runs.
     created_regular: usize,
+    running_regular: usize,
+    /// The regular containers a sync does not simply keep (R13–R15): not running, or running
+    /// with a liveness or startup failure cached for the instance. Updated with the status
+    /// marks, whose inputs include these.
+    actionable: BTreeSet<usize>,
     /// Test-only: every status recomputes every container, the reference for the incremental
     /// path.
     #[cfg(test)]
@@ -659,6 +666,8 @@ impl Simulation {
             status_queue: (0..n).collect(),
             status_dirty: vec![true; n],
             created_regular: 0,
+            running_regular: 0,
+            actionable: (ni..n).collect(),
             #[cfg(test)]
             full_status: false,
             view: vec![ViewEntry::default(); n],

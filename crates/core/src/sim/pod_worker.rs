@@ -196,10 +196,13 @@ impl Simulation {
                 return;
             }
         }
+        #[cfg(debug_assertions)]
+        self.check_actionable();
         let restart = self.pod.restart_policy != RestartPolicy::Never;
-        let mut keep = 0usize;
+        // The containers left out run with no failure cached: kept.
+        let mut keep = (n - ni) - self.actionable.len();
         let mut regular_starts = 0usize;
-        for c in ni..n {
+        for &c in &self.actionable {
             match self.job_snapshot(c).newest {
                 Some(inst) if inst.exited.is_none() => {
                     let verdict = if self.cached(c, ProbeKind::Liveness, inst.id)
@@ -264,11 +267,52 @@ impl Simulation {
         }
     }
 
+    /// Whether a sync keeps regular container `c` as it is: it runs, with no liveness or
+    /// startup failure cached for its instance (R13, R14).
+    fn kept(&self, c: usize) -> bool {
+        match self.snapshot[c].newest {
+            Some(inst) if inst.exited.is_none() => {
+                self.cached(c, ProbeKind::Liveness, inst.id) != Some(ProbeResult::Failure)
+                    && self.cached(c, ProbeKind::Startup, inst.id) != Some(ProbeResult::Failure)
+            }
+            _ => false,
+        }
+    }
+
+    /// Container `c`'s snapshot or cached results changed: is it still kept?
+    pub(super) fn update_actionable(&mut self, c: usize) {
+        if self.pod.is_init(c) {
+            return;
+        }
+        if self.kept(c) {
+            self.actionable.remove(&c);
+        } else {
+            self.actionable.insert(c);
+        }
+    }
+
+    /// Debug builds: the actionable set is what a scan finds.
+    #[cfg(debug_assertions)]
+    fn check_actionable(&self) {
+        let ni = self.pod.init_containers.len();
+        let scan: BTreeSet<usize> = (ni..self.pod.container_count())
+            .filter(|&c| !self.kept(c))
+            .collect();
+        assert_eq!(
+            self.actionable, scan,
+            "actionable containers at t={}",
+            self.now
+        );
+        let running = self.snapshot[ni..].iter().filter(|s| s.running()).count();
+        assert_eq!(self.running_regular, running, "running regular containers");
+    }
+
     /// `computeInitContainerActions` (R18, R59–R61): returns whether the pod is initialized.
     pub(super) fn compute_init_actions(&mut self) -> bool {
         let ni = self.pod.init_containers.len();
-        let n = self.pod.container_count();
-        let mut initialized = (ni..n).any(|c| self.job_snapshot(c).running());
+        // The sync reads the PLEG's snapshot as its own here (shared), so the count is its.
+        debug_assert!(self.job.shared);
+        let mut initialized = self.running_regular > 0;
         let mut previously_initialized = initialized;
         let restart_on_failure = self.pod.restart_policy != RestartPolicy::Never;
         let mut starts: Vec<usize> = Vec::new();

@@ -23,11 +23,17 @@ impl Simulation {
             self.job.shared = false;
         }
         if !self.pod.is_init(c) {
-            match (old.newest.is_some(), seen.newest.is_some()) {
-                (false, true) => self.created_regular += 1,
-                (true, false) => self.created_regular -= 1,
+            let count = |had: bool, has: bool, n: &mut usize| match (had, has) {
+                (false, true) => *n += 1,
+                (true, false) => *n -= 1,
                 _ => {}
-            }
+            };
+            count(
+                old.newest.is_some(),
+                seen.newest.is_some(),
+                &mut self.created_regular,
+            );
+            count(old.running(), seen.running(), &mut self.running_regular);
         }
         self.snapshot[c] = seen;
         self.mark_status(c);

@@ -5,20 +5,21 @@
 //! previous status, the kubelet's start and the profile. Whatever changes one of them marks the
 //! container ([`Simulation::mark_status`]); a status generation recomputes the marked
 //! containers only, in container order, since every other one would come out as it is (the
-//! computation is idempotent). Two things are not functions of those inputs: the manual trigger
-//! a started, not-ready container sends its readiness worker at every generation (P18, P45), and
-//! the kubelet-restart rule of P45, which reads the pod's `Ready` condition; a container whose
-//! status did either stays marked for the next generation. The phase and the conditions come
-//! from counts kept up to date as statuses are written ([`Tally`]), not from scans. Debug
-//! builds check at every generation that each unmarked container recomputes to the status it
-//! has, without a trigger, and that the counts match a recount.
+//! computation is idempotent). The manual trigger a started, not-ready container sends its
+//! readiness worker at every generation (P18, P45) does something only once the worker took the
+//! previous one: taking it marks the container. The kubelet-restart rule of P45 reads the pod's
+//! `Ready` condition, no input of the container's: a container it applies to stays marked. The
+//! phase and the conditions come from counts kept up to date as statuses are written
+//! ([`Tally`]), not from scans. Debug builds check at every generation that each unmarked
+//! container recomputes to the status it has, asking for nothing a full recomputation would
+//! do, and that the counts match a recount.
 
 use super::*;
 
 /// What computing one container's status asks for besides the status itself.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Effects {
-    /// A readiness worker to trigger (P18).
+    /// A readiness worker to trigger (P18): nothing to do while it has a trigger pending.
     trigger: Option<usize>,
     /// The status depends on more than the container's inputs: recompute it next time too.
     volatile: bool,
@@ -26,7 +27,9 @@ struct Effects {
 
 impl Simulation {
     /// Notes that an input of container `c`'s status changed: the next status recomputes it.
+    /// Whatever marks a container has already written the change.
     pub(super) fn mark_status(&mut self, c: usize) {
+        self.update_actionable(c);
         if let Some(dirty) = self.status_dirty.get_mut(c) {
             if !*dirty {
                 *dirty = true;
@@ -211,7 +214,6 @@ impl Simulation {
                     Some(w) => {
                         if self.profile.readiness_trigger != ReadinessTrigger::Never {
                             effects.trigger = Some(w);
-                            effects.volatile = true;
                         }
                         false
                     }
@@ -249,11 +251,18 @@ impl Simulation {
             if !self.status_dirty[c] {
                 let (st, view, effects) = self.container_status(c);
                 assert_eq!(
-                    (&st, &view, effects),
-                    (self.status.container(c), &self.view[c], Effects::default()),
+                    (&st, &view, effects.volatile),
+                    (self.status.container(c), &self.view[c], false),
                     "container {c}: an unmarked status input changed at t={}",
                     self.now
                 );
+                if let Some(w) = effects.trigger {
+                    assert!(
+                        self.workers[w].pending_trigger,
+                        "container {c}: its readiness worker took the trigger unnoticed at t={}",
+                        self.now
+                    );
+                }
             }
         }
         self.check_tally();

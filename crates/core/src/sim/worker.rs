@@ -185,6 +185,12 @@ impl Simulation {
             }
             if worker.pending_trigger {
                 worker.pending_trigger = false;
+                // A status that triggers this worker again has something to do now.
+                let c = worker.container;
+                if !self.status_dirty[c] {
+                    self.status_dirty[c] = true;
+                    self.status_queue.push(c);
+                }
                 if self.profile.trigger_resets_grid {
                     // P19: the ticker restarts at the trigger; a pending tick is discarded.
                     worker.next_tick = now.saturating_add(worker.period);
@@ -219,7 +225,6 @@ impl Simulation {
     /// P20: the worker's exit clean-up.
     pub(super) fn exit_worker(&mut self, w: usize) {
         self.mark(w);
-        self.mark_status_of_worker(w);
         let worker = &mut self.workers[w];
         if worker.alive {
             self.alive_workers = self.alive_workers.saturating_sub(1);
@@ -231,6 +236,7 @@ impl Simulation {
         worker.pending_tick = false;
         worker.pending_trigger = false;
         self.cache[w] = None;
+        self.mark_status_of_worker(w);
     }
 
     /// `resultsManager.Set` (P42): stores, and emits an update only on change.
