@@ -13,7 +13,6 @@
 //! except that a container's startup tick runs after its other ticks at the same instant.
 
 use core::fmt;
-use std::collections::BTreeSet;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -522,8 +521,8 @@ pub struct Simulation {
     running_regular: usize,
     /// The regular containers a sync does not simply keep (R13–R15): not running, or running
     /// with a liveness or startup failure cached for the instance. Updated with the status
-    /// marks, whose inputs include these.
-    actionable: BTreeSet<usize>,
+    /// marks, whose inputs include these. Sorted (a sync visits them in container order).
+    actionable: Vec<usize>,
     /// Test-only: every status recomputes every container, the reference for the incremental
     /// path.
     #[cfg(test)]

@@ -284,10 +284,12 @@ impl Simulation {
         if self.pod.is_init(c) {
             return;
         }
-        if self.kept(c) {
-            self.actionable.remove(&c);
-        } else {
-            self.actionable.insert(c);
+        match (self.actionable.binary_search(&c), self.kept(c)) {
+            (Ok(i), true) => {
+                self.actionable.remove(i);
+            }
+            (Err(i), false) => self.actionable.insert(i, c),
+            _ => {}
         }
     }
 
@@ -295,7 +297,7 @@ impl Simulation {
     #[cfg(debug_assertions)]
     fn check_actionable(&self) {
         let ni = self.pod.init_containers.len();
-        let scan: BTreeSet<usize> = (ni..self.pod.container_count())
+        let scan: Vec<usize> = (ni..self.pod.container_count())
             .filter(|&c| !self.kept(c))
             .collect();
         assert_eq!(

@@ -130,6 +130,7 @@ impl Simulation {
     }
 
     /// Container `c`'s status and status view from its inputs, and what else it asks for.
+    #[inline(always)]
     fn container_status(&self, c: usize) -> (ContainerStatus, ViewEntry, Effects) {
         let inherit_started = self.profile.inherits_started();
         let has_init = !self.pod.init_containers.is_empty();
