@@ -389,6 +389,16 @@ fn report(valgrind: bool) -> String {
                 naive as f64 / (engine as f64 / 24.0)
             );
         }
+        // The manifest case whole, parsing included: its target is about the whole run.
+        let manifest_probes: u64 = support::figure(&support::child_run("manifest", "10m"), 0);
+        if let Some(total) = support::instructions("manifest", "10m") {
+            let _ = writeln!(
+                out,
+                "\nThe 7,500-probe manifest, whole (its text to the summary, 10 min): {total} instructions, {:.0} per probe run.",
+                total as f64 / manifest_probes.max(1) as f64
+            );
+            eprintln!("manifest: {total} instructions");
+        }
     }
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let _ = writeln!(

@@ -459,7 +459,10 @@ enum Stage {
 struct Job {
     active: bool,
     stage: Option<Stage>,
+    /// The snapshot the sync began with, copied only once a relist changes the PLEG's
+    /// (`shared` until then: the sync reads the PLEG's own).
     snapshot: Vec<Instances>,
+    shared: bool,
     kills: Vec<Kill>,
     /// R15: the kills are a whole-pod kill: the first `parallel` at once (all of them; a
     /// sidecar's signal waits for its turn, R61).
@@ -510,11 +513,33 @@ pub struct Simulation {
     terminal: bool,
 
     runtime: Vec<Runtime>,
+    /// Containers whose process has an exit scheduled (`Runtime::exit_at`): none, and the
+    /// kubelet-wide agenda skips the scan.
+    pending_exits: usize,
     snapshot: Vec<Instances>,
     relist_at: Option<SimTime>,
 
     status: PodStatus,
     status_written: bool,
+    /// The containers whose status inputs changed since the last status was generated (or
+    /// whose last status asked a worker for a probe), each once, and which ones those are: the
+    /// next status recomputes only them (`status`).
+    status_queue: Vec<usize>,
+    status_dirty: Vec<bool>,
+    /// What the phase and the conditions count over the statuses, kept as they are written.
+    tally: status::Tally,
+    /// Regular containers whose snapshot holds an instance (the phase's "initialized"), and
+    /// those whose instance runs.
+    created_regular: usize,
+    running_regular: usize,
+    /// The regular containers a sync does not simply keep (R13–R15): not running, or running
+    /// with a liveness or startup failure cached for the instance. Updated with the status
+    /// marks, whose inputs include these. Sorted (a sync visits them in container order).
+    actionable: Vec<usize>,
+    /// Test-only: every status recomputes every container, the reference for the incremental
+    /// path.
+    #[cfg(test)]
+    full_status: bool,
     view: Vec<ViewEntry>,
     reason_cache: Vec<Option<SimDuration>>,
     backoff: Vec<Option<BackOffEntry>>,
@@ -524,6 +549,8 @@ pub struct Simulation {
     sandbox_stopped: bool,
 
     workers: Vec<Worker>,
+    /// How many workers are alive: all of them, and AddPod has nothing to create.
+    alive_workers: usize,
     /// Each worker's next deadline, recomputed only for workers marked dirty, and which worker
     /// is due first.
     agenda: Agenda,
@@ -547,9 +574,6 @@ pub struct Simulation {
     recheck_parked: bool,
     /// The item chosen last (the one being or just dispatched).
     last_due: (Key, Slot),
-    /// How many workers AddPod created and have not exited: when all are, AddPod has nothing
-    /// to do (every sync asks it).
-    alive_workers: usize,
     /// Whether held workers are parked (always; tests compare with runs that do not park).
     parking: bool,
 
@@ -634,6 +658,7 @@ impl Simulation {
             deletion_timestamp: None,
             removed: false,
         };
+        let tally = status::Tally::of_all(&pod, &status);
         Simulation {
             cache: vec![None; workers.len()],
             parked: Vec::new(),
@@ -664,10 +689,19 @@ impl Simulation {
             created: false,
             terminal: false,
             runtime: vec![Runtime::default(); n],
+            pending_exits: 0,
             snapshot: vec![Instances::default(); n],
             relist_at: None,
+            tally,
             status,
             status_written: false,
+            status_queue: (0..n).collect(),
+            status_dirty: vec![true; n],
+            created_regular: 0,
+            running_regular: 0,
+            actionable: (ni..n).collect(),
+            #[cfg(test)]
+            full_status: false,
             view: vec![ViewEntry::default(); n],
             reason_cache: vec![None; n],
             backoff: vec![None; n],
@@ -844,7 +878,17 @@ impl Simulation {
             Slot::SyncDue,
         );
         consider(key_of(self.job.pull_end, Class::Runtime), Slot::PullEnd);
-        for (c, r) in self.runtime.iter().enumerate().rev() {
+        debug_assert_eq!(
+            self.pending_exits,
+            self.runtime.iter().filter(|r| r.exit_at.is_some()).count(),
+            "pending exits"
+        );
+        let exits = if self.pending_exits == 0 {
+            &[][..]
+        } else {
+            &self.runtime[..]
+        };
+        for (c, r) in exits.iter().enumerate().rev() {
             consider(
                 key_of(r.exit_at.map(|(t, _)| t), Class::Runtime),
                 Slot::Exit(c),
@@ -963,5 +1007,7 @@ mod worker;
 mod hot_path_tests;
 #[cfg(test)]
 mod kubelet_tests;
+#[cfg(test)]
+mod status_tests;
 #[cfg(test)]
 mod tests;

@@ -19,6 +19,8 @@ mod notes;
 mod tests;
 mod wording;
 
+use std::collections::BTreeSet;
+
 use probesim_core::{ContainerSpec, PodSpec, ProbeKind, Profile};
 
 use crate::decode::{self, go_quote, Diags};
@@ -211,7 +213,8 @@ impl Validator {
     fn pod_spec(&mut self, m: &PodManifest, path: &FieldPath) {
         let spec = &m.spec;
         let containers_path = path.child("containers");
-        let mut names: Vec<&str> = Vec::new();
+        // A set, not a list: a pod of thousands of containers is checked in n log n.
+        let mut names: BTreeSet<&str> = BTreeSet::new();
         if spec.containers.is_empty() {
             self.required(&containers_path, spec.mark, "");
         }
@@ -219,10 +222,8 @@ impl Validator {
             let p = containers_path.index(i);
             self.container_common(c, &p);
             if let Some(name) = &c.name {
-                if names.contains(&name.value.as_str()) {
+                if !names.insert(&name.value) {
                     self.duplicate(&p.child("name"), name);
-                } else {
-                    names.push(&name.value);
                 }
             }
             for kind in PROBE_ORDER {
@@ -243,10 +244,8 @@ impl Validator {
             let p = init_path.index(i);
             self.container_common(c, &p);
             if let Some(name) = &c.name {
-                if names.contains(&name.value.as_str()) {
+                if !names.insert(&name.value) {
                     self.duplicate(&p.child("name"), name);
-                } else {
-                    names.push(&name.value);
                 }
             }
             let restartable = c

@@ -7,6 +7,7 @@
 //! strings, so writing an event allocates nothing once the buffer has grown.
 
 use core::fmt;
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use probesim_core::cycle::Visitor;
@@ -389,6 +390,9 @@ pub struct SummarySink<W: Write> {
     pod: [u64; EventKind::NAMES.len()],
     /// Containers found by the address of their name (no search by name per event).
     slots: NameSlots,
+    /// The row of each name, for a name at an address not seen yet: a look-up, not a search
+    /// through every container (quadratic in a pod of thousands).
+    rows: BTreeMap<String, usize>,
 }
 
 impl<W: Write> SummarySink<W> {
@@ -406,6 +410,14 @@ impl<W: Write> SummarySink<W> {
             counts: vec![[0; EventKind::NAMES.len()]; pod.containers.len()],
             pod: [0; EventKind::NAMES.len()],
             slots: NameSlots::default(),
+            rows: {
+                let mut rows = BTreeMap::new();
+                for (i, c) in pod.containers.iter().enumerate() {
+                    // The first of a repeated name, as a search from the start finds it.
+                    rows.entry(c.name.clone()).or_insert(i);
+                }
+                rows
+            },
         })
     }
 
@@ -458,15 +470,16 @@ impl<W: Write> Sink for SummarySink<W> {
             Some(c) => {
                 let i = self.slots.slot(
                     c,
-                    &mut (&mut self.names, &mut self.counts),
-                    |(names, _), i| names[i] == c,
-                    |(names, counts)| match names.iter().position(|n| n == c) {
-                        Some(i) => i,
+                    &mut (&mut self.names, &mut self.counts, &mut self.rows),
+                    |(names, _, _), i| names[i] == c,
+                    |(names, counts, rows)| match rows.get(c) {
+                        Some(&i) => i,
                         None => {
                             // A container the spec does not list: counted from its first
                             // event on.
                             names.push(c.to_owned());
                             counts.push([0; EventKind::NAMES.len()]);
+                            rows.insert(c.to_owned(), names.len() - 1);
                             names.len() - 1
                         }
                     },

@@ -103,6 +103,9 @@ pub struct ReadableSink<W: Write> {
     time_width: usize,
     name_width: usize,
     runs: BTreeMap<(String, usize), Run>,
+    /// Each container's index by name (the first of a repeated name): a probe line finds its
+    /// thresholds by a look-up, not a search through every container.
+    index: BTreeMap<String, usize>,
     /// A probe line waiting for the `Unhealthy` event that may repeat it.
     pending: Option<Pending>,
     annotated: bool,
@@ -145,6 +148,13 @@ impl<W: Write> ReadableSink<W> {
             time_width,
             name_width,
             runs: BTreeMap::new(),
+            index: {
+                let mut index = BTreeMap::new();
+                for (i, c) in pod.all_containers().enumerate() {
+                    index.entry(c.name.clone()).or_insert(i);
+                }
+                index
+            },
             pending: None,
             annotated: false,
             buf: String::new(),
@@ -213,9 +223,9 @@ impl<W: Write> ReadableSink<W> {
     }
 
     fn threshold(&self, container: &str, probe: ProbeKind, success: bool) -> u32 {
-        self.pod
-            .all_containers()
-            .find(|c| c.name == container)
+        self.index
+            .get(container)
+            .map(|&i| self.pod.container(i))
             .and_then(|c| c.probe(probe))
             .map_or(1, |p| {
                 let n = if success {

@@ -144,7 +144,11 @@ impl Simulation {
     /// dispatched last (which a parked worker's return is ordered against) moves with the clock.
     fn after_jump(&mut self, by: SimDuration) {
         if self.last_due.0 != Key::NEVER {
-            let moved = self.last_due.0 .0.saturating_add(by.as_millis().saturating_mul(8));
+            let moved = self
+                .last_due
+                .0
+                 .0
+                .saturating_add(by.as_millis().saturating_mul(8));
             self.last_due.0 = Key(moved);
         }
         for w in 0..self.workers.len() {
@@ -320,6 +324,9 @@ impl Simulation {
         let job = &mut self.job;
         v.exact(u64::from(job.active));
         exact_hash(v, &job.stage);
+        // Empty while the sync reads the PLEG's snapshot (`shared`).
+        v.exact(u64::from(job.shared));
+        v.exact(job.snapshot.len() as u64);
         for (c, s) in job.snapshot.iter_mut().enumerate() {
             visit_instances(v, s, bases[c], start_horizon(c));
         }
@@ -331,6 +338,14 @@ impl Simulation {
         v.exact(u64::from(job.changed));
         opt_time(v, &mut job.backoff_expiry);
         exact_hash(v, &self.pending);
+        // The incremental status's bookkeeping: which containers are to be recomputed, and
+        // the counts the phase and conditions come from.
+        exact_hash(
+            v,
+            &(self.pending_exits, &self.status_queue, &self.status_dirty),
+        );
+        exact_hash(v, &(self.tally, self.created_regular, self.running_regular));
+        exact_hash(v, &self.actionable);
         opt_time(v, &mut self.gate_after);
         // Only "ended at this very instant" matters (the churn check).
         v.exact(u64::from(self.last_sync_end.is_some()));

@@ -174,7 +174,7 @@ impl Bench {
         self.sim.status_written = true;
         self.sim.status.phase = phase;
         self.sim.view[self.c] = view;
-        self.sim.status.container_mut(self.c).started = view.started;
+        self.sim.edit_status(self.c, |s| s.started = view.started);
         let exited = match (view.running, view.terminated) {
             (true, _) => None,
             (false, Some(code)) => Some((T0, code)),
@@ -194,7 +194,7 @@ impl Bench {
     /// `m.statusManager.SetContainerStartup(pod, id, started)`.
     fn set_started(&mut self, started: bool) {
         self.sim.view[self.c].started = started;
-        self.sim.status.container_mut(self.c).started = started;
+        self.sim.edit_status(self.c, |s| s.started = started);
     }
 
     /// `w.doProbe()`: whether the worker keeps running.
@@ -1206,7 +1206,7 @@ fn test_update_pod_status() {
             w.alive = true;
         }
         for c in 0..names.len() {
-            sim.snapshot[c] = instance(0, (c == 6).then_some(0));
+            sim.set_snapshot(c, instance(0, (c == 6).then_some(0)));
         }
         let cache = [
             (1, ProbeKind::Readiness, ProbeResult::Success),
@@ -1278,9 +1278,9 @@ fn init_container_status(profile: Profile, restartable: bool) -> Simulation {
     fake_worker(&mut sim, 0, ProbeKind::Startup);
     let started = fake_worker(&mut sim, 1, ProbeKind::Startup);
     sim.cache[started] = Some((0, ProbeResult::Success));
-    sim.snapshot[0] = instance(0, None);
-    sim.snapshot[1] = instance(0, None);
-    sim.snapshot[2] = instance(0, Some(0));
+    sim.set_snapshot(0, instance(0, None));
+    sim.set_snapshot(1, instance(0, None));
+    sim.set_snapshot(2, instance(0, Some(0)));
     update_pod_status(&mut sim);
     sim
 }
@@ -1359,8 +1359,8 @@ fn test_update_pod_status_with_init_containers_before_1_28() {
             7,
             Behaviours::new(&pod),
         );
-        sim.snapshot[0] = instance(0, None);
-        sim.snapshot[1] = instance(0, Some(0));
+        sim.set_snapshot(0, instance(0, None));
+        sim.set_snapshot(1, instance(0, Some(0)));
         update_pod_status(&mut sim);
         let started: Vec<bool> = sim
             .status

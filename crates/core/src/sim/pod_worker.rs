@@ -32,8 +32,7 @@ impl Simulation {
                 // R45, R61: a pod that reached a terminal phase with containers still running
                 // (a sidecar next to a failed init container, say) has them stopped; the sync
                 // after that finds nothing running and the pod is done.
-                self.job.snapshot.clear();
-                self.job.snapshot.extend_from_slice(&self.snapshot);
+                self.job.shared = true;
                 let cause = self.terminal_cause();
                 self.kill_all(KillReason::Unknown, cause);
                 self.begin_job(out);
@@ -113,8 +112,7 @@ impl Simulation {
                 }
             }
         }
-        self.job.snapshot.clear();
-        self.job.snapshot.extend_from_slice(&self.snapshot);
+        self.job.shared = true;
         self.kill_all(KillReason::Deletion, KillCause::Deletion);
         self.begin_job(out);
     }
@@ -159,9 +157,11 @@ impl Simulation {
         self.reason_cache.fill(None);
         self.backoff.fill(None);
         self.kubelet_started = Some(now);
+        // Every status input may have changed (back-off reasons, the kubelet's start).
+        self.mark_all_statuses();
         // The new kubelet's first relist sees the runtime as it is now.
         for c in 0..self.runtime.len() {
-            self.snapshot[c] = self.runtime[c].instances;
+            self.set_snapshot(c, self.runtime[c].instances);
         }
         self.request_sync(SyncTrigger::KubeletRestart, out);
     }
@@ -171,8 +171,7 @@ impl Simulation {
     pub(super) fn compute_pod_actions(&mut self) {
         let ni = self.pod.init_containers.len();
         let n = self.pod.container_count();
-        self.job.snapshot.clear();
-        self.job.snapshot.extend_from_slice(&self.snapshot);
+        self.job.shared = true;
         self.job.kills.clear();
         self.job.starts.clear();
         self.job.pod_kill = false;
@@ -197,11 +196,14 @@ impl Simulation {
                 return;
             }
         }
+        #[cfg(debug_assertions)]
+        self.check_actionable();
         let restart = self.pod.restart_policy != RestartPolicy::Never;
-        let mut keep = 0usize;
+        // The containers left out run with no failure cached: kept.
+        let mut keep = (n - ni) - self.actionable.len();
         let mut regular_starts = 0usize;
-        for c in ni..n {
-            match self.job.snapshot[c].newest {
+        for &c in &self.actionable {
+            match self.job_snapshot(c).newest {
                 Some(inst) if inst.exited.is_none() => {
                     let verdict = if self.cached(c, ProbeKind::Liveness, inst.id)
                         == Some(ProbeResult::Failure)
@@ -265,17 +267,60 @@ impl Simulation {
         }
     }
 
+    /// Whether a sync keeps regular container `c` as it is: it runs, with no liveness or
+    /// startup failure cached for its instance (R13, R14).
+    fn kept(&self, c: usize) -> bool {
+        match self.snapshot[c].newest {
+            Some(inst) if inst.exited.is_none() => {
+                self.cached(c, ProbeKind::Liveness, inst.id) != Some(ProbeResult::Failure)
+                    && self.cached(c, ProbeKind::Startup, inst.id) != Some(ProbeResult::Failure)
+            }
+            _ => false,
+        }
+    }
+
+    /// Container `c`'s snapshot or cached results changed: is it still kept?
+    pub(super) fn update_actionable(&mut self, c: usize) {
+        if self.pod.is_init(c) {
+            return;
+        }
+        match (self.actionable.binary_search(&c), self.kept(c)) {
+            (Ok(i), true) => {
+                self.actionable.remove(i);
+            }
+            (Err(i), false) => self.actionable.insert(i, c),
+            _ => {}
+        }
+    }
+
+    /// Debug builds: the actionable set is what a scan finds.
+    #[cfg(debug_assertions)]
+    fn check_actionable(&self) {
+        let ni = self.pod.init_containers.len();
+        let scan: Vec<usize> = (ni..self.pod.container_count())
+            .filter(|&c| !self.kept(c))
+            .collect();
+        assert_eq!(
+            self.actionable, scan,
+            "actionable containers at t={}",
+            self.now
+        );
+        let running = self.snapshot[ni..].iter().filter(|s| s.running()).count();
+        assert_eq!(self.running_regular, running, "running regular containers");
+    }
+
     /// `computeInitContainerActions` (R18, R59–R61): returns whether the pod is initialized.
     pub(super) fn compute_init_actions(&mut self) -> bool {
         let ni = self.pod.init_containers.len();
-        let n = self.pod.container_count();
-        let mut initialized = (ni..n).any(|c| self.job.snapshot[c].running());
+        // The sync reads the PLEG's snapshot as its own here (shared), so the count is its.
+        debug_assert!(self.job.shared);
+        let mut initialized = self.running_regular > 0;
         let mut previously_initialized = initialized;
         let restart_on_failure = self.pod.restart_policy != RestartPolicy::Never;
         let mut starts: Vec<usize> = Vec::new();
         for i in (0..ni).rev() {
             let restartable = self.pod.init_containers[i].restartable;
-            let Some(inst) = self.job.snapshot[i].newest else {
+            let Some(inst) = self.job_snapshot(i).newest else {
                 if previously_initialized && restartable {
                     starts.push(i);
                 }
@@ -383,7 +428,7 @@ impl Simulation {
         self.job.kills.clear();
         self.job.starts.clear();
         self.job.pod_kill = true;
-        let running = |c: &usize| self.job.snapshot[*c].running();
+        let running = |c: &usize| self.job_snapshot(*c).running();
         let regular: Vec<usize> = (ni..n).filter(running).collect();
         let init: Vec<usize> = (0..ni).rev().filter(running).collect();
         for c in regular.into_iter().chain(init) {
@@ -539,8 +584,9 @@ impl Simulation {
     pub(super) fn start<S: Sink>(&mut self, c: usize, i: usize, out: &mut Out<'_, S>) -> bool {
         let now = self.now;
         if let Some(backoff) = self.do_backoff(c) {
-            let spec = self.pod.container(c);
             self.reason_cache[c] = Some(backoff.0);
+            self.mark_status(c);
+            let spec = self.pod.container(c);
             out.emit(
                 now,
                 EventKind::BackOff {
@@ -619,7 +665,8 @@ impl Simulation {
             Message::Started { container, wording },
         );
         // R16, R36: the restart count comes from the stale snapshot the sync began with.
-        let restart_count = self.job.snapshot[c]
+        let restart_count = self
+            .job_snapshot(c)
             .newest
             .map_or(0, |i| i.restart_count + 1);
         let rt = &mut self.runtime[c];
@@ -634,13 +681,15 @@ impl Simulation {
             rt.instances.previous = Some(newest);
         }
         rt.instances.newest = Some(inst);
-        rt.exit_at = spec.app.exit.map(|e| (now.saturating_add(e.after), e.code));
+        let exit = spec.app.exit.map(|e| (now.saturating_add(e.after), e.code));
+        self.set_exit(c, exit);
         self.reason_cache[c] = None;
+        self.mark_status(c);
         self.job.changed = true;
         out.emit(
             now,
             EventKind::Start {
-                container: &spec.name,
+                container: &self.pod.container(c).name,
                 restart_count,
             },
         );
@@ -650,7 +699,7 @@ impl Simulation {
     /// R30 `doBackOff` on the sync's snapshot: `Some((backoff, expiry))` when in back-off.
     pub(super) fn do_backoff(&mut self, c: usize) -> Option<(SimDuration, SimTime)> {
         let now = self.now;
-        let dead = self.job.snapshot[c].first_exited()?;
+        let dead = self.job_snapshot(c).first_exited()?;
         let (ts, _) = dead.exited?;
         let (initial, max) = self
             .profile

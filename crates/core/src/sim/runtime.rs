@@ -10,6 +10,56 @@ impl Simulation {
         self.relist_at = Some(self.relist_at.map_or(at, |t| t.min(at)));
     }
 
+    /// The PLEG's snapshot of container `c` becomes `seen`. A sync that still reads the PLEG's
+    /// snapshot as its own gets its copy first; the container's status is to be recomputed.
+    pub(super) fn set_snapshot(&mut self, c: usize, seen: Instances) {
+        let old = self.snapshot[c];
+        if old == seen {
+            return;
+        }
+        if self.job.shared {
+            self.job.snapshot.clear();
+            self.job.snapshot.extend_from_slice(&self.snapshot);
+            self.job.shared = false;
+        }
+        if !self.pod.is_init(c) {
+            let count = |had: bool, has: bool, n: &mut usize| match (had, has) {
+                (false, true) => *n += 1,
+                (true, false) => *n -= 1,
+                _ => {}
+            };
+            count(
+                old.newest.is_some(),
+                seen.newest.is_some(),
+                &mut self.created_regular,
+            );
+            count(old.running(), seen.running(), &mut self.running_regular);
+        }
+        self.snapshot[c] = seen;
+        self.mark_status(c);
+    }
+
+    /// Container `c`'s process is to exit at `exit` (or not at all), keeping the count of
+    /// pending exits.
+    pub(super) fn set_exit(&mut self, c: usize, exit: Option<(SimTime, i32)>) {
+        let rt = &mut self.runtime[c];
+        match (rt.exit_at.is_some(), exit.is_some()) {
+            (false, true) => self.pending_exits += 1,
+            (true, false) => self.pending_exits -= 1,
+            _ => {}
+        }
+        rt.exit_at = exit;
+    }
+
+    /// The snapshot the current sync began with, of container `c`.
+    pub(super) fn job_snapshot(&self, c: usize) -> Instances {
+        if self.job.shared {
+            self.snapshot[c]
+        } else {
+            self.job.snapshot[c]
+        }
+    }
+
     pub(super) fn relist(&mut self) {
         self.globals_dirty = true;
         let now = self.now;
@@ -18,7 +68,7 @@ impl Simulation {
             let seen = self.runtime[c].instances;
             if seen != self.snapshot[c] {
                 changed = true;
-                self.snapshot[c] = seen;
+                self.set_snapshot(c, seen);
             }
         }
         if self.gate_after.is_some_and(|g| g < now) {
@@ -36,9 +86,10 @@ impl Simulation {
     pub(super) fn process_exit<S: Sink>(&mut self, c: usize, out: &mut Out<'_, S>) {
         self.globals_dirty = true;
         let now = self.now;
-        let Some((_, code)) = self.runtime[c].exit_at.take() else {
+        let Some((_, code)) = self.runtime[c].exit_at else {
             return;
         };
+        self.set_exit(c, None);
         if let Some(inst) = self.runtime[c].instances.newest.as_mut() {
             inst.exited = Some((now, code));
         }
@@ -113,7 +164,7 @@ impl Simulation {
         self.globals_dirty = true;
         // The signal goes out when the preStop hook is done (R24).
         let now = self.now.saturating_add(hook);
-        let rt = &mut self.runtime[c];
+        let rt = &self.runtime[c];
         let alive = rt.instances.running();
         if !alive {
             return false;
@@ -125,10 +176,11 @@ impl Simulation {
             }
             Sigterm::Exit { .. } => (now.saturating_add(grace), 137),
         };
-        rt.exit_at = match rt.exit_at {
+        let exit = match rt.exit_at {
             Some((own, own_code)) if own <= at => Some((own, own_code)),
             _ => Some((at, code)),
         };
+        self.set_exit(c, exit);
         true
     }
 }

@@ -1,133 +1,121 @@
 //! The API-visible status generated at the start of each sync (R11, R34, R36–R45, P45, P46).
+//!
+//! Generated incrementally. A container's status is a function of its inputs: its PLEG
+//! snapshot, its back-off reason, its startup and readiness workers (alive, cached result), its
+//! previous status, the kubelet's start and the profile. Whatever changes one of them marks the
+//! container ([`Simulation::mark_status`]); a status generation recomputes the marked
+//! containers only, in container order, since every other one would come out as it is (the
+//! computation is idempotent). The manual trigger a started, not-ready container sends its
+//! readiness worker at every generation (P18, P45) does something only once the worker took the
+//! previous one: taking it marks the container. The kubelet-restart rule of P45 reads the pod's
+//! `Ready` condition, no input of the container's: a container it applies to stays marked. The
+//! phase and the conditions come from counts kept up to date as statuses are written
+//! ([`Tally`]), not from scans. Debug builds check at every generation that each unmarked
+//! container recomputes to the status it has, asking for nothing a full recomputation would
+//! do, and that the counts match a recount.
 
 use super::*;
 
+/// What computing one container's status asks for besides the status itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Effects {
+    /// A readiness worker to trigger (P18): nothing to do while it has a trigger pending.
+    trigger: Option<usize>,
+    /// The status depends on more than the container's inputs: recompute it next time too.
+    volatile: bool,
+}
+
 impl Simulation {
+    /// Notes that an input of container `c`'s status changed: the next status recomputes it.
+    /// Whatever marks a container has already written the change.
+    pub(super) fn mark_status(&mut self, c: usize) {
+        self.update_actionable(c);
+        if let Some(dirty) = self.status_dirty.get_mut(c) {
+            if !*dirty {
+                *dirty = true;
+                self.status_queue.push(c);
+            }
+        }
+    }
+
+    /// [`Simulation::mark_status`] for worker `w`'s container.
+    pub(super) fn mark_status_of_worker(&mut self, w: usize) {
+        let c = self.workers[w].container;
+        self.mark_status(c);
+    }
+
+    /// Every container's status is to be recomputed.
+    pub(super) fn mark_all_statuses(&mut self) {
+        for c in 0..self.status_dirty.len() {
+            self.mark_status(c);
+        }
+    }
+
+    /// Changes container `c`'s status outside a status generation (P44's direct writes),
+    /// keeping the counts, and marks it.
+    pub(super) fn edit_status(&mut self, c: usize, edit: impl FnOnce(&mut ContainerStatus)) {
+        let prev = *self.status.container(c);
+        let mut st = prev;
+        edit(&mut st);
+        self.retally(c, &prev, &st);
+        *self.status.container_mut(c) = st;
+        self.mark_status(c);
+    }
+
+    /// Moves container `c` from `prev` to `st` in the counts.
+    fn retally(&mut self, c: usize, prev: &ContainerStatus, st: &ContainerStatus) {
+        if prev != st {
+            let init = self.init_restartable(c);
+            self.tally.sub(&Tally::of(init, prev));
+            self.tally.add(&Tally::of(init, st));
+        }
+    }
+
+    /// For an init container, whether it is a sidecar; `None` for a regular container.
+    fn init_restartable(&self, c: usize) -> Option<bool> {
+        self.pod.init_containers.get(c).map(|spec| spec.restartable)
+    }
+
     pub(super) fn generate_status<S: Sink>(&mut self, out: &mut Out<'_, S>) {
         let now = self.now;
-        let inherit_started = self.profile.inherits_started();
         let first = !self.status_written;
         self.status_written = true;
-        let has_init = !self.pod.init_containers.is_empty();
-        for c in 0..self.pod.container_count() {
-            let snap = self.snapshot[c];
-            let prev = *self.status.container(c);
-            let mut st = ContainerStatus::default();
-            let mut view = ViewEntry::default();
-            let regular_init = self.pod.is_init(c) && !self.pod.container(c).restartable;
-            match snap.newest {
-                None => {
-                    // R38: nothing in the runtime yet.
-                    if has_init {
-                        st.state = ContainerState::Waiting(Some(WaitingReason::PodInitializing));
-                    }
-                    st.restart_count = prev.restart_count;
-                    st.last_state = prev.last_state;
-                }
-                Some(inst) => {
-                    st.restart_count = inst.restart_count;
-                    st.last_state = snap.previous.and_then(|p| p.terminated());
-                    view.id = Some(inst.id);
-                    view.started_at = inst.started_at.floor_secs();
-                    match inst.terminated() {
-                        None => {
-                            st.state = ContainerState::Running {
-                                started_at: view.started_at,
-                            };
-                            view.running = true;
-                        }
-                        Some(term) => {
-                            let backoff =
-                                self.reason_cache[c].filter(|_| self.restarts(c, term.exit_code));
-                            if let Some(backoff) = backoff {
-                                st.state = ContainerState::Waiting(Some(
-                                    WaitingReason::CrashLoopBackOff { backoff },
-                                ));
-                                st.last_state = Some(term);
-                            } else {
-                                st.state = ContainerState::Terminated(term);
-                                view.terminated = Some(term.exit_code);
-                            }
-                        }
-                    }
-                }
-            }
-            // P45.1: started.
-            if view.running {
-                let id = view.id;
-                let startup = self.worker_of(c, ProbeKind::Startup);
-                let entry = startup
-                    .and_then(|w| self.cache[w])
-                    .filter(|(cid, _)| Some(*cid) == id);
-                st.started = match entry {
-                    Some((_, r)) => r == ProbeResult::Success,
-                    None if inherit_started && prev.started => true,
-                    None => !startup.is_some_and(|w| self.workers[w].alive),
-                };
-            }
-            view.started = st.started;
-            if regular_init {
-                // P46: a regular init container is ready once it exited with 0; before 1.28
-                // its `started` is never set.
-                st.ready = view.terminated == Some(0);
-                if !self.profile.init_container_started {
-                    st.started = false;
-                    view.started = false;
-                }
-            } else if st.started {
-                // P45.3, P46: ready, only once started.
-                let readiness = self.worker_of(c, ProbeKind::Readiness);
-                let entry = readiness
-                    .and_then(|w| self.cache[w])
-                    .filter(|(cid, _)| Some(*cid) == view.id)
-                    .map(|(_, r)| r);
-                let worker_alive = readiness.filter(|w| self.workers[*w].alive);
-                st.ready = match (entry, self.profile.readiness_trigger) {
-                    (Some(ProbeResult::Success), _) => true,
-                    (Some(_), ReadinessTrigger::Never | ReadinessTrigger::NoEntry) => false,
-                    _ => match worker_alive {
-                        Some(w) => {
-                            if self.profile.readiness_trigger != ReadinessTrigger::Never {
-                                self.trigger(w);
-                            }
-                            false
-                        }
-                        None => true,
-                    },
-                };
-            }
-            if !regular_init && st.started && self.predates_kubelet_restart(&view) {
-                // P45 (setReadyStateOnKubeletRestart), whenever the readiness cache does not
-                // hold Success: a container that is not ready becomes ready while the cache is
-                // still empty; then one with a readiness probe is not ready unless the pod was
-                // Ready before. The second step also covers a container found ready because its
-                // readiness worker does not exist yet (the first sync after the restart).
-                let entry = self.cached_opt(c, ProbeKind::Readiness, view.id);
-                if entry != Some(ProbeResult::Success) {
-                    if !st.ready && entry.is_none() {
-                        st.ready = true;
-                    }
-                    let has_probe = self.pod.container(c).probe(ProbeKind::Readiness).is_some();
-                    if has_probe && !self.status.conditions.ready {
-                        st.ready = false;
-                    }
-                }
+        #[cfg(test)]
+        if self.full_status {
+            self.mark_all_statuses();
+        }
+        #[cfg(debug_assertions)]
+        self.check_unmarked();
+        let mut queue = core::mem::take(&mut self.status_queue);
+        queue.sort_unstable();
+        for &c in &queue {
+            self.status_dirty[c] = false;
+        }
+        for &c in &queue {
+            let (st, view, effects) = self.container_status(c);
+            if let Some(w) = effects.trigger {
+                self.trigger(w);
             }
             self.view[c] = view;
             self.write_container_status(c, st, out);
+            if effects.volatile {
+                self.mark_status(c);
+            }
         }
+        // What was marked meanwhile waits for the next status; the queue's room is kept.
+        queue.clear();
+        queue.append(&mut self.status_queue);
+        self.status_queue = queue;
         // R43: phase; R42: conditions.
         let phase = if self.status.phase.is_terminal() {
             self.status.phase
         } else {
-            let ni = self.pod.init_containers.len();
-            let initialized =
-                (ni..self.pod.container_count()).any(|c| self.snapshot[c].newest.is_some());
+            let initialized = self.created_regular > 0;
             // A deleted pod whose containers are all gone is terminal (podIsTerminal, ≥1.27).
             let terminal = self.profile.terminal_phase_forcing
                 && self.deleting.is_some()
                 && !self.any_running();
-            compute_phase(&self.pod, &self.status, initialized, terminal)
+            compute_phase(self.pod.restart_policy, &self.tally, initialized, terminal)
         };
         let ready_to_start = self
             .profile
@@ -141,6 +129,163 @@ impl Simulation {
         self.update_ready_conditions(out);
     }
 
+    /// Container `c`'s status and status view from its inputs, and what else it asks for.
+    #[inline(always)]
+    fn container_status(&self, c: usize) -> (ContainerStatus, ViewEntry, Effects) {
+        let inherit_started = self.profile.inherits_started();
+        let has_init = !self.pod.init_containers.is_empty();
+        let mut effects = Effects::default();
+        let snap = self.snapshot[c];
+        let prev = *self.status.container(c);
+        let mut st = ContainerStatus::default();
+        let mut view = ViewEntry::default();
+        let regular_init = self.pod.is_init(c) && !self.pod.container(c).restartable;
+        match snap.newest {
+            None => {
+                // R38: nothing in the runtime yet.
+                if has_init {
+                    st.state = ContainerState::Waiting(Some(WaitingReason::PodInitializing));
+                }
+                st.restart_count = prev.restart_count;
+                st.last_state = prev.last_state;
+            }
+            Some(inst) => {
+                st.restart_count = inst.restart_count;
+                st.last_state = snap.previous.and_then(|p| p.terminated());
+                view.id = Some(inst.id);
+                view.started_at = inst.started_at.floor_secs();
+                match inst.terminated() {
+                    None => {
+                        st.state = ContainerState::Running {
+                            started_at: view.started_at,
+                        };
+                        view.running = true;
+                    }
+                    Some(term) => {
+                        let backoff =
+                            self.reason_cache[c].filter(|_| self.restarts(c, term.exit_code));
+                        if let Some(backoff) = backoff {
+                            st.state =
+                                ContainerState::Waiting(Some(WaitingReason::CrashLoopBackOff {
+                                    backoff,
+                                }));
+                            st.last_state = Some(term);
+                        } else {
+                            st.state = ContainerState::Terminated(term);
+                            view.terminated = Some(term.exit_code);
+                        }
+                    }
+                }
+            }
+        }
+        // P45.1: started.
+        if view.running {
+            let id = view.id;
+            let startup = self.worker_of(c, ProbeKind::Startup);
+            let entry = startup
+                .and_then(|w| self.cache[w])
+                .filter(|(cid, _)| Some(*cid) == id);
+            st.started = match entry {
+                Some((_, r)) => r == ProbeResult::Success,
+                None if inherit_started && prev.started => true,
+                None => !startup.is_some_and(|w| self.workers[w].alive),
+            };
+        }
+        view.started = st.started;
+        if regular_init {
+            // P46: a regular init container is ready once it exited with 0; before 1.28
+            // its `started` is never set.
+            st.ready = view.terminated == Some(0);
+            if !self.profile.init_container_started {
+                st.started = false;
+                view.started = false;
+            }
+        } else if st.started {
+            // P45.3, P46: ready, only once started.
+            let readiness = self.worker_of(c, ProbeKind::Readiness);
+            let entry = readiness
+                .and_then(|w| self.cache[w])
+                .filter(|(cid, _)| Some(*cid) == view.id)
+                .map(|(_, r)| r);
+            let worker_alive = readiness.filter(|w| self.workers[*w].alive);
+            st.ready = match (entry, self.profile.readiness_trigger) {
+                (Some(ProbeResult::Success), _) => true,
+                (Some(_), ReadinessTrigger::Never | ReadinessTrigger::NoEntry) => false,
+                _ => match worker_alive {
+                    Some(w) => {
+                        if self.profile.readiness_trigger != ReadinessTrigger::Never {
+                            effects.trigger = Some(w);
+                        }
+                        false
+                    }
+                    None => true,
+                },
+            };
+        }
+        if !regular_init && st.started && self.predates_kubelet_restart(&view) {
+            // P45 (setReadyStateOnKubeletRestart), whenever the readiness cache does not
+            // hold Success: a container that is not ready becomes ready while the cache is
+            // still empty; then one with a readiness probe is not ready unless the pod was
+            // Ready before. The second step also covers a container found ready because its
+            // readiness worker does not exist yet (the first sync after the restart). The pod's
+            // Ready condition is no input of the container's: recomputed every time.
+            effects.volatile = true;
+            let entry = self.cached_opt(c, ProbeKind::Readiness, view.id);
+            if entry != Some(ProbeResult::Success) {
+                if !st.ready && entry.is_none() {
+                    st.ready = true;
+                }
+                let has_probe = self.pod.container(c).probe(ProbeKind::Readiness).is_some();
+                if has_probe && !self.status.conditions.ready {
+                    st.ready = false;
+                }
+            }
+        }
+        (st, view, effects)
+    }
+
+    /// Debug builds: every container not marked would recompute to the status and view it has,
+    /// asking for nothing, and the counts match a recount.
+    #[cfg(debug_assertions)]
+    fn check_unmarked(&self) {
+        for c in 0..self.status_dirty.len() {
+            if !self.status_dirty[c] {
+                let (st, view, effects) = self.container_status(c);
+                assert_eq!(
+                    (&st, &view, effects.volatile),
+                    (self.status.container(c), &self.view[c], false),
+                    "container {c}: an unmarked status input changed at t={}",
+                    self.now
+                );
+                if let Some(w) = effects.trigger {
+                    assert!(
+                        self.workers[w].pending_trigger,
+                        "container {c}: its readiness worker took the trigger unnoticed at t={}",
+                        self.now
+                    );
+                }
+            }
+        }
+        self.check_tally();
+    }
+
+    /// Debug builds: the counts match a recount of the statuses and the snapshot.
+    #[cfg(debug_assertions)]
+    fn check_tally(&self) {
+        assert_eq!(
+            self.tally,
+            Tally::of_all(&self.pod, &self.status),
+            "the status counts drifted at t={}",
+            self.now
+        );
+        let ni = self.pod.init_containers.len();
+        let created = self.snapshot[ni..]
+            .iter()
+            .filter(|s| s.newest.is_some())
+            .count();
+        assert_eq!(self.created_regular, created, "created regular containers");
+    }
+
     pub(super) fn write_container_status<S: Sink>(
         &mut self,
         c: usize,
@@ -149,6 +294,7 @@ impl Simulation {
     ) {
         let now = self.now;
         let prev = *self.status.container(c);
+        self.retally(c, &prev, &st);
         *self.status.container_mut(c) = st;
         let name = &self.pod.container(c).name;
         if prev.state != st.state
@@ -185,41 +331,18 @@ impl Simulation {
 
     /// R42: `Initialized`, `ContainersReady` and `Ready`.
     pub(super) fn update_ready_conditions<S: Sink>(&mut self, out: &mut Out<'_, S>) {
+        #[cfg(debug_assertions)]
+        self.check_tally();
         let sidecars_count =
             self.profile.gate(Gate::SidecarContainers) && self.profile.sidecar_readiness_counts;
-        let status = &self.status;
+        let tally = &self.tally;
         // Every init container done (a sidecar counts once started), or, as the kubelet's
         // `GeneratePodInitializedCondition` adds for sidecars that restart later, a regular
         // container that is running or has run.
-        let init_done = self
-            .pod
-            .init_containers
-            .iter()
-            .zip(&status.init_containers)
-            .all(
-                |(spec, s)| {
-                    if spec.restartable {
-                        s.started
-                    } else {
-                        s.ready
-                    }
-                },
-            )
-            || status.containers.iter().any(|s| {
-                matches!(
-                    s.state,
-                    ContainerState::Running { .. } | ContainerState::Terminated(_)
-                )
-            });
-        let sidecars_ready = !sidecars_count
-            || self
-                .pod
-                .init_containers
-                .iter()
-                .zip(&status.init_containers)
-                .all(|(spec, s)| !spec.restartable || s.ready);
-        let all_ready = !status.containers.is_empty() && status.containers.iter().all(|s| s.ready);
-        let containers_ready = all_ready && sidecars_ready && status.phase != Phase::Succeeded;
+        let init_done = tally.init_undone == 0 || tally.regular_active > 0;
+        let sidecars_ready = !sidecars_count || tally.sidecars_unready == 0;
+        let all_ready = !self.status.containers.is_empty() && tally.regular_unready == 0;
+        let containers_ready = all_ready && sidecars_ready && self.status.phase != Phase::Succeeded;
         // Readiness gates whose conditions nobody sets keep the pod from Ready.
         let ready = containers_ready && self.pod.readiness_gates == 0;
         self.status.conditions.initialized = init_done;
@@ -231,74 +354,151 @@ impl Simulation {
     }
 }
 
-/// R43 `getPhase`, sidecar-aware: `initialized` says whether a regular container has been
-/// created.
-fn compute_phase(pod: &PodSpec, status: &PodStatus, initialized: bool, terminal: bool) -> Phase {
-    let (mut pending_init, mut failed_init, mut pending_sidecars) = (0, 0, 0);
-    let (mut running, mut stopped, mut waiting, mut succeeded) = (0, 0, 0, 0);
-    for (spec, s) in pod.init_containers.iter().zip(&status.init_containers) {
-        match (spec.restartable, s.state) {
-            (false, ContainerState::Running { .. }) => pending_init += 1,
-            (false, ContainerState::Terminated(t)) => {
-                if t.exit_code != 0 {
-                    failed_init += 1;
+/// What the phase (R43) and the conditions (R42) count over the containers' statuses: the sum
+/// of [`Tally::of`] over the containers, kept as statuses are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(super) struct Tally {
+    /// Regular init containers running, or waiting without having run.
+    pending_init: u32,
+    /// Regular init containers that exited non-zero (now or last time).
+    failed_init: u32,
+    /// Sidecars running but not started, or waiting without having run.
+    pending_sidecars: u32,
+    /// Containers (regular ones and sidecars) running.
+    running: u32,
+    /// Regular containers terminated, or waiting after having run.
+    stopped: u32,
+    /// Containers (regular ones and sidecars) waiting without having run.
+    waiting: u32,
+    /// Regular containers terminated with 0.
+    succeeded: u32,
+    /// Init containers not done: a sidecar not started, a regular one not ready.
+    init_undone: u32,
+    /// Sidecars not ready.
+    sidecars_unready: u32,
+    /// Regular containers running or terminated.
+    regular_active: u32,
+    /// Regular containers not ready.
+    regular_unready: u32,
+}
+
+impl Tally {
+    /// What one status counts: `init` is `Some(restartable)` for an init container.
+    fn of(init: Option<bool>, s: &ContainerStatus) -> Tally {
+        let mut t = Tally::default();
+        match init {
+            Some(restartable) => {
+                match (restartable, s.state) {
+                    (false, ContainerState::Running { .. }) => t.pending_init = 1,
+                    (false, ContainerState::Terminated(term)) => {
+                        t.failed_init = u32::from(term.exit_code != 0);
+                    }
+                    (false, ContainerState::Waiting(_)) => match s.last_state {
+                        Some(last) => t.failed_init = u32::from(last.exit_code != 0),
+                        None => t.pending_init = 1,
+                    },
+                    (true, ContainerState::Running { .. }) => {
+                        t.pending_sidecars = u32::from(!s.started);
+                        t.running = 1;
+                    }
+                    (true, ContainerState::Terminated(_)) => {}
+                    (true, ContainerState::Waiting(_)) => {
+                        if s.last_state.is_none() {
+                            t.pending_sidecars = 1;
+                            t.waiting = 1;
+                        }
+                    }
                 }
+                t.init_undone = u32::from(if restartable { !s.started } else { !s.ready });
+                t.sidecars_unready = u32::from(restartable && !s.ready);
             }
-            (false, ContainerState::Waiting(_)) => match s.last_state {
-                Some(last) if last.exit_code != 0 => failed_init += 1,
-                Some(_) => {}
-                None => pending_init += 1,
-            },
-            (true, ContainerState::Running { .. }) => {
-                if !s.started {
-                    pending_sidecars += 1;
+            None => {
+                match s.state {
+                    ContainerState::Running { .. } => t.running = 1,
+                    ContainerState::Terminated(term) => {
+                        t.stopped = 1;
+                        t.succeeded = u32::from(term.exit_code == 0);
+                    }
+                    ContainerState::Waiting(_) => {
+                        if s.last_state.is_some() {
+                            t.stopped = 1;
+                        } else {
+                            t.waiting = 1;
+                        }
+                    }
                 }
-                running += 1;
-            }
-            (true, ContainerState::Terminated(_)) => {}
-            (true, ContainerState::Waiting(_)) => {
-                if s.last_state.is_none() {
-                    pending_sidecars += 1;
-                    waiting += 1;
-                }
+                t.regular_active = u32::from(matches!(
+                    s.state,
+                    ContainerState::Running { .. } | ContainerState::Terminated(_)
+                ));
+                t.regular_unready = u32::from(!s.ready);
             }
         }
+        t
     }
-    for s in &status.containers {
-        match s.state {
-            ContainerState::Running { .. } => running += 1,
-            ContainerState::Terminated(t) => {
-                stopped += 1;
-                if t.exit_code == 0 {
-                    succeeded += 1;
-                }
-            }
-            ContainerState::Waiting(_) => {
-                if s.last_state.is_some() {
-                    stopped += 1;
-                } else {
-                    waiting += 1;
-                }
-            }
+
+    /// The counts of a whole status.
+    pub(super) fn of_all(pod: &PodSpec, status: &PodStatus) -> Tally {
+        let mut t = Tally::default();
+        for (spec, s) in pod.init_containers.iter().zip(&status.init_containers) {
+            t.add(&Tally::of(Some(spec.restartable), s));
+        }
+        for s in &status.containers {
+            t.add(&Tally::of(None, s));
+        }
+        t
+    }
+
+    fn fields(&mut self) -> [&mut u32; 11] {
+        [
+            &mut self.pending_init,
+            &mut self.failed_init,
+            &mut self.pending_sidecars,
+            &mut self.running,
+            &mut self.stopped,
+            &mut self.waiting,
+            &mut self.succeeded,
+            &mut self.init_undone,
+            &mut self.sidecars_unready,
+            &mut self.regular_active,
+            &mut self.regular_unready,
+        ]
+    }
+
+    fn add(&mut self, other: &Tally) {
+        let mut other = *other;
+        for (a, b) in self.fields().into_iter().zip(other.fields()) {
+            *a += *b;
         }
     }
-    let policy = pod.restart_policy;
-    if failed_init > 0 && policy == RestartPolicy::Never {
+
+    fn sub(&mut self, other: &Tally) {
+        let mut other = *other;
+        for (a, b) in self.fields().into_iter().zip(other.fields()) {
+            *a -= *b;
+        }
+    }
+}
+
+/// R43 `getPhase`, sidecar-aware, from the counts: `initialized` says whether a regular
+/// container has been created.
+fn compute_phase(policy: RestartPolicy, t: &Tally, initialized: bool, terminal: bool) -> Phase {
+    if t.failed_init > 0 && policy == RestartPolicy::Never {
         Phase::Failed
-    } else if pending_init > 0 || (pending_sidecars > 0 && !initialized) || waiting > 0 {
+    } else if t.pending_init > 0 || (t.pending_sidecars > 0 && !initialized) || t.waiting > 0 {
         Phase::Pending
-    } else if running > 0 {
+    } else if t.running > 0 {
         Phase::Running
-    } else if stopped > 0 && terminal {
-        if stopped == succeeded {
+    } else if t.stopped > 0 && terminal {
+        if t.stopped == t.succeeded {
             Phase::Succeeded
         } else {
             Phase::Failed
         }
-    } else if stopped > 0 {
+    } else if t.stopped > 0 {
         match policy {
             RestartPolicy::Always => Phase::Running,
-            _ if stopped == succeeded => Phase::Succeeded,
+            _ if t.stopped == t.succeeded => Phase::Succeeded,
             RestartPolicy::Never => Phase::Failed,
             RestartPolicy::OnFailure => Phase::Running,
         }

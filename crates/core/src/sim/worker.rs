@@ -94,12 +94,15 @@ impl Simulation {
 
     /// P6, P7: AddPod creates missing workers.
     pub(super) fn add_pod(&mut self) {
-        if self.alive_workers == self.workers.len() {
-            // Every worker exists: nothing to create, whether existing ones are skipped or
-            // end the loop.
+        let now = self.now;
+        debug_assert!(
+            self.alive_workers <= self.workers.iter().filter(|w| w.alive).count(),
+            "more workers counted alive than are"
+        );
+        if self.alive_workers >= self.workers.len() {
+            // Every worker exists: nothing to create (and nothing to stop at).
             return;
         }
-        let now = self.now;
         for w in 0..self.workers.len() {
             if self.workers[w].alive {
                 if self.profile.add_pod_skips_existing {
@@ -122,7 +125,6 @@ impl Simulation {
                 SimDuration::ZERO
             };
             self.mark(w);
-            self.alive_workers += 1;
             let worker = &mut self.workers[w];
             // P9: a new worker starts from scratch.
             *worker = Worker {
@@ -132,6 +134,8 @@ impl Simulation {
                 ..Worker::idle(worker.container, worker.kind, worker.period)
             };
             self.cache[w] = None;
+            self.alive_workers += 1;
+            self.mark_status_of_worker(w);
         }
     }
 
@@ -291,6 +295,12 @@ impl Simulation {
             }
             if worker.pending_trigger {
                 worker.pending_trigger = false;
+                // A status that triggers this worker again has something to do now.
+                let c = worker.container;
+                if !self.status_dirty[c] {
+                    self.status_dirty[c] = true;
+                    self.status_queue.push(c);
+                }
                 if self.profile.trigger_resets_grid {
                     // P19: the ticker restarts at the trigger; a pending tick is discarded.
                     worker.next_tick = now.saturating_add(worker.period);
@@ -325,10 +335,10 @@ impl Simulation {
     /// P20: the worker's exit clean-up.
     pub(super) fn exit_worker(&mut self, w: usize) {
         self.mark(w);
-        if self.workers[w].alive {
+        let worker = &mut self.workers[w];
+        if worker.alive {
             self.alive_workers = self.alive_workers.saturating_sub(1);
         }
-        let worker = &mut self.workers[w];
         worker.alive = false;
         worker.running = false;
         worker.wake_at = None;
@@ -336,6 +346,7 @@ impl Simulation {
         worker.pending_tick = false;
         worker.pending_trigger = false;
         self.cache[w] = None;
+        self.mark_status_of_worker(w);
     }
 
     /// `resultsManager.Set` (P42): stores, and emits an update only on change.
@@ -350,6 +361,7 @@ impl Simulation {
             return;
         }
         self.cache[w] = Some((id, result));
+        self.mark_status_of_worker(w);
         let worker = self.workers[w];
         out.emit(
             self.now,
@@ -384,7 +396,7 @@ impl Simulation {
                     && self.status.container(c).ready != (result == ProbeResult::Success)
                 {
                     let ready = result == ProbeResult::Success;
-                    self.status.container_mut(c).ready = ready;
+                    self.edit_status(c, |s| s.ready = ready);
                     out.emit(
                         now,
                         EventKind::Ready {
@@ -399,7 +411,7 @@ impl Simulation {
             ProbeKind::Startup => {
                 let started = result == ProbeResult::Success;
                 if self.view[c].id == Some(id) && self.status.container(c).started != started {
-                    self.status.container_mut(c).started = started;
+                    self.edit_status(c, |s| s.started = started);
                     self.view[c].started = started;
                     out.emit(
                         now,
@@ -451,7 +463,9 @@ impl Simulation {
         };
         // P25: a new container: initial value; counters are not reset.
         if self.workers[w].container_id != Some(id) {
-            self.cache[w] = None;
+            if self.cache[w].take().is_some() {
+                self.mark_status(c);
+            }
             self.workers[w].container_id = Some(id);
             self.workers[w].on_hold = false;
             // 1.36+, ChangeContainerStatusOnKubeletRestart off: a sidecar whose status says

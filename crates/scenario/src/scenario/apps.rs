@@ -15,7 +15,7 @@ use crate::validate::ValidatedPod;
 use crate::yaml::locate::locate;
 use crate::yaml::{Mark, Node, Value};
 
-use super::endpoints::{find_container, ContainerRef};
+use super::endpoints::{containers_by_name, ContainerRef};
 use super::{Loader, ScriptBinding};
 
 pub(super) const APP_FIELDS: &[&str] =
@@ -124,12 +124,12 @@ impl Loader<'_> {
         let Some(entries) = self.map_entries(node, &path) else {
             return;
         };
+        let by_name = pod.as_ref().map(|(m, _)| containers_by_name(m));
         for (key, app_node) in entries {
             let p = path.key(&key.text);
-            let container = match &pod {
-                None => None,
-                Some((m, _)) => {
-                    let found = find_container(m, &key.text);
+            let container = match (&pod, &by_name) {
+                (Some((m, _)), Some(by_name)) => {
+                    let found = by_name.get(key.text.as_str()).copied();
                     if found.is_none() {
                         let names = m
                             .spec
@@ -149,6 +149,7 @@ impl Loader<'_> {
                     }
                     found
                 }
+                _ => None,
             };
             let Some(f) = decode::fields(&mut self.d, app_node, &p, APP_FIELDS, &[]) else {
                 continue;

@@ -3,6 +3,7 @@
 //! `endpoints:` keys of `apps:` that name them.
 
 use core::fmt;
+use std::collections::BTreeMap;
 
 use probesim_core::{ContainerSpec, Handler, HandlerFamily, Port, ProbeKind};
 use probesim_script::Script;
@@ -412,15 +413,18 @@ pub(super) struct Endpoint<'a> {
     pub(super) script: Option<Written<'a, Script>>,
 }
 
-pub(super) fn find_container(m: &PodManifest, name: &str) -> Option<ContainerRef> {
-    if let Some(i) = m.spec.containers.iter().position(|c| c.name_str() == name) {
-        return Some(ContainerRef::Regular(i));
+/// The pod's containers by name, for the `apps` entries: a regular container before an init
+/// container of the same name, the first of each list (one look-up per entry, not a search).
+pub(super) fn containers_by_name(m: &PodManifest) -> BTreeMap<&str, ContainerRef> {
+    let mut by = BTreeMap::new();
+    let regular = m.spec.containers.iter().enumerate();
+    for (i, c) in regular {
+        by.entry(c.name_str()).or_insert(ContainerRef::Regular(i));
     }
-    m.spec
-        .init_containers
-        .iter()
-        .position(|c| c.name_str() == name)
-        .map(ContainerRef::Init)
+    for (i, c) in m.spec.init_containers.iter().enumerate() {
+        by.entry(c.name_str()).or_insert(ContainerRef::Init(i));
+    }
+    by
 }
 
 impl Loader<'_> {
