@@ -133,6 +133,18 @@ impl Snapshot {
         self.at
     }
 
+    /// How many values it holds.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.fields.len()
+    }
+
+    /// Whether it holds no value.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.fields.is_empty()
+    }
+
     /// Whether `later` is this state again: the same values, compared as each tag says.
     #[must_use]
     pub fn same_state(&self, later: &Snapshot) -> bool {

@@ -813,9 +813,10 @@ impl Simulation {
             if out.stop {
                 return Ok(RunEnd::Stopped);
             }
+            self.cycle.steps += 1;
             if self.sync_ended {
                 self.sync_ended = false;
-                if self.cycle.enabled {
+                if self.cycle.due() {
                     self.cycle_point(until, out.sink);
                 }
             }
