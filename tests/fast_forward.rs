@@ -96,6 +96,10 @@ struct Container {
     probes: Vec<Probe>,
     sigterm: Option<u32>,
     exit: Option<(i32, u32)>,
+    /// An image pull of this many seconds, on every start (`Always`) or only the first.
+    pull: Option<(u32, bool)>,
+    /// The network probes share one script and counter through `endpoints: {":8080": …}`.
+    shared: bool,
 }
 
 fn container() -> impl Strategy<Value = Container> {
@@ -105,11 +109,15 @@ fn container() -> impl Strategy<Value = Container> {
         proptest::option::weighted(0.2, probe("startupProbe")),
         proptest::option::of(0u32..40),
         proptest::option::weighted(0.2, (0i32..3, 1u32..200)),
+        proptest::option::weighted(0.15, (1u32..20, any::<bool>())),
+        proptest::bool::weighted(0.2),
     )
-        .prop_map(|(l, r, s, sigterm, exit)| Container {
+        .prop_map(|(l, r, s, sigterm, exit, pull, shared)| Container {
             probes: [l, r, s].into_iter().flatten().collect(),
             sigterm,
             exit,
+            pull,
+            shared,
         })
 }
 
@@ -244,6 +252,9 @@ impl Case {
         y.push_str("    containers:\n");
         for (i, c) in self.containers.iter().enumerate() {
             let _ = writeln!(y, "    - name: c{i}\n      image: example/app");
+            if let Some((_, true)) = c.pull {
+                y.push_str("      imagePullPolicy: Always\n");
+            }
             probes_yaml(&mut y, c);
         }
         y.push_str("apps:\n");
@@ -267,12 +278,29 @@ impl Case {
                 }
                 (_, None) => {}
             }
+            if let (Some((secs, _)), false) = (c.pull, name == "i0") {
+                let _ = writeln!(y, "    pull: {secs}s");
+            }
             let probed = name != "i0" || sidecar;
+            // With `shared`, the http and tcp probes (all on port 8080) take one endpoint script:
+            // the first such probe's, if it reads as a tcp script too.
+            let endpoint = c
+                .probes
+                .iter()
+                .find(|p| p.handler == 1)
+                .filter(|_| c.shared)
+                .map(|p| p.script.clone());
             if probed && !c.probes.is_empty() {
                 y.push_str("    probes:\n");
                 for p in &c.probes {
+                    if endpoint.is_some() && p.handler != 2 {
+                        continue;
+                    }
                     let kind = p.kind.trim_end_matches("Probe");
                     let _ = writeln!(y, "      {kind}: \"{}\"", p.script);
+                }
+                if let Some(script) = &endpoint {
+                    let _ = writeln!(y, "    endpoints:\n      \":8080\": \"{script}\"");
                 }
             }
         }
