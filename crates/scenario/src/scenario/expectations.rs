@@ -67,7 +67,7 @@ pub(super) const TIMELINE_FIELDS: &[&str] = &[
     "phase",
 ];
 
-pub(super) const RANGE_FIELDS: &[&str] = &["min", "max"];
+const RANGE_FIELDS: &[&str] = &["min", "max"];
 
 impl Loader<'_> {
     pub(super) fn expectations(&mut self, node: &Node, pod: Option<&ValidatedPod>) -> Vec<Expect> {
@@ -153,34 +153,45 @@ impl Loader<'_> {
         match node.value() {
             Value::Int(_) => count(self, node, path).map(CountRange::exactly),
             Value::Map(_) => {
-                let f = decode::fields(&mut self.d, node, path, RANGE_FIELDS, &[])?;
-                let (min_node, max_node) = (f.get("min"), f.get("max"));
-                let min = min_node.map(|n| count(self, n, &path.child("min")));
-                let max = max_node.map(|n| count(self, n, &path.child("max")));
-                if matches!(min, Some(None)) || matches!(max, Some(None)) {
-                    return None;
-                }
-                let (min, max) = (min.flatten(), max.flatten());
-                match (min, max, max_node) {
-                    (None, None, _) => {
-                        self.report(path, Some(node.mark), "expected min, max or both");
-                        None
-                    }
-                    (Some(a), Some(b), Some(n)) if a > b => {
-                        self.report(
-                            &path.child("max"),
-                            Some(n.mark),
-                            format!("max {b} is below min {a}"),
-                        );
-                        None
-                    }
-                    _ => Some(CountRange { min, max }),
-                }
+                let (min, max) = self.min_max(node, path, count, |a, b| {
+                    format!("max {b} is below min {a}")
+                })?;
+                Some(CountRange { min, max })
             }
             _ => {
                 decode::type_error(&mut self.d, node, path, COUNT);
                 None
             }
+        }
+    }
+
+    /// `{min, max}`, either or both, each decoded by `one`. `None`, reported, when neither is
+    /// set, when one does not decode, or when max lies below min (`below` words it).
+    pub(super) fn min_max<T: PartialOrd + Copy>(
+        &mut self,
+        node: &Node,
+        path: &FieldPath,
+        one: impl Fn(&mut Self, &Node, &FieldPath) -> Option<T>,
+        below: impl FnOnce(T, T) -> String,
+    ) -> Option<(Option<T>, Option<T>)> {
+        let f = decode::fields(&mut self.d, node, path, RANGE_FIELDS, &[])?;
+        let (min_node, max_node) = (f.get("min"), f.get("max"));
+        let min = min_node.map(|n| one(self, n, &path.child("min")));
+        let max = max_node.map(|n| one(self, n, &path.child("max")));
+        if matches!(min, Some(None)) || matches!(max, Some(None)) {
+            return None;
+        }
+        let (min, max) = (min.flatten(), max.flatten());
+        match (min, max, max_node) {
+            (None, None, _) => {
+                self.report(path, Some(node.mark), "expected min, max or both");
+                None
+            }
+            (Some(a), Some(b), Some(n)) if a > b => {
+                self.report(&path.child("max"), Some(n.mark), below(a, b));
+                None
+            }
+            _ => Some((min, max)),
         }
     }
 

@@ -10,7 +10,6 @@ use crate::field_path::FieldPath;
 use crate::validate::ValidatedPod;
 use crate::yaml::Value;
 
-use super::expectations::RANGE_FIELDS;
 use super::Loader;
 
 /// The goal forms, each with the fields that may go with it.
@@ -141,32 +140,17 @@ impl Loader<'_> {
             );
             return None;
         }
-        let f = decode::fields(&mut self.d, node, path, RANGE_FIELDS, &[])?;
-        let min = f.get("min").map(|n| self.instant(n, &path.child("min")));
-        let max = f.get("max").map(|n| self.instant(n, &path.child("max")));
-        if matches!(min, Some(None)) || matches!(max, Some(None)) {
-            return None;
-        }
-        let (min, max) = (min.flatten(), max.flatten());
-        match (min, max, f.get("max")) {
-            (None, None, _) => {
-                self.report(path, Some(node.mark), "expected min, max or both");
-                None
-            }
-            (Some(a), Some(b), Some(n)) if a > b => {
-                self.report(
-                    &path.child("max"),
-                    Some(n.mark),
-                    format!("max ({b}s) is before min ({a}s)"),
-                );
-                None
-            }
-            _ => Some(Goal::FirstKill {
-                min,
-                max,
-                container,
-            }),
-        }
+        let (min, max) = self.min_max(
+            node,
+            path,
+            |l, n, p| l.instant(n, p),
+            |a, b| format!("max ({b}s) is before min ({a}s)"),
+        )?;
+        Some(Goal::FirstKill {
+            min,
+            max,
+            container,
+        })
     }
 }
 
