@@ -329,16 +329,29 @@ fn probes_yaml(y: &mut String, c: &Container) {
     }
 }
 
-/// The verdicts, the final state and the skipped time of one check run.
-fn check(scenario: &Scenario, fast_forward: bool) -> (Vec<Failure>, String, SimDuration) {
+/// Runs `scenario` to its horizon into the sink `make` builds for the simulation: the sink,
+/// the final state (time and status) and the time fast-forward skipped.
+fn run<S: Sink<Error = Infallible>>(
+    scenario: &Scenario,
+    fast_forward: bool,
+    make: impl FnOnce(&Simulation) -> S,
+) -> (S, String, SimDuration) {
     let end = horizon(scenario).expect("duration");
     let mut sim: Simulation = scenario.simulation();
     sim.set_fast_forward(fast_forward);
-    let mut sink = ExpectSink::new(Discard, &scenario.expect);
+    let mut sink = make(&sim);
     sim.run_until(end, &mut sink).expect("the run settles");
-    let (_, failures) = sink.finish(end);
     let state = format!("{:?} {:?}", sim.now(), sim.status());
-    (failures, state, sim.fast_forwarded())
+    (sink, state, sim.fast_forwarded())
+}
+
+/// The verdicts, the final state and the skipped time of one check run.
+fn check(scenario: &Scenario, fast_forward: bool) -> (Vec<Failure>, String, SimDuration) {
+    let (sink, state, skipped) = run(scenario, fast_forward, |_| {
+        ExpectSink::new(Discard, &scenario.expect)
+    });
+    let (_, failures) = sink.finish(horizon(scenario).expect("duration"));
+    (failures, state, skipped)
 }
 
 /// Kubernetes Events as the event recorder (R54) lets them through: how many of each reason
@@ -370,20 +383,13 @@ impl Sink for RecordedCounts {
 
 /// The Events' fate through the recorder, the final state and the skipped time.
 fn recorded(scenario: &Scenario, fast_forward: bool) -> (String, String, SimDuration) {
-    let end = horizon(scenario).expect("duration");
-    let mut sim: Simulation = scenario.simulation();
-    sim.set_fast_forward(fast_forward);
-    let mut sink = Recorder::new(
-        RecordedCounts::default(),
-        sim.profile().event_spam_key_has_type,
-    );
-    sim.run_until(end, &mut sink).expect("the run settles");
-    let counts = format!("{:?}", sink.inner().by);
-    (
-        counts,
-        format!("{:?} {:?}", sim.now(), sim.status()),
-        sim.fast_forwarded(),
-    )
+    let (sink, state, skipped) = run(scenario, fast_forward, |sim| {
+        Recorder::new(
+            RecordedCounts::default(),
+            sim.profile().event_spam_key_has_type,
+        )
+    });
+    (format!("{:?}", sink.inner().by), state, skipped)
 }
 
 fn summary(scenario: &Scenario, fast_forward: bool) -> String {
@@ -473,17 +479,21 @@ fn compare_generated() {
     );
 }
 
-/// A year of kubia: the jump happens, and the summary is the step-by-step one (R16, R27: the
-/// back-off capped at 5 minutes makes the crash loop periodic).
+/// A bundled scenario, run for `hours` instead of its own duration.
+fn bundled(file: &str, hours: u64) -> Scenario {
+    let path = format!("{}/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("read the scenario");
+    let mut scenario = Scenario::from_str(&text, file).expect("the scenario loads");
+    scenario.duration = Some(probesim_core::SimTime::from_secs(hours * 3600));
+    scenario
+}
+
+/// A day of kubia: the jump happens, and the summary is the step-by-step one (R16, R27: the
+/// back-off capped at 5 minutes makes the crash loop periodic). A year is checked through the
+/// command line (tests/cmd/check-fast-forward.case).
 #[test]
-fn a_year_of_kubia_jumps_and_matches() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/scenarios/kubia-unhealthy.yaml"
-    ))
-    .expect("read kubia");
-    let mut scenario = Scenario::from_str(&text, "kubia-unhealthy.yaml").expect("kubia loads");
-    scenario.duration = Some(probesim_core::SimTime::from_secs(24 * 3600));
+fn a_day_of_kubia_jumps_and_matches() {
+    let scenario = bundled("kubia-unhealthy.yaml", 24);
     let (plain, plain_state, _) = check(&scenario, false);
     let (fast, fast_state, skipped) = check(&scenario, true);
     assert_eq!(plain, fast);
@@ -502,10 +512,7 @@ fn a_year_of_kubia_jumps_and_matches() {
 #[test]
 fn the_event_recorder_fast_forwards_with_the_run() {
     for file in ["kubia-unhealthy.yaml", "kubia-unhealthy-1.19.yaml"] {
-        let path = format!("{}/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).expect("read kubia");
-        let mut scenario = Scenario::from_str(&text, file).expect("kubia loads");
-        scenario.duration = Some(probesim_core::SimTime::from_secs(30 * 24 * 3600));
+        let scenario = bundled(file, 30 * 24);
         let plain = recorded(&scenario, false);
         let fast = recorded(&scenario, true);
         assert_eq!(plain.0, fast.0, "{file}");
