@@ -352,6 +352,13 @@ impl<S: Sink> Sink for Recorder<S> {
         }
     }
 
+    fn container_event(&mut self, event: &Event<'_>, container: usize) -> Result<Flow, S::Error> {
+        match &event.kind {
+            EventKind::Event(_) | EventKind::KubeletRestart => self.event(event),
+            _ => self.inner.container_event(event, container),
+        }
+    }
+
     /// Fast-forward: the correlator's state, then the wrapped sink's. A group remembers its
     /// messages only for [`AGGREGATE_INTERVAL`], so its last event compares only up to that
     /// age; counts are counts; a first timestamp never changes once set; a bucket's level is

@@ -109,6 +109,15 @@ impl Behaviours {
         }
     }
 
+    /// The one response the `probe` of container `container` always gets, if its behaviour
+    /// declares one ([`Behaviour::constant`]; `ok` at once without a behaviour).
+    fn constant_of(&self, container: usize, probe: ProbeKind) -> Option<Response> {
+        match self.bindings.get(container).and_then(|b| b[probe.index()]) {
+            Some(i) => self.constants.get(i).copied().flatten(),
+            None => AlwaysOk.constant(),
+        }
+    }
+
     fn respond(&mut self, attempt: &Attempt, rng: &mut ChaCha8Rng) -> Response {
         let bound = self
             .bindings
@@ -493,6 +502,19 @@ impl<S: Sink> Out<'_, S> {
             Err(e) => self.error = Some(e),
         }
     }
+
+    /// [`Out::emit`] for an event about container `c` ([`Sink::container_event`]).
+    #[inline(always)]
+    fn emit_for(&mut self, t: SimTime, c: usize, kind: EventKind<'_>) {
+        if self.error.is_some() {
+            return;
+        }
+        match self.sink.container_event(&Event { t, kind }, c) {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Stop) => self.stop = true,
+            Err(e) => self.error = Some(e),
+        }
+    }
 }
 
 /// A running simulation of one pod on one kubelet.
@@ -576,6 +598,12 @@ pub struct Simulation {
     last_due: (Key, Slot),
     /// Whether held workers are parked (always; tests compare with runs that do not park).
     parking: bool,
+    /// Per worker, what its steady ticks need, if it can have them (`steady`).
+    steady: Vec<Option<steady::Steady>>,
+    /// Whether steady ticks take their shortcut (always; tests compare with runs that do not).
+    steady_ticks: bool,
+    /// The ticks of workers whose ticks are steady, in agenda order (`steady`).
+    lane: steady::Lane,
 
     /// A scheduled deletion: when, and its grace period (the pod's when `None`).
     delete_at: Option<(SimTime, Option<SimDuration>)>,
@@ -659,7 +687,11 @@ impl Simulation {
             removed: false,
         };
         let tally = status::Tally::of_all(&pod, &status);
+        let steady = steady::Steady::of_workers(&pod, &profile, &behaviours, &workers);
         Simulation {
+            steady,
+            steady_ticks: true,
+            lane: steady::Lane::new(workers.len()),
             cache: vec![None; workers.len()],
             parked: Vec::new(),
             listed: vec![false; workers.len()],
@@ -806,6 +838,22 @@ impl Simulation {
                 steps_here = 0;
             }
             self.now = at;
+            if let Slot::Worker(w) = slot {
+                if self.lane.holds(w) {
+                    let ran = self.steady_burst(until, &mut steps_here, &mut out)?;
+                    if ran > 0 {
+                        if let Some(e) = out.error.take() {
+                            return Err(RunError::Sink(e));
+                        }
+                        if out.stop {
+                            return Ok(RunEnd::Stopped);
+                        }
+                        continue;
+                    }
+                }
+            }
+            // Anything but a steady tick may change what steady ticks read.
+            self.lane.epoch += 1;
             self.dispatch(slot, &mut out);
             if let Some(e) = out.error.take() {
                 return Err(RunError::Sink(e));
@@ -844,6 +892,9 @@ impl Simulation {
     fn next_due_item(&mut self) -> (Key, Slot) {
         while let Some(w) = self.dirty.pop() {
             self.is_dirty[w] = false;
+            // Whatever changed, the worker's ticks go back to the agenda (its entry in the
+            // lane is dropped when it comes up).
+            self.lane.leave(w);
             self.agenda.set(w, self.workers[w].key());
         }
         if self.globals_dirty {
@@ -854,7 +905,12 @@ impl Simulation {
         // its liveness and readiness ticks at the same instant (contract §2.3.1: ticks due
         // together all read the status as it was before any of them ran, so a startup verdict
         // at `t` is not seen by the other ticks at `t`); see `agenda`.
-        let (best_key, best_worker) = self.agenda.first();
+        // The steady lane holds ticks in the same order: the earlier of the two heads is first.
+        let mut best = self.agenda.root();
+        if let Some(head) = self.lane_head() {
+            best = best.min(head);
+        }
+        let (best_key, best_worker) = agenda::Agenda::decode(best);
         // Kubelet-wide items come before workers at the same (time, class).
         if self.global_due.0 <= best_key {
             return self.global_due;
@@ -1002,6 +1058,7 @@ mod cycle;
 mod pod_worker;
 mod runtime;
 mod status;
+mod steady;
 mod worker;
 
 #[cfg(test)]

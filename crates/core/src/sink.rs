@@ -27,6 +27,24 @@ pub trait Sink {
     /// Whatever the sink cannot do; the run stops and returns it.
     fn event(&mut self, event: &Event<'_>) -> Result<Flow, Self::Error>;
 
+    /// Takes one event about a container, with the container's engine index in the
+    /// simulation's pod ([`PodSpec::container`](crate::PodSpec::container): init containers
+    /// first). The engine sends probe runs this way; a sink that keeps something per container
+    /// may find it by the index instead of by the name, trusting that an index names the same
+    /// container for the whole run. The default is [`Sink::event`].
+    ///
+    /// # Errors
+    /// As [`Sink::event`].
+    #[inline]
+    fn container_event(
+        &mut self,
+        event: &Event<'_>,
+        container: usize,
+    ) -> Result<Flow, Self::Error> {
+        let _ = container;
+        self.event(event)
+    }
+
     /// Steady-state fast-forward ([`cycle`](crate::cycle)): walks the sink's own state with `v`
     /// and returns `true`, or returns `false` when the sink cannot be moved on by whole cycles
     /// without seeing their events (the default: a listing must print every event). A sink
@@ -50,6 +68,14 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     type Error = S::Error;
     fn event(&mut self, event: &Event<'_>) -> Result<Flow, Self::Error> {
         (**self).event(event)
+    }
+    #[inline]
+    fn container_event(
+        &mut self,
+        event: &Event<'_>,
+        container: usize,
+    ) -> Result<Flow, Self::Error> {
+        (**self).container_event(event, container)
     }
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         (**self).visit_cycle(v)
@@ -120,6 +146,9 @@ pub struct CountSink {
     /// Slots by the address of the container name: events borrow names from one pod spec, so
     /// an address match skips the search by name.
     slots: NameSlots,
+    /// Per engine index ([`Sink::container_event`]), its entry in `per_container` plus one
+    /// once an event named it (0 before).
+    by_index: Vec<usize>,
 }
 
 impl CountSink {
@@ -136,16 +165,10 @@ impl CountSink {
     }
 }
 
-impl Sink for CountSink {
-    type Error = Infallible;
-    fn event(&mut self, event: &Event<'_>) -> Result<Flow, Infallible> {
-        self.total += 1;
-        if matches!(event.kind, EventKind::Probe { .. }) {
-            self.probes += 1;
-        }
-        let container = event.kind.container().unwrap_or("");
-        let k = event.kind.index();
-        let slot = self.slots.slot(
+impl CountSink {
+    /// The entry of `container` in `per_container`, added at its first event.
+    fn entry(&mut self, container: &str) -> usize {
+        self.slots.slot(
             container,
             &mut self.per_container,
             |names, i| names[i].0 == container,
@@ -156,8 +179,48 @@ impl Sink for CountSink {
                     names.len() - 1
                 }
             },
-        );
-        self.per_container[slot].1[k] += 1;
+        )
+    }
+}
+
+impl Sink for CountSink {
+    type Error = Infallible;
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, Infallible> {
+        self.total += 1;
+        if matches!(event.kind, EventKind::Probe { .. }) {
+            self.probes += 1;
+        }
+        let slot = self.entry(event.kind.container().unwrap_or(""));
+        self.per_container[slot].1[event.kind.index()] += 1;
+        Ok(Flow::Continue)
+    }
+
+    /// The entry of the container at `container`, found by name the first time.
+    #[inline]
+    fn container_event(&mut self, event: &Event<'_>, container: usize) -> Result<Flow, Infallible> {
+        let slot = match self.by_index.get(container) {
+            Some(&s) if s > 0 => s - 1,
+            _ => {
+                let Some(name) = event.kind.container() else {
+                    return self.event(event);
+                };
+                let s = self.entry(name);
+                // Indices are a pod's containers: a table about as long as the entries (an
+                // index far past them is looked up by name every time instead).
+                if container < 4 * self.per_container.len() + 64 {
+                    if self.by_index.len() <= container {
+                        self.by_index.resize(container + 1, 0);
+                    }
+                    self.by_index[container] = s + 1;
+                }
+                s
+            }
+        };
+        self.total += 1;
+        if matches!(event.kind, EventKind::Probe { .. }) {
+            self.probes += 1;
+        }
+        self.per_container[slot].1[event.kind.index()] += 1;
         Ok(Flow::Continue)
     }
 

@@ -393,7 +393,13 @@ pub struct SummarySink<W: Write> {
     /// The row of each name, for a name at an address not seen yet: a look-up, not a search
     /// through every container (quadratic in a pod of thousands).
     rows: BTreeMap<String, usize>,
+    /// Per engine index ([`Sink::container_event`]), its row once an event named it
+    /// ([`NO_ROW`] before).
+    by_index: Vec<usize>,
 }
+
+/// [`SummarySink::by_index`] for an index not seen yet.
+const NO_ROW: usize = usize::MAX;
 
 impl<W: Write> SummarySink<W> {
     /// Writes the header (scenario, version, seed, duration) and starts counting.
@@ -410,6 +416,7 @@ impl<W: Write> SummarySink<W> {
             counts: vec![[0; EventKind::NAMES.len()]; pod.containers.len()],
             pod: [0; EventKind::NAMES.len()],
             slots: NameSlots::default(),
+            by_index: vec![NO_ROW; pod.container_count()],
             rows: {
                 let mut rows = BTreeMap::new();
                 for (i, c) in pod.containers.iter().enumerate() {
@@ -419,6 +426,25 @@ impl<W: Write> SummarySink<W> {
                 rows
             },
         })
+    }
+
+    /// The row of container `c`, added at its first event when the spec does not list it.
+    fn row(&mut self, c: &str) -> usize {
+        self.slots.slot(
+            c,
+            &mut (&mut self.names, &mut self.counts, &mut self.rows),
+            |(names, _, _), i| names[i] == c,
+            |(names, counts, rows)| match rows.get(c) {
+                Some(&i) => i,
+                None => {
+                    // A container the spec does not list: counted from its first event on.
+                    names.push(c.to_owned());
+                    counts.push([0; EventKind::NAMES.len()]);
+                    rows.insert(c.to_owned(), names.len() - 1);
+                    names.len() - 1
+                }
+            },
+        )
     }
 
     /// Writes the final status and the counts, and returns the writer, flushed.
@@ -468,24 +494,29 @@ impl<W: Write> Sink for SummarySink<W> {
         match event.kind.container() {
             None => self.pod[k] += 1,
             Some(c) => {
-                let i = self.slots.slot(
-                    c,
-                    &mut (&mut self.names, &mut self.counts, &mut self.rows),
-                    |(names, _, _), i| names[i] == c,
-                    |(names, counts, rows)| match rows.get(c) {
-                        Some(&i) => i,
-                        None => {
-                            // A container the spec does not list: counted from its first
-                            // event on.
-                            names.push(c.to_owned());
-                            counts.push([0; EventKind::NAMES.len()]);
-                            rows.insert(c.to_owned(), names.len() - 1);
-                            names.len() - 1
-                        }
-                    },
-                );
+                let i = self.row(c);
                 self.counts[i][k] += 1;
             }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// The row of the container at `container`, found by name the first time.
+    #[inline]
+    fn container_event(&mut self, event: &Event<'_>, container: usize) -> io::Result<Flow> {
+        let k = event.kind.index();
+        match self.by_index.get(container) {
+            Some(&i) if i != NO_ROW => self.counts[i][k] += 1,
+            _ => match event.kind.container() {
+                None => self.pod[k] += 1,
+                Some(c) => {
+                    let i = self.row(c);
+                    if let Some(slot) = self.by_index.get_mut(container) {
+                        *slot = i;
+                    }
+                    self.counts[i][k] += 1;
+                }
+            },
         }
         Ok(Flow::Continue)
     }

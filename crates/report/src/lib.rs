@@ -344,6 +344,13 @@ impl<W: io::Write> Sink for ReportSink<W> {
             ReportSink::Picture(s) => s.event(event),
         }
     }
+
+    fn container_event(&mut self, event: &Event<'_>, container: usize) -> io::Result<Flow> {
+        match self {
+            ReportSink::Summary(s) => s.container_event(event, container),
+            _ => self.event(event),
+        }
+    }
 }
 
 /// The status a pod has before the kubelet's first sync, as the simulation starts it: Pending,

@@ -70,6 +70,15 @@ impl<S: Sink> Sink for EventLimit<S> {
         self.inner.event(event)
     }
 
+    fn container_event(&mut self, event: &Event<'_>, container: usize) -> Result<Flow, S::Error> {
+        if self.seen >= self.limit {
+            self.exceeded_at = Some(event.t);
+            return Ok(Flow::Stop);
+        }
+        self.seen += 1;
+        self.inner.container_event(event, container)
+    }
+
     /// Fast-forward: the events counted so far are a count whose limit a jump never reaches,
     /// so the event past the limit, and its time, come from the step-by-step run.
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {

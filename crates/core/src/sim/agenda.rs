@@ -116,6 +116,7 @@ impl Agenda {
     }
 
     /// Worker `w`'s key.
+    #[cfg(test)]
     pub(super) fn key(&self, w: usize) -> Key {
         Key((self.tree[self.first_leaf + w] >> 64) as u64)
     }
@@ -141,8 +142,19 @@ impl Agenda {
     }
 
     /// The worker due first and its key ([`Key::NEVER`] when none is due).
+    #[cfg(test)]
     pub(super) fn first(&self) -> (Key, usize) {
-        match self.tree[0] {
+        Self::decode(self.root())
+    }
+
+    /// The root node: the first worker's, [`EMPTY`] without workers.
+    pub(super) fn root(&self) -> u128 {
+        self.tree[0]
+    }
+
+    /// A node's key and worker.
+    pub(super) fn decode(node: u128) -> (Key, usize) {
+        match node {
             EMPTY => (Key::NEVER, 0),
             #[expect(clippy::cast_possible_truncation, reason = "the fields of a node")]
             v => (Key((v >> 64) as u64), (v as u32) as usize),

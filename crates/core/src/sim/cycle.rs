@@ -174,6 +174,7 @@ impl Simulation {
             }
         }
         self.globals_dirty = true;
+        self.lane.epoch += 1;
     }
 
     /// Per behaviour, the one container whose probes use it (`None` inside when several do);

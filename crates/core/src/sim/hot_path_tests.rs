@@ -1,6 +1,7 @@
 //! The probe hot path's shortcuts change nothing a run shows: parked workers
-//! (`worker::park`), which leave a held worker's idle ticks off the agenda, and constant
-//! behaviours ([`Behaviour::constant`]), which are answered without being called.
+//! (`worker::park`), which leave a held worker's idle ticks off the agenda, constant
+//! behaviours ([`Behaviour::constant`]), which are answered without being called, and steady
+//! ticks (`steady`), which run a tick that only repeats a success from the steady lane.
 
 use ::proptest::prelude::*;
 
@@ -11,6 +12,11 @@ use crate::sink::VecSink;
 /// The events and the final status of a run to `end`, parking held workers or not.
 fn run(sim: &mut Simulation, parking: bool, end: SimTime) -> (Vec<crate::sink::Record>, PodStatus) {
     sim.parking = parking;
+    run_as_set(sim, end)
+}
+
+/// The events and the final status of a run to `end` with the shortcuts as `sim` has them.
+fn run_as_set(sim: &mut Simulation, end: SimTime) -> (Vec<crate::sink::Record>, PodStatus) {
     let mut sink = VecSink::default();
     // In two legs, so that a run resumed at a horizon is covered too.
     let half = SimTime::from_millis(end.as_millis() / 2);
@@ -34,6 +40,139 @@ proptest! {
         prop_assert_eq!(&parked.0, &ticking.0);
         prop_assert_eq!(&parked.1, &ticking.1);
     }
+}
+
+/// P16–P35, P42, contract §2.3.1: a tick that only repeats a cached success, run from the
+/// steady lane without the general path's look-ups, gives the same events, in the same order,
+/// and the same status as the general path, whatever the pod, its answers (a table of one
+/// response is constant), release, deletion or kubelet restart; with and without
+/// fast-forward. A fixed seed, so that the share of cases with steady ticks is stable; at
+/// least a tenth of them have some.
+#[test]
+fn steady_ticks_change_no_event() {
+    use std::cell::Cell;
+
+    use ::proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+    let mut runner = TestRunner::new_with_rng(
+        Config {
+            cases: 256,
+            failure_persistence: None,
+            ..Config::default()
+        },
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
+    let (cases, steady_cases) = (Cell::new(0u32), Cell::new(0u32));
+    let strategy = (case(), 5_u64..40, any::<bool>());
+    let result = runner.run(&strategy, |(case, minutes, ff)| {
+        let end = SimTime::from_secs(minutes * 60);
+        let mut sim = case.simulation();
+        sim.set_fast_forward(ff);
+        let steady = run_as_set(&mut sim, end);
+        cases.set(cases.get() + 1);
+        if sim.lane.ran > 0 {
+            steady_cases.set(steady_cases.get() + 1);
+        }
+        let mut sim = case.simulation();
+        sim.set_fast_forward(ff);
+        sim.steady_ticks = false;
+        let general = run_as_set(&mut sim, end);
+        prop_assert_eq!(sim.lane.ran, 0);
+        prop_assert_eq!(&steady.0, &general.0);
+        prop_assert_eq!(&steady.1, &general.1);
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    assert!(
+        steady_cases.get() * 10 >= cases.get(),
+        "{} of {} cases had steady ticks",
+        steady_cases.get(),
+        cases.get()
+    );
+}
+
+/// The property above is not empty: in a pod whose probes keep passing, liveness and
+/// readiness ticks move to the steady lane, leave it when the container is killed (a failing
+/// liveness probe of another container has the pod's syncs change things) and come back, and
+/// the run is the general path's.
+#[test]
+fn steady_ticks_run_from_the_lane_and_leave_it_when_things_change() {
+    use crate::spec::{ContainerSpec, Port, ProbeSpec, ProbeTiming, Scheme};
+    let http = Handler::HttpGet {
+        scheme: Scheme::Http,
+        host: None,
+        port: Port::Number(8080),
+        path: "/".into(),
+    };
+    let every_second = ProbeTiming {
+        period_seconds: 1,
+        ..ProbeTiming::default()
+    };
+    let probe = |t: ProbeTiming| ProbeSpec::new(http.clone(), t).expect("valid probe");
+    let app = |name: &str| {
+        ContainerSpec::new(name, "example/app:1.0")
+            .with_probe(ProbeKind::Readiness, probe(every_second))
+            .with_probe(ProbeKind::Liveness, probe(every_second))
+    };
+    let pod = PodSpec::new("p")
+        .with_container(app("steady"))
+        .with_container(app("flaky"));
+    let new = |steady| {
+        let mut behaviours = Behaviours::new(&pod);
+        // The second container's liveness fails from 20 s of uptime on: kills and restarts.
+        let failing = behaviours.add(Box::new(|a: &Attempt| {
+            Response::now(Answer::Status(if a.uptime < SimDuration::from_secs(20) {
+                200
+            } else {
+                500
+            }))
+        }));
+        behaviours.bind(1, ProbeKind::Liveness, failing);
+        let mut sim = Simulation::new(
+            pod.clone(),
+            Profile::newest(),
+            KubeletConfig::default(),
+            3,
+            behaviours,
+        );
+        sim.steady_ticks = steady;
+        sim
+    };
+    let mut sim = new(true);
+    let mut sink = VecSink::default();
+    sim.run_until(SimTime::from_secs(15), &mut sink)
+        .expect("run");
+    let lane = |sim: &Simulation| {
+        (0..sim.workers.len())
+            .filter(|&w| sim.lane.holds(w))
+            .map(|w| (sim.workers[w].container, sim.workers[w].kind))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        lane(&sim),
+        vec![
+            (0, ProbeKind::Readiness),
+            (0, ProbeKind::Liveness),
+            (1, ProbeKind::Readiness)
+        ],
+        "the steady probes are in the lane, the scripted one is not"
+    );
+    sim.run_until(SimTime::from_secs(600), &mut sink)
+        .expect("run");
+    let mut general = new(false);
+    let mut again = VecSink::default();
+    general
+        .run_until(SimTime::from_secs(600), &mut again)
+        .expect("run");
+    assert!(
+        again.of_kind("kill").count() >= 3,
+        "the second container restarts"
+    );
+    assert_eq!(sink.records, again.records);
+    assert_eq!(sim.status(), general.status());
+    assert!(lane(&general).is_empty());
 }
 
 /// The property above is not empty: in a pod whose startup probe succeeds, the startup worker

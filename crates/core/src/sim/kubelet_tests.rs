@@ -1146,6 +1146,8 @@ fn fake_worker(sim: &mut Simulation, container: usize, kind: ProbeKind) -> usize
     sim.worker_by[container][kind.index()].get_or_insert(sim.workers.len() - 1);
     sim.is_dirty.push(false);
     sim.listed.push(false);
+    sim.steady.push(None);
+    sim.lane.push_worker();
     sim.workers.len() - 1
 }
 

@@ -140,13 +140,25 @@ impl Simulation {
     }
 
     pub(super) fn worker_due<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+        let key = self.last_due.0;
+        if self.steady_ticks && key == Key::new(self.now, Class::Tick) {
+            let from_lane = self.lane.holds(w);
+            if from_lane {
+                // The lane's head: the tick leaves the lane, and comes back if steady.
+                self.lane.pop();
+                self.lane.leave(w);
+            }
+            if self.steady_tick(w, out) {
+                self.place_steady(w, from_lane);
+                return;
+            }
+        }
         if self.workers[w].parked {
             // A wake-up or a completion of a parked worker: its ticks resume.
             self.unpark(w);
         }
         self.mark(w);
         let now = self.now;
-        let key = self.agenda.key(w);
         if key == Key::new(now, Class::Completion) {
             self.complete_attempt(w, out);
             return;
@@ -590,8 +602,9 @@ impl Simulation {
             pod_ip: &self.pod.pod_ip,
             kind: output,
         };
-        out.emit(
+        out.emit_for(
             now,
+            c,
             EventKind::Probe {
                 container: &spec.name,
                 probe: kind,
@@ -720,32 +733,42 @@ impl Simulation {
             uptime: now.saturating_since(instance.started_at),
             now,
         };
-        let Response { answer, latency } = self.behaviours.respond(&attempt, &mut self.rng);
-        let timed_out = answer == Answer::Timeout || latency >= timeout;
-        let duration = if timed_out { timeout } else { latency };
-        let (outcome, output) = match handler {
-            Handler::HttpGet { .. } => {
-                classify_http(answer, timed_out, self.profile.redirect_prefix)
-            }
-            Handler::TcpSocket { .. } => classify_tcp(answer, timed_out),
-            Handler::Exec { .. } => {
-                if timed_out && answer != Answer::Error {
-                    match self.profile.exec_timeout() {
-                        ExecTimeout::Error(wording) => {
-                            (Outcome::Error, OutputKind::ExecTimeout(wording, timeout))
-                        }
-                        ExecTimeout::Failure(wording) => {
-                            (Outcome::Failure, OutputKind::ExecTimeout(wording, timeout))
-                        }
-                    }
-                } else {
-                    classify_exec(answer)
-                }
-            }
-            Handler::Grpc { .. } => classify_grpc(answer, timed_out, timeout),
-        };
-        (outcome, output, duration)
+        let response = self.behaviours.respond(&attempt, &mut self.rng);
+        classify(handler, response, timeout, &self.profile)
     }
+}
+
+/// What an answer makes of an attempt with this handler and timeout (P48–P52, contract
+/// §2.3.5): the outcome, the output and how long the attempt took.
+pub(super) fn classify(
+    handler: &Handler,
+    response: Response,
+    timeout: SimDuration,
+    profile: &Profile,
+) -> (Outcome, OutputKind, SimDuration) {
+    let Response { answer, latency } = response;
+    let timed_out = answer == Answer::Timeout || latency >= timeout;
+    let duration = if timed_out { timeout } else { latency };
+    let (outcome, output) = match handler {
+        Handler::HttpGet { .. } => classify_http(answer, timed_out, profile.redirect_prefix),
+        Handler::TcpSocket { .. } => classify_tcp(answer, timed_out),
+        Handler::Exec { .. } => {
+            if timed_out && answer != Answer::Error {
+                match profile.exec_timeout() {
+                    ExecTimeout::Error(wording) => {
+                        (Outcome::Error, OutputKind::ExecTimeout(wording, timeout))
+                    }
+                    ExecTimeout::Failure(wording) => {
+                        (Outcome::Failure, OutputKind::ExecTimeout(wording, timeout))
+                    }
+                }
+            } else {
+                classify_exec(answer)
+            }
+        }
+        Handler::Grpc { .. } => classify_grpc(answer, timed_out, timeout),
+    };
+    (outcome, output, duration)
 }
 
 /// P50.

@@ -1,0 +1,412 @@
+//! The steady tick: a probe tick whose whole effect is one successful probe run.
+//!
+//! Once a container runs and its probes keep passing, almost every tick of a liveness or
+//! readiness worker does the same thing: doProbe passes its checks (P22–P30), the attempt gets
+//! the behaviour's one constant answer at once, the probe succeeds, the success run grows by
+//! one and the results cache already holds the success (P33, P34, P42), so nothing but the
+//! `probe` event and the worker's next tick changes. [`Simulation::steady_tick`] recognises
+//! that case from the state the general path reads and does just that; any other tick (a
+//! trigger, a stop, a new instance, a failure, an answer that takes time, a scripted
+//! behaviour) goes the general way. The verdict of each check is the general path's, so the
+//! two cannot disagree; `hot_path_tests` compares runs with and without it.
+
+use super::worker::classify;
+use super::*;
+
+/// How far from the back of the lane a tick may be inserted; one that would go deeper (a pod
+/// of many different periods) stays on the agenda.
+const LANE_DEPTH: usize = 8;
+
+/// What a worker's steady tick needs that does not change during the run.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Steady {
+    /// The output of the constant successful answer.
+    output: OutputKind,
+    /// The probe's `initialDelaySeconds` (P29), never negative.
+    initial_delay: u64,
+    /// An exec probe: it needs the worker's own container instance (§2.3.6).
+    exec: bool,
+}
+
+impl Steady {
+    /// Per worker, its steady tick when it can have one: a liveness or readiness probe whose
+    /// handler resolves its port (P39) and whose behaviour answers one constant response that
+    /// succeeds at once.
+    pub(super) fn of_workers(
+        pod: &PodSpec,
+        profile: &Profile,
+        behaviours: &Behaviours,
+        workers: &[Worker],
+    ) -> Vec<Option<Steady>> {
+        workers
+            .iter()
+            .map(|w| {
+                if w.kind == ProbeKind::Startup {
+                    return None;
+                }
+                let probe = pod.container(w.container).probe(w.kind)?;
+                let handler = probe.handler();
+                if let Handler::HttpGet { port, .. } | Handler::TcpSocket { port, .. } = handler {
+                    port.number()?;
+                }
+                let response = behaviours.constant_of(w.container, w.kind)?;
+                let (outcome, output, duration) =
+                    classify(handler, response, probe.timeout(), profile);
+                (outcome == Outcome::Success && duration.is_zero()).then(|| Steady {
+                    output,
+                    initial_delay: u64::from(probe.initial_delay_seconds().unsigned_abs()),
+                    exec: matches!(handler, Handler::Exec { .. }),
+                })
+            })
+            .collect()
+    }
+}
+
+/// The steady lane: the next ticks of workers whose ticks are steady, as agenda nodes
+/// ([`agenda::Agenda::node`]), in agenda order. A worker's tick moves here after a steady tick,
+/// and back to the agenda as soon as anything marks the worker (`next_due_item`); an entry
+/// whose worker left is dropped when it comes up. Workers of one period go to the back: a
+/// steady tick costs a pop and a push on a ring, not a walk up the agenda's tree.
+///
+/// A steady tick changes nothing that another one reads, so a worker whose tick passed the
+/// checks stays steady until anything else is dispatched: the run loop counts those dispatches
+/// (`epoch`), and a worker's checks run again only at its first tick after one.
+#[derive(Clone, Debug)]
+pub(super) struct Lane {
+    /// A ring of a power-of-two size (or empty).
+    ring: Vec<u128>,
+    /// Where the first entry is.
+    head: usize,
+    /// How many entries there are.
+    len: usize,
+    /// Per worker, the entry that stands for its next tick (0: none, the tick is the agenda's).
+    held: Vec<u128>,
+    /// Per worker, the epoch in which its tick last passed the checks.
+    checked: Vec<u64>,
+    /// Dispatches other than steady ticks so far.
+    pub(super) epoch: u64,
+    /// Steady ticks so far (tests check that their shortcut is taken).
+    #[cfg(test)]
+    pub(super) ran: u64,
+}
+
+impl Lane {
+    /// An empty lane for `workers` workers.
+    pub(super) fn new(workers: usize) -> Lane {
+        Lane {
+            ring: Vec::new(),
+            head: 0,
+            len: 0,
+            held: vec![0; workers],
+            checked: vec![u64::MAX; workers],
+            epoch: 0,
+            #[cfg(test)]
+            ran: 0,
+        }
+    }
+
+    /// Makes room for one more worker (tests add fake workers).
+    #[cfg(test)]
+    pub(super) fn push_worker(&mut self) {
+        self.held.push(0);
+        self.checked.push(u64::MAX);
+    }
+
+    /// Whether worker `w`'s next tick is in the lane.
+    #[inline]
+    pub(super) fn holds(&self, w: usize) -> bool {
+        self.held.get(w).is_some_and(|&n| n != 0)
+    }
+
+    /// Worker `w`'s next tick is the agenda's again.
+    #[inline]
+    pub(super) fn leave(&mut self, w: usize) {
+        if let Some(n) = self.held.get_mut(w) {
+            *n = 0;
+        }
+    }
+
+    /// The first entry.
+    #[inline]
+    fn front(&self) -> Option<u128> {
+        if self.len == 0 {
+            None
+        } else {
+            self.ring.get(self.head).copied()
+        }
+    }
+
+    /// Drops the first entry.
+    #[inline]
+    pub(super) fn pop(&mut self) {
+        if self.len > 0 {
+            self.head = (self.head + 1) & (self.ring.len() - 1);
+            self.len -= 1;
+        }
+    }
+
+    /// Entry `i` from the front.
+    #[inline]
+    fn at(&self, i: usize) -> u128 {
+        self.ring[(self.head + i) & (self.ring.len() - 1)]
+    }
+
+    /// Appends worker `w`'s next tick when it goes last and there is room (after a pop there
+    /// is): a steady tick's usual case.
+    #[inline(always)]
+    fn push(&mut self, w: usize, node: u128) -> bool {
+        let size = self.ring.len();
+        if self.len == 0 || self.len >= size {
+            return false;
+        }
+        let mask = size - 1;
+        if self.ring[(self.head + self.len - 1) & mask] >= node {
+            return false;
+        }
+        self.ring[(self.head + self.len) & mask] = node;
+        self.len += 1;
+        self.held[w] = node;
+        true
+    }
+
+    /// Inserts worker `w`'s next tick in order, unless it would go deeper than [`LANE_DEPTH`].
+    #[inline(never)]
+    fn insert(&mut self, w: usize, node: u128) -> bool {
+        if self.len == self.ring.len() {
+            self.grow();
+        }
+        let mask = self.ring.len() - 1;
+        let mut i = self.len;
+        while i > 0 && self.at(i - 1) > node {
+            i -= 1;
+            if self.len - i > LANE_DEPTH {
+                return false;
+            }
+        }
+        let mut j = self.len;
+        while j > i {
+            self.ring[(self.head + j) & mask] = self.ring[(self.head + j - 1) & mask];
+            j -= 1;
+        }
+        self.ring[(self.head + i) & mask] = node;
+        self.len += 1;
+        self.held[w] = node;
+        true
+    }
+
+    /// Doubles the ring, its entries from the start.
+    #[cold]
+    fn grow(&mut self) {
+        let mut ring = vec![0; (self.ring.len() * 2).max(8)];
+        for (i, slot) in ring.iter_mut().enumerate().take(self.len) {
+            *slot = self.at(i);
+        }
+        self.ring = ring;
+        self.head = 0;
+    }
+}
+
+impl Simulation {
+    /// The lane's first entry that still stands for its worker's next tick, dropping any
+    /// before it that do not.
+    #[inline]
+    pub(super) fn lane_head(&mut self) -> Option<u128> {
+        while let Some(head) = self.lane.front() {
+            if self.lane.held[(head as u32) as usize] == head {
+                return Some(head);
+            }
+            self.lane.pop();
+        }
+        None
+    }
+
+    /// After a steady tick of worker `w`: its next tick goes to the lane, or to the agenda
+    /// when the lane cannot take it in order. `from_lane`: the tick came from the lane, so the
+    /// agenda holds no tick of the worker.
+    #[inline]
+    pub(super) fn place_steady(&mut self, w: usize, from_lane: bool) {
+        let tick = Key::new(self.workers[w].next_tick, Class::Tick);
+        if self.lane.insert(w, self.agenda.node(w, tick)) {
+            if !from_lane {
+                self.agenda.set(w, Key::NEVER);
+            }
+        } else {
+            self.agenda.set(w, tick);
+        }
+    }
+
+    /// Runs worker `w`'s tick due now the steady way if that is all it would do, and says
+    /// whether it did; the general path (`worker_due`) runs it otherwise.
+    #[inline]
+    pub(super) fn steady_tick<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) -> bool {
+        if !self.steady_ticks || !self.steady_run(w) {
+            return false;
+        }
+        self.lane.checked[w] = self.lane.epoch;
+        self.commit_steady(w, out);
+        true
+    }
+
+    /// Whether worker `w`'s tick due now is steady.
+    fn steady_run(&self, w: usize) -> bool {
+        let Some(steady) = self.steady[w] else {
+            return false;
+        };
+        let worker = &self.workers[w];
+        // P16, P17: an idle worker with nothing else pending runs one doProbe for the tick.
+        if worker.in_flight.is_some()
+            || worker.wake_at.is_some()
+            || worker.pending_tick
+            || worker.pending_trigger
+            || worker.stop_requested
+            || worker.parked
+            // P26.
+            || worker.on_hold
+            // P33: the run of successes goes on.
+            || worker.last_result != ProbeResult::Success
+        {
+            return false;
+        }
+        // P22, P23.
+        if !self.status_written || self.status.phase.is_terminal() {
+            return false;
+        }
+        // P24, P25: the instance the worker knows; P27: running; P30: started.
+        let c = worker.container;
+        let view = &self.view[c];
+        let Some(id) = view.id else {
+            return false;
+        };
+        if worker.container_id != Some(id) || !view.running || !view.started {
+            return false;
+        }
+        // P29 (once past, for good: the instance stays the same while nothing else runs).
+        if self.now.saturating_since(view.started_at).whole_secs() < steady.initial_delay {
+            return false;
+        }
+        // §2.3.6: the attempt reaches a running process (an exec, the worker's own).
+        match self.runtime[c].instances.newest {
+            Some(i) if i.exited.is_none() && (!steady.exec || i.id == id) => {}
+            _ => return false,
+        }
+        // P34, P42: the cache holds the success that the run goes on confirming, so whether or
+        // not the run has reached the threshold, nothing is stored.
+        self.cache[w] == Some((id, ProbeResult::Success))
+    }
+
+    /// A steady tick's whole effect: the next tick of the grid (P17), the longer run (P33)
+    /// and the successful probe run.
+    #[inline]
+    fn commit_steady<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+        #[cfg(test)]
+        {
+            self.lane.ran += 1;
+        }
+        let worker = &mut self.workers[w];
+        worker.next_tick = worker.next_tick.saturating_add(worker.period);
+        worker.result_run = worker.result_run.saturating_add(1);
+        let (c, kind) = (worker.container, worker.kind);
+        let Some(steady) = self.steady[w] else {
+            return;
+        };
+        let spec = self.pod.container(c);
+        if let Some(probe) = spec.probe(kind) {
+            out.emit_for(
+                self.now,
+                c,
+                EventKind::Probe {
+                    container: &spec.name,
+                    probe: kind,
+                    outcome: Outcome::Success,
+                    output: ProbeOutput {
+                        handler: probe.handler(),
+                        pod_ip: &self.pod.pod_ip,
+                        kind: steady.output,
+                    },
+                    duration: SimDuration::ZERO,
+                },
+            );
+        }
+    }
+
+    /// Runs the lane's ticks, from its head on, while they are steady and come before
+    /// everything else (the agenda's first worker, the kubelet-wide items and the horizon
+    /// `until`): nothing else is due in between and a steady tick changes nothing that anything
+    /// else reads, so this is the run loop's work without its look-ups. Returns how many ran;
+    /// the run stops after one the sink stopped at or failed on (`out` says which).
+    ///
+    /// # Errors
+    /// A step budget exhausted at one instant.
+    pub(super) fn steady_burst<S: Sink>(
+        &mut self,
+        until: SimTime,
+        steps_here: &mut u32,
+        out: &mut Out<'_, S>,
+    ) -> Result<usize, RunError<S::Error>> {
+        if !self.steady_ticks {
+            return Ok(0);
+        }
+        let after_until = Key::new(until, Class::Completion).0.saturating_add(1);
+        let mut limit = self
+            .agenda
+            .root()
+            .min(u128::from(self.global_due.0 .0) << 64)
+            .min(u128::from(after_until) << 64);
+        let mut ran = 0;
+        let mut last = self.last_due;
+        let epoch = self.lane.epoch;
+        while self.lane.len > 0 {
+            let head = self.lane.ring[self.lane.head];
+            let w = (head as u32) as usize;
+            if self.lane.held[w] != head {
+                // Its worker left the lane.
+                self.lane.pop();
+                continue;
+            }
+            if head >= limit {
+                break;
+            }
+            let key = Key((head >> 64) as u64);
+            let at = key.at();
+            // The first tick is the item the run loop chose, already counted and at `now`.
+            let before = self.now;
+            if self.lane.checked[w] != epoch {
+                self.now = at;
+                if !self.steady_run(w) {
+                    self.now = before;
+                    break;
+                }
+                self.lane.checked[w] = epoch;
+            }
+            if ran > 0 {
+                if at == before {
+                    *steps_here += 1;
+                    if *steps_here > STEP_BUDGET {
+                        return Err(RunError::StepBudget { at });
+                    }
+                } else {
+                    *steps_here = 0;
+                }
+            }
+            self.now = at;
+            self.lane.pop();
+            self.commit_steady(w, out);
+            // The next tick, with the same tie order (a node's low half).
+            let tick = Key::new(self.workers[w].next_tick, Class::Tick);
+            let node = (u128::from(tick.0) << 64) | (head & u128::from(u64::MAX));
+            if !self.lane.push(w, node) && !self.lane.insert(w, node) {
+                self.lane.leave(w);
+                self.agenda.set(w, tick);
+                limit = limit.min(node);
+            }
+            self.cycle.steps += 1;
+            ran += 1;
+            last = (key, Slot::Worker(w));
+            if out.error.is_some() || out.stop {
+                break;
+            }
+        }
+        self.last_due = last;
+        Ok(ran)
+    }
+}
