@@ -456,6 +456,7 @@ impl ContainerSpec {
 
     /// The probe of a kind.
     #[must_use]
+    #[inline]
     pub fn probe(&self, kind: ProbeKind) -> Option<&ProbeSpec> {
         self.probes[kind.index()].as_ref()
     }
@@ -534,6 +535,7 @@ impl PodSpec {
     /// # Panics
     /// If `index` is not below [`PodSpec::container_count`].
     #[must_use]
+    #[inline]
     pub fn container(&self, index: usize) -> &ContainerSpec {
         match index.checked_sub(self.init_containers.len()) {
             Some(i) => &self.containers[i],

@@ -47,8 +47,12 @@ proptest! {
 /// and the same status as the general path, whatever the pod, its answers (a table of one
 /// response is constant), release, deletion or kubelet restart; with and without
 /// fast-forward. A fixed seed, so that the share of cases with steady ticks is stable; at
-/// least a tenth of them have some.
+/// least a tenth of them have some. `PROBESIM_STEADY_CASES=N` runs more (the suite runs 256).
 #[test]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a test's own knob: how many cases to run"
+)]
 fn steady_ticks_change_no_event() {
     use std::cell::Cell;
 
@@ -56,7 +60,10 @@ fn steady_ticks_change_no_event() {
 
     let mut runner = TestRunner::new_with_rng(
         Config {
-            cases: 256,
+            cases: std::env::var("PROBESIM_STEADY_CASES")
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(256),
             failure_persistence: None,
             ..Config::default()
         },

@@ -306,7 +306,7 @@ impl Simulation {
         worker.next_tick = worker.next_tick.saturating_add(worker.period);
         worker.result_run = worker.result_run.saturating_add(1);
         let (c, kind) = (worker.container, worker.kind);
-        let Some(steady) = self.steady[w] else {
+        let Some(Some(steady)) = self.steady.get(w) else {
             return;
         };
         let spec = self.pod.container(c);
@@ -347,66 +347,156 @@ impl Simulation {
             return Ok(0);
         }
         let after_until = Key::new(until, Class::Completion).0.saturating_add(1);
-        let mut limit = self
-            .agenda
-            .root()
-            .min(u128::from(self.global_due.0 .0) << 64)
-            .min(u128::from(after_until) << 64);
-        let mut ran = 0;
-        let mut last = self.last_due;
-        let epoch = self.lane.epoch;
-        while self.lane.len > 0 {
-            let head = self.lane.ring[self.lane.head];
+        let mut burst = Burst {
+            limit: self
+                .agenda
+                .root()
+                .min(u128::from(self.global_due.0 .0) << 64)
+                .min(u128::from(after_until) << 64),
+            ran: 0,
+            last: self.last_due,
+        };
+        loop {
+            let pause = self.burst_run(&mut burst, steps_here, out);
+            match pause {
+                Pause::Check(w) => {
+                    // The first tick of `w` since something else ran: the checks, at its time.
+                    let before = self.now;
+                    if let Some(head) = self.lane.front() {
+                        self.now = Key((head >> 64) as u64).at();
+                    }
+                    let steady = self.steady_run(w);
+                    self.now = before;
+                    if !steady {
+                        break;
+                    }
+                    self.lane.checked[w] = self.lane.epoch;
+                }
+                Pause::Overflow(w, tick) => {
+                    // The lane could not take the next tick in order: the agenda has it.
+                    self.lane.leave(w);
+                    self.agenda.set(w, tick);
+                    burst.limit = burst.limit.min(self.agenda.root());
+                    if out.error.is_some() || out.stop {
+                        break;
+                    }
+                }
+                Pause::Budget(at) => return Err(RunError::StepBudget { at }),
+                Pause::Done => break,
+            }
+        }
+        self.last_due = burst.last;
+        Ok(burst.ran)
+    }
+
+    /// The loop of [`Simulation::steady_burst`], over the fields it touches, until it has to
+    /// look at something else.
+    #[inline]
+    fn burst_run<S: Sink>(
+        &mut self,
+        burst: &mut Burst,
+        steps_here: &mut u32,
+        out: &mut Out<'_, S>,
+    ) -> Pause {
+        let Simulation {
+            lane,
+            workers,
+            pod,
+            steady,
+            now,
+            cycle,
+            ..
+        } = self;
+        let epoch = lane.epoch;
+        while let Some(head) = lane.front() {
             let w = (head as u32) as usize;
-            if self.lane.held[w] != head {
+            if lane.held[w] != head {
                 // Its worker left the lane.
-                self.lane.pop();
+                lane.pop();
                 continue;
             }
-            if head >= limit {
-                break;
+            if head >= burst.limit {
+                return Pause::Done;
+            }
+            if lane.checked[w] != epoch {
+                return Pause::Check(w);
             }
             let key = Key((head >> 64) as u64);
             let at = key.at();
             // The first tick is the item the run loop chose, already counted and at `now`.
-            let before = self.now;
-            if self.lane.checked[w] != epoch {
-                self.now = at;
-                if !self.steady_run(w) {
-                    self.now = before;
-                    break;
-                }
-                self.lane.checked[w] = epoch;
-            }
-            if ran > 0 {
-                if at == before {
+            if burst.ran > 0 {
+                if at == *now {
                     *steps_here += 1;
                     if *steps_here > STEP_BUDGET {
-                        return Err(RunError::StepBudget { at });
+                        return Pause::Budget(at);
                     }
                 } else {
                     *steps_here = 0;
                 }
             }
-            self.now = at;
-            self.lane.pop();
-            self.commit_steady(w, out);
-            // The next tick, with the same tie order (a node's low half).
-            let tick = Key::new(self.workers[w].next_tick, Class::Tick);
-            let node = (u128::from(tick.0) << 64) | (head & u128::from(u64::MAX));
-            if !self.lane.push(w, node) && !self.lane.insert(w, node) {
-                self.lane.leave(w);
-                self.agenda.set(w, tick);
-                limit = limit.min(node);
+            *now = at;
+            lane.pop();
+            let worker = &mut workers[w];
+            worker.next_tick = worker.next_tick.saturating_add(worker.period);
+            worker.result_run = worker.result_run.saturating_add(1);
+            let (c, kind, next) = (worker.container, worker.kind, worker.next_tick);
+            cycle.steps += 1;
+            burst.ran += 1;
+            burst.last = (key, Slot::Worker(w));
+            let spec = pod.container(c);
+            if let (Some(Some(steady)), Some(probe)) = (steady.get(w), spec.probe(kind)) {
+                out.emit_for(
+                    at,
+                    c,
+                    EventKind::Probe {
+                        container: &spec.name,
+                        probe: kind,
+                        outcome: Outcome::Success,
+                        output: ProbeOutput {
+                            handler: probe.handler(),
+                            pod_ip: &pod.pod_ip,
+                            kind: steady.output,
+                        },
+                        duration: SimDuration::ZERO,
+                    },
+                );
             }
-            self.cycle.steps += 1;
-            ran += 1;
-            last = (key, Slot::Worker(w));
+            // The next tick, with the same tie order (a node's low half).
+            let tick = Key::new(next, Class::Tick);
+            let node = (u128::from(tick.0) << 64) | (head & u128::from(u64::MAX));
+            let placed = lane.push(w, node) || lane.insert(w, node);
             if out.error.is_some() || out.stop {
-                break;
+                if !placed {
+                    return Pause::Overflow(w, tick);
+                }
+                return Pause::Done;
+            }
+            if !placed {
+                return Pause::Overflow(w, tick);
             }
         }
-        self.last_due = last;
-        Ok(ran)
+        Pause::Done
     }
+}
+
+/// Where [`Simulation::steady_burst`] is.
+struct Burst {
+    /// The first node that is not the lane's to run.
+    limit: u128,
+    /// Steady ticks run.
+    ran: usize,
+    /// The item dispatched last.
+    last: (Key, Slot),
+}
+
+/// Why [`Simulation::burst_run`] stopped.
+enum Pause {
+    /// Nothing more to run now (or the sink stopped or failed).
+    Done,
+    /// Worker `w`'s tick at the head needs its checks.
+    Check(usize),
+    /// Worker `w`'s next tick did not fit in the lane.
+    Overflow(usize, Key),
+    /// Too many steps at this instant.
+    Budget(SimTime),
 }
