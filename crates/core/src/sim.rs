@@ -600,7 +600,8 @@ pub struct Simulation {
     parking: bool,
     /// Per worker, what its steady ticks need, if it can have them (`steady`).
     steady: Vec<Option<steady::Steady>>,
-    /// Whether steady ticks take their shortcut (always; tests compare with runs that do not).
+    /// Whether steady ticks take their shortcut (whenever a worker can have them; tests compare
+    /// with runs that do not).
     steady_ticks: bool,
     /// The ticks of workers whose ticks are steady, in agenda order (`steady`).
     lane: steady::Lane,
@@ -689,8 +690,9 @@ impl Simulation {
         let tally = status::Tally::of_all(&pod, &status);
         let steady = steady::Steady::of_workers(&pod, &profile, &behaviours, &workers);
         Simulation {
+            // Without a worker that can have steady ticks, the lane is never used.
+            steady_ticks: steady.iter().any(Option::is_some),
             steady,
-            steady_ticks: true,
             lane: steady::Lane::new(workers.len()),
             cache: vec![None; workers.len()],
             parked: Vec::new(),
@@ -839,7 +841,7 @@ impl Simulation {
             }
             self.now = at;
             if let Slot::Worker(w) = slot {
-                if self.lane.holds(w) {
+                if self.steady_ticks && self.lane.holds(w) {
                     let ran = self.steady_burst(until, &mut steps_here, &mut out)?;
                     if ran > 0 {
                         if let Some(e) = out.error.take() {
