@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::convert::Infallible;
 
 use probesim_core::cycle::Visitor;
-use probesim_core::{Event, EventKind, Flow, Recorder, SimDuration, Simulation, Sink};
+use probesim_core::{Event, EventKind, Flow, Recorder, SimDuration, Simulation, Sink, VecSink};
 use probesim_report::{render_with, Format, ViewOptions};
 use probesim_scenario::expect::{ExpectSink, Failure};
 use probesim_scenario::run::{horizon, Discard};
@@ -336,9 +336,20 @@ fn run<S: Sink<Error = Infallible>>(
     fast_forward: bool,
     make: impl FnOnce(&Simulation) -> S,
 ) -> (S, String, SimDuration) {
+    run_with(scenario, fast_forward, true, make)
+}
+
+/// [`run`], with the steady-tick shortcut on or off.
+fn run_with<S: Sink<Error = Infallible>>(
+    scenario: &Scenario,
+    fast_forward: bool,
+    steady: bool,
+    make: impl FnOnce(&Simulation) -> S,
+) -> (S, String, SimDuration) {
     let end = horizon(scenario).expect("duration");
     let mut sim: Simulation = scenario.simulation();
     sim.set_fast_forward(fast_forward);
+    sim.set_steady_ticks(steady);
     let mut sink = make(&sim);
     sim.run_until(end, &mut sink).expect("the run settles");
     let state = format!("{:?} {:?}", sim.now(), sim.status());
@@ -459,6 +470,14 @@ fn compare_generated() {
             "summaries differ for\n{}",
             yaml
         );
+        // The steady-tick shortcut (`Simulation::set_steady_ticks`) changes no event either.
+        let events = |steady| {
+            let (sink, state, _) = run_with(&scenario, false, steady, |_| VecSink::default());
+            (sink.records, state)
+        };
+        let (steady, general) = (events(true), events(false));
+        prop_assert_eq!(&steady.0, &general.0, "events differ for\n{}", yaml);
+        prop_assert_eq!(&steady.1, &general.1, "final states differ for\n{}", yaml);
         let (plain, fast) = (recorded(&scenario, false), recorded(&scenario, true));
         prop_assert_eq!(&plain.0, &fast.0, "recorded Events differ for\n{}", yaml);
         prop_assert_eq!(&plain.1, &fast.1, "final states differ for\n{}", yaml);

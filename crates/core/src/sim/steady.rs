@@ -207,6 +207,19 @@ impl Lane {
 }
 
 impl Simulation {
+    /// Turns the steady-tick shortcut on (the default) or off. Off, every probe tick runs
+    /// through the general path; the events and the state are the same either way, and the
+    /// switch is there to compare the two.
+    pub fn set_steady_ticks(&mut self, on: bool) {
+        self.steady_ticks = on && self.steady.iter().any(Option::is_some);
+        // Ticks held in the lane go back to the agenda.
+        for w in 0..self.workers.len() {
+            if self.lane.holds(w) {
+                self.mark(w);
+            }
+        }
+    }
+
     /// The lane's first entry that still stands for its worker's next tick, dropping any
     /// before it that do not.
     #[inline]
