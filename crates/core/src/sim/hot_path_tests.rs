@@ -106,22 +106,11 @@ fn steady_ticks_change_no_event() {
 /// the run is the general path's.
 #[test]
 fn steady_ticks_run_from_the_lane_and_leave_it_when_things_change() {
-    use crate::spec::{ContainerSpec, Port, ProbeSpec, ProbeTiming, Scheme};
-    let http = Handler::HttpGet {
-        scheme: Scheme::Http,
-        host: None,
-        port: Port::Number(8080),
-        path: "/".into(),
-    };
-    let every_second = ProbeTiming {
-        period_seconds: 1,
-        ..ProbeTiming::default()
-    };
-    let probe = |t: ProbeTiming| ProbeSpec::new(http.clone(), t).expect("valid probe");
+    use crate::spec::ContainerSpec;
     let app = |name: &str| {
         ContainerSpec::new(name, "example/app:1.0")
-            .with_probe(ProbeKind::Readiness, probe(every_second))
-            .with_probe(ProbeKind::Liveness, probe(every_second))
+            .with_probe(ProbeKind::Readiness, every_second())
+            .with_probe(ProbeKind::Liveness, every_second())
     };
     let pod = PodSpec::new("p")
         .with_container(app("steady"))
@@ -187,21 +176,10 @@ fn steady_ticks_run_from_the_lane_and_leave_it_when_things_change() {
 /// the new instance is probed from its start-up again).
 #[test]
 fn a_held_startup_worker_is_parked_and_comes_back_for_a_new_container() {
-    use crate::spec::{ContainerSpec, Port, ProbeSpec, ProbeTiming, Scheme};
-    let http = Handler::HttpGet {
-        scheme: Scheme::Http,
-        host: None,
-        port: Port::Number(8080),
-        path: "/".into(),
-    };
-    let every_second = ProbeTiming {
-        period_seconds: 1,
-        ..ProbeTiming::default()
-    };
-    let probe = |t: ProbeTiming| ProbeSpec::new(http.clone(), t).expect("valid probe");
+    use crate::spec::ContainerSpec;
     let c = ContainerSpec::new("app", "example/app:1.0")
-        .with_probe(ProbeKind::Startup, probe(every_second))
-        .with_probe(ProbeKind::Liveness, probe(every_second));
+        .with_probe(ProbeKind::Startup, every_second())
+        .with_probe(ProbeKind::Liveness, every_second());
     let pod = PodSpec::new("p").with_container(c);
     // Liveness fails from 20 s of uptime on: a kill, and a new instance, every so often.
     let new = |parking| {
@@ -320,4 +298,20 @@ fn a_constant_behaviour_is_not_called_and_answers_the_same() {
     assert!(declared
         .iter()
         .any(|r| r.kind == "probe" && r.text.contains("failure")));
+}
+
+/// An HTTP probe of port 8080 every second, the API's defaults otherwise.
+fn every_second() -> crate::spec::ProbeSpec {
+    use crate::spec::{Port, ProbeSpec, ProbeTiming, Scheme};
+    let http = Handler::HttpGet {
+        scheme: Scheme::Http,
+        host: None,
+        port: Port::Number(8080),
+        path: "/".into(),
+    };
+    let timing = ProbeTiming {
+        period_seconds: 1,
+        ..ProbeTiming::default()
+    };
+    ProbeSpec::new(http, timing).expect("valid probe")
 }

@@ -319,26 +319,8 @@ impl Simulation {
         worker.next_tick = worker.next_tick.saturating_add(worker.period);
         worker.result_run = worker.result_run.saturating_add(1);
         let (c, kind) = (worker.container, worker.kind);
-        let Some(Some(steady)) = self.steady.get(w) else {
-            return;
-        };
-        let spec = self.pod.container(c);
-        if let Some(probe) = spec.probe(kind) {
-            out.emit_for(
-                self.now,
-                c,
-                EventKind::Probe {
-                    container: &spec.name,
-                    probe: kind,
-                    outcome: Outcome::Success,
-                    output: ProbeOutput {
-                        handler: probe.handler(),
-                        pod_ip: &self.pod.pod_ip,
-                        kind: steady.output,
-                    },
-                    duration: SimDuration::ZERO,
-                },
-            );
+        if let Some(event) = probe_run(&self.pod, &self.steady, w, c, kind) {
+            out.emit_for(self.now, c, event);
         }
     }
 
@@ -455,24 +437,13 @@ impl Simulation {
             let (c, kind, next) = (worker.container, worker.kind, worker.next_tick);
             cycle.steps += 1;
             burst.ran += 1;
+            #[cfg(test)]
+            {
+                lane.ran += 1;
+            }
             burst.last = (key, Slot::Worker(w));
-            let spec = pod.container(c);
-            if let (Some(Some(steady)), Some(probe)) = (steady.get(w), spec.probe(kind)) {
-                out.emit_for(
-                    at,
-                    c,
-                    EventKind::Probe {
-                        container: &spec.name,
-                        probe: kind,
-                        outcome: Outcome::Success,
-                        output: ProbeOutput {
-                            handler: probe.handler(),
-                            pod_ip: &pod.pod_ip,
-                            kind: steady.output,
-                        },
-                        duration: SimDuration::ZERO,
-                    },
-                );
+            if let Some(event) = probe_run(pod, steady, w, c, kind) {
+                out.emit_for(at, c, event);
             }
             // The next tick, with the same tie order (a node's low half).
             let tick = Key::new(next, Class::Tick);
@@ -490,6 +461,32 @@ impl Simulation {
         }
         Pause::Done
     }
+}
+
+/// The `probe` event of worker `w`'s steady tick: container `c`'s probe `kind` succeeded at once
+/// with the constant answer's output.
+#[inline]
+fn probe_run<'p>(
+    pod: &'p PodSpec,
+    steady: &[Option<Steady>],
+    w: usize,
+    c: usize,
+    kind: ProbeKind,
+) -> Option<EventKind<'p>> {
+    let steady = steady.get(w).copied().flatten()?;
+    let spec = pod.container(c);
+    let probe = spec.probe(kind)?;
+    Some(EventKind::Probe {
+        container: &spec.name,
+        probe: kind,
+        outcome: Outcome::Success,
+        output: ProbeOutput {
+            handler: probe.handler(),
+            pod_ip: &pod.pod_ip,
+            kind: steady.output,
+        },
+        duration: SimDuration::ZERO,
+    })
 }
 
 /// Where [`Simulation::steady_burst`] is.
