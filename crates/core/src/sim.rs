@@ -855,7 +855,9 @@ impl Simulation {
                 }
             }
             // Anything but a steady tick may change what steady ticks read.
-            self.lane.epoch += 1;
+            if self.steady_ticks {
+                self.lane.epoch += 1;
+            }
             self.dispatch(slot, &mut out);
             if let Some(e) = out.error.take() {
                 return Err(RunError::Sink(e));
@@ -896,7 +898,9 @@ impl Simulation {
             self.is_dirty[w] = false;
             // Whatever changed, the worker's ticks go back to the agenda (its entry in the
             // lane is dropped when it comes up).
-            self.lane.leave(w);
+            if self.steady_ticks {
+                self.lane.leave(w);
+            }
             self.agenda.set(w, self.workers[w].key());
         }
         if self.globals_dirty {
@@ -909,8 +913,10 @@ impl Simulation {
         // at `t` is not seen by the other ticks at `t`); see `agenda`.
         // The steady lane holds ticks in the same order: the earlier of the two heads is first.
         let mut best = self.agenda.root();
-        if let Some(head) = self.lane_head() {
-            best = best.min(head);
+        if self.steady_ticks {
+            if let Some(head) = self.lane_head() {
+                best = best.min(head);
+            }
         }
         let (best_key, best_worker) = agenda::Agenda::decode(best);
         // Kubelet-wide items come before workers at the same (time, class).

@@ -112,6 +112,13 @@ impl Lane {
         self.checked.push(u64::MAX);
     }
 
+    /// Empties the lane and forgets every check.
+    fn clear(&mut self) {
+        self.len = 0;
+        self.held.fill(0);
+        self.epoch += 1;
+    }
+
     /// Whether worker `w`'s next tick is in the lane.
     #[inline]
     pub(super) fn holds(&self, w: usize) -> bool {
@@ -211,13 +218,14 @@ impl Simulation {
     /// through the general path; the events and the state are the same either way, and the
     /// switch is there to compare the two.
     pub fn set_steady_ticks(&mut self, on: bool) {
-        self.steady_ticks = on && self.steady.iter().any(Option::is_some);
-        // Ticks held in the lane go back to the agenda.
+        // Ticks held in the lane go back to the agenda, and every worker's checks run again.
         for w in 0..self.workers.len() {
             if self.lane.holds(w) {
                 self.mark(w);
             }
         }
+        self.lane.clear();
+        self.steady_ticks = on && self.steady.iter().any(Option::is_some);
     }
 
     /// The lane's first entry that still stands for its worker's next tick, dropping any
