@@ -315,3 +315,51 @@ fn every_second() -> crate::spec::ProbeSpec {
     };
     ProbeSpec::new(http, timing).expect("valid probe")
 }
+
+/// `set_steady_ticks` may switch in the middle of a run: the lane's ticks go back to the agenda
+/// when it is turned off, and the checks start afresh when it is turned on again.
+#[test]
+fn steady_ticks_switch_in_the_middle_of_a_run() {
+    use crate::spec::ContainerSpec;
+    let app = |name: &str| {
+        ContainerSpec::new(name, "example/app:1.0")
+            .with_probe(ProbeKind::Readiness, every_second())
+            .with_probe(ProbeKind::Liveness, every_second())
+    };
+    let pod = PodSpec::new("p")
+        .with_container(app("a"))
+        .with_container(app("b"));
+    let new = || {
+        Simulation::new(
+            pod.clone(),
+            Profile::newest(),
+            KubeletConfig::default(),
+            5,
+            Behaviours::new(&pod),
+        )
+    };
+    let mut switched = new();
+    let mut sink = VecSink::default();
+    for (until, steady) in [(100, true), (200, false), (300, true), (400, false)] {
+        switched.set_steady_ticks(steady);
+        switched
+            .run_until(SimTime::from_secs(until), &mut sink)
+            .expect("run");
+        if steady {
+            assert!(
+                (0..switched.workers.len()).any(|w| switched.lane.holds(w)),
+                "the lane is used up to {until} s"
+            );
+        }
+    }
+    let mut general = new();
+    general.set_steady_ticks(false);
+    let mut again = VecSink::default();
+    general
+        .run_until(SimTime::from_secs(400), &mut again)
+        .expect("run");
+    // Four probes a second for most of the 400 s.
+    assert!(sink.of_kind("probe").count() > 1500);
+    assert_eq!(sink.records, again.records);
+    assert_eq!(switched.status(), general.status());
+}
