@@ -557,8 +557,9 @@ impl Simulation {
         // The signal always gets at least 2 s.
         let remaining = remaining.max(MIN_GRACE);
         let grace = grace.max(MIN_GRACE);
-        out.emit(
+        out.emit_for(
             now,
+            c,
             EventKind::Kill {
                 container: &spec.name,
                 reason: kill.reason,
@@ -587,8 +588,9 @@ impl Simulation {
             self.reason_cache[c] = Some(backoff.0);
             self.mark_status(c);
             let spec = self.pod.container(c);
-            out.emit(
+            out.emit_for(
                 now,
+                c,
                 EventKind::BackOff {
                     container: &spec.name,
                     backoff: backoff.0,
@@ -686,8 +688,9 @@ impl Simulation {
         self.reason_cache[c] = None;
         self.mark_status(c);
         self.job.changed = true;
-        out.emit(
+        out.emit_for(
             now,
+            c,
             EventKind::Start {
                 container: &self.pod.container(c).name,
                 restart_count,

@@ -93,8 +93,9 @@ impl Simulation {
         if let Some(inst) = self.runtime[c].instances.newest.as_mut() {
             inst.exited = Some((now, code));
         }
-        out.emit(
+        out.emit_for(
             now,
+            c,
             EventKind::Exit {
                 container: &self.pod.container(c).name,
                 exit_code: code,

@@ -301,8 +301,9 @@ impl Simulation {
             || prev.restart_count != st.restart_count
             || prev.last_state != st.last_state
         {
-            out.emit(
+            out.emit_for(
                 now,
+                c,
                 EventKind::Status {
                     container: name,
                     status: self.status.container(c),
@@ -310,8 +311,9 @@ impl Simulation {
             );
         }
         if prev.started != st.started {
-            out.emit(
+            out.emit_for(
                 now,
+                c,
                 EventKind::Started {
                     container: name,
                     started: st.started,
@@ -319,8 +321,9 @@ impl Simulation {
             );
         }
         if prev.ready != st.ready {
-            out.emit(
+            out.emit_for(
                 now,
+                c,
                 EventKind::Ready {
                     container: name,
                     ready: st.ready,

@@ -375,8 +375,9 @@ impl Simulation {
         self.cache[w] = Some((id, result));
         self.mark_status_of_worker(w);
         let worker = self.workers[w];
-        out.emit(
+        out.emit_for(
             self.now,
+            worker.container,
             EventKind::Result {
                 container: &self.pod.container(worker.container).name,
                 probe: worker.kind,
@@ -409,8 +410,9 @@ impl Simulation {
                 {
                     let ready = result == ProbeResult::Success;
                     self.edit_status(c, |s| s.ready = ready);
-                    out.emit(
+                    out.emit_for(
                         now,
+                        c,
                         EventKind::Ready {
                             container: &self.pod.container(c).name,
                             ready,
@@ -425,8 +427,9 @@ impl Simulation {
                 if self.view[c].id == Some(id) && self.status.container(c).started != started {
                     self.edit_status(c, |s| s.started = started);
                     self.view[c].started = started;
-                    out.emit(
+                    out.emit_for(
                         now,
+                        c,
                         EventKind::Started {
                             container: &self.pod.container(c).name,
                             started,
