@@ -347,8 +347,14 @@ impl<W: io::Write> Sink for ReportSink<W> {
 
     fn container_event(&mut self, event: &Event<'_>, container: usize) -> io::Result<Flow> {
         match self {
+            ReportSink::Timeline(s) => s.container_event(event, container),
+            ReportSink::Readable(s) => s.container_event(event, container),
+            ReportSink::Get(s) => s.container_event(event, container),
+            ReportSink::Describe(s) => s.container_event(event, container),
+            ReportSink::Json(s) => s.container_event(event, container),
+            ReportSink::Jsonl(s) => s.container_event(event, container),
             ReportSink::Summary(s) => s.container_event(event, container),
-            _ => self.event(event),
+            ReportSink::Picture(s) => s.container_event(event, container),
         }
     }
 }
