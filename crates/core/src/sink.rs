@@ -146,9 +146,6 @@ pub struct CountSink {
     /// Slots by the address of the container name: events borrow names from one pod spec, so
     /// an address match skips the search by name.
     slots: NameSlots,
-    /// Per engine index ([`Sink::container_event`]), its entry in `per_container` plus one
-    /// once an event named it (0 before).
-    by_index: Vec<usize>,
 }
 
 impl CountSink {
@@ -166,9 +163,11 @@ impl CountSink {
 }
 
 impl CountSink {
-    /// The entry of `container` in `per_container`, added at its first event.
-    fn entry(&mut self, container: &str) -> usize {
-        self.slots.slot(
+    /// The entry of `container` in `per_container`, added at its first event; `index` is its
+    /// engine index when the event came with one.
+    fn entry(&mut self, index: Option<usize>, container: &str) -> usize {
+        self.slots.slot_at(
+            index,
             container,
             &mut self.per_container,
             |names, i| names[i].0 == container,
@@ -183,44 +182,32 @@ impl CountSink {
     }
 }
 
+impl CountSink {
+    /// Counts one event, of the container at `index` when the engine said which.
+    #[inline]
+    fn add(&mut self, event: &Event<'_>, index: Option<usize>) {
+        self.total += 1;
+        if matches!(event.kind, EventKind::Probe { .. }) {
+            self.probes += 1;
+        }
+        let slot = match index.and_then(|i| self.slots.known(i)) {
+            Some(slot) => slot,
+            None => self.entry(index, event.kind.container().unwrap_or("")),
+        };
+        self.per_container[slot].1[event.kind.index()] += 1;
+    }
+}
+
 impl Sink for CountSink {
     type Error = Infallible;
     fn event(&mut self, event: &Event<'_>) -> Result<Flow, Infallible> {
-        self.total += 1;
-        if matches!(event.kind, EventKind::Probe { .. }) {
-            self.probes += 1;
-        }
-        let slot = self.entry(event.kind.container().unwrap_or(""));
-        self.per_container[slot].1[event.kind.index()] += 1;
+        self.add(event, None);
         Ok(Flow::Continue)
     }
 
-    /// The entry of the container at `container`, found by name the first time.
     #[inline]
     fn container_event(&mut self, event: &Event<'_>, container: usize) -> Result<Flow, Infallible> {
-        let slot = match self.by_index.get(container) {
-            Some(&s) if s > 0 => s - 1,
-            _ => {
-                let Some(name) = event.kind.container() else {
-                    return self.event(event);
-                };
-                let s = self.entry(name);
-                // Indices are a pod's containers: a table about as long as the entries (an
-                // index far past them is looked up by name every time instead).
-                if container < 4 * self.per_container.len() + 64 {
-                    if self.by_index.len() <= container {
-                        self.by_index.resize(container + 1, 0);
-                    }
-                    self.by_index[container] = s + 1;
-                }
-                s
-            }
-        };
-        self.total += 1;
-        if matches!(event.kind, EventKind::Probe { .. }) {
-            self.probes += 1;
-        }
-        self.per_container[slot].1[event.kind.index()] += 1;
+        self.add(event, Some(container));
         Ok(Flow::Continue)
     }
 
@@ -252,7 +239,13 @@ pub struct NameSlots {
     /// Recent hits `(address, length, slot)` by a hash of the address, tried first: a pod of
     /// a few containers finds each of them here without the binary search.
     recent: [(usize, usize, usize); RECENT],
+    /// Per engine index ([`Sink::container_event`]), its slot once an event named it
+    /// ([`UNKNOWN`] before).
+    by_index: Vec<usize>,
 }
+
+/// [`NameSlots::by_index`] for an index not seen yet.
+const UNKNOWN: usize = usize::MAX;
 
 /// Entries of [`NameSlots::recent`] (a power of two).
 const RECENT: usize = 16;
@@ -264,6 +257,46 @@ fn recent_index(addr: usize) -> usize {
 }
 
 impl NameSlots {
+    /// The slot of the container at engine index `index` ([`Sink::container_event`]), if an
+    /// event with that index was looked up before ([`NameSlots::slot_at`]): an index names the
+    /// same container for the whole run.
+    #[inline]
+    #[must_use]
+    pub fn known(&self, index: usize) -> Option<usize> {
+        match self.by_index.get(index) {
+            Some(&s) if s != UNKNOWN => Some(s),
+            _ => None,
+        }
+    }
+
+    /// [`NameSlots::slot`] for an event that came with the engine index of its container, if it
+    /// did: an index seen before gives its slot ([`NameSlots::known`]), a new one is found by
+    /// name and kept. The table is about as long as the slots: an index far past them is looked
+    /// up by name every time instead.
+    pub fn slot_at<T: ?Sized>(
+        &mut self,
+        index: Option<usize>,
+        name: &str,
+        table: &mut T,
+        is: impl Fn(&T, usize) -> bool,
+        search: impl FnOnce(&mut T) -> usize,
+    ) -> usize {
+        let Some(index) = index else {
+            return self.slot(name, table, is, search);
+        };
+        if let Some(slot) = self.known(index) {
+            return slot;
+        }
+        let slot = self.slot(name, table, is, search);
+        if index < 4 * (slot + 1) + 64 {
+            if self.by_index.len() <= index {
+                self.by_index.resize(index + 1, UNKNOWN);
+            }
+            self.by_index[index] = slot;
+        }
+        slot
+    }
+
     /// The slot of `name` in `table`. `is` confirms that slot `i` holds `name`; `search` finds
     /// (or adds) the slot by name when the address is new or stale.
     pub fn slot<T: ?Sized>(

@@ -393,13 +393,7 @@ pub struct SummarySink<W: Write> {
     /// The row of each name, for a name at an address not seen yet: a look-up, not a search
     /// through every container (quadratic in a pod of thousands).
     rows: BTreeMap<String, usize>,
-    /// Per engine index ([`Sink::container_event`]), its row once an event named it
-    /// ([`NO_ROW`] before).
-    by_index: Vec<usize>,
 }
-
-/// [`SummarySink::by_index`] for an index not seen yet.
-const NO_ROW: usize = usize::MAX;
 
 impl<W: Write> SummarySink<W> {
     /// Writes the header (scenario, version, seed, duration) and starts counting.
@@ -416,7 +410,6 @@ impl<W: Write> SummarySink<W> {
             counts: vec![[0; EventKind::NAMES.len()]; pod.containers.len()],
             pod: [0; EventKind::NAMES.len()],
             slots: NameSlots::default(),
-            by_index: vec![NO_ROW; pod.container_count()],
             rows: {
                 let mut rows = BTreeMap::new();
                 for (i, c) in pod.containers.iter().enumerate() {
@@ -428,9 +421,11 @@ impl<W: Write> SummarySink<W> {
         })
     }
 
-    /// The row of container `c`, added at its first event when the spec does not list it.
-    fn row(&mut self, c: &str) -> usize {
-        self.slots.slot(
+    /// The row of container `c` (at engine index `index` when the event came with one), added
+    /// at its first event when the spec does not list it.
+    fn row(&mut self, index: Option<usize>, c: &str) -> usize {
+        self.slots.slot_at(
+            index,
             c,
             &mut (&mut self.names, &mut self.counts, &mut self.rows),
             |(names, _, _), i| names[i] == c,
@@ -494,30 +489,26 @@ impl<W: Write> Sink for SummarySink<W> {
         match event.kind.container() {
             None => self.pod[k] += 1,
             Some(c) => {
-                let i = self.row(c);
+                let i = self.row(None, c);
                 self.counts[i][k] += 1;
             }
         }
         Ok(Flow::Continue)
     }
 
-    /// The row of the container at `container`, found by name the first time.
+    /// A container known by its index is counted without its name ([`NameSlots::known`]).
     #[inline]
     fn container_event(&mut self, event: &Event<'_>, container: usize) -> io::Result<Flow> {
         let k = event.kind.index();
-        match self.by_index.get(container) {
-            Some(&i) if i != NO_ROW => self.counts[i][k] += 1,
-            _ => match event.kind.container() {
-                None => self.pod[k] += 1,
-                Some(c) => {
-                    let i = self.row(c);
-                    if let Some(slot) = self.by_index.get_mut(container) {
-                        *slot = i;
-                    }
-                    self.counts[i][k] += 1;
-                }
-            },
-        }
+        let i = match (self.slots.known(container), event.kind.container()) {
+            (Some(i), _) => i,
+            (None, Some(c)) => self.row(Some(container), c),
+            (None, None) => {
+                self.pod[k] += 1;
+                return Ok(Flow::Continue);
+            }
+        };
+        self.counts[i][k] += 1;
         Ok(Flow::Continue)
     }
 
