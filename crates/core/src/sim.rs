@@ -119,15 +119,13 @@ impl Behaviours {
     }
 
     fn respond(&mut self, attempt: &Attempt, rng: &mut ChaCha8Rng) -> Response {
+        if let Some(response) = self.constant_of(attempt.container, attempt.probe) {
+            return response;
+        }
         let bound = self
             .bindings
             .get(attempt.container)
             .and_then(|b| b[attempt.probe.index()]);
-        if let Some(i) = bound {
-            if let Some(Some(response)) = self.constants.get(i) {
-                return *response;
-            }
-        }
         match bound.and_then(|i| self.entries.get_mut(i)) {
             Some(b) => b.respond_drawing(attempt, &mut Draws::new(rng)),
             None => AlwaysOk.respond(attempt),
@@ -840,32 +838,27 @@ impl Simulation {
                 steps_here = 0;
             }
             self.now = at;
-            if let Slot::Worker(w) = slot {
-                if self.steady_ticks && self.lane.holds(w) {
-                    let ran = self.steady_burst(until, &mut steps_here, &mut out)?;
-                    if ran > 0 {
-                        if let Some(e) = out.error.take() {
-                            return Err(RunError::Sink(e));
-                        }
-                        if out.stop {
-                            return Ok(RunEnd::Stopped);
-                        }
-                        continue;
-                    }
+            // The lane's ticks run in a burst; anything else is dispatched, and may change what
+            // steady ticks read.
+            let laned = matches!(slot, Slot::Worker(w) if self.steady_ticks && self.lane.holds(w));
+            let ran = if laned {
+                self.steady_burst(until, &mut steps_here, &mut out)?
+            } else {
+                0
+            };
+            if ran == 0 {
+                if self.steady_ticks {
+                    self.lane.epoch += 1;
                 }
+                self.dispatch(slot, &mut out);
             }
-            // Anything but a steady tick may change what steady ticks read.
-            if self.steady_ticks {
-                self.lane.epoch += 1;
-            }
-            self.dispatch(slot, &mut out);
             if let Some(e) = out.error.take() {
                 return Err(RunError::Sink(e));
             }
             if out.stop {
                 return Ok(RunEnd::Stopped);
             }
-            self.cycle.steps += 1;
+            self.cycle.steps += ran.max(1);
             if self.sync_ended {
                 self.sync_ended = false;
                 if self.cycle.due() {
@@ -914,7 +907,7 @@ impl Simulation {
         // The steady lane holds ticks in the same order: the earlier of the two heads is first.
         let mut best = self.agenda.root();
         if self.steady_ticks {
-            if let Some(head) = self.lane_head() {
+            if let Some(head) = self.lane.head() {
                 best = best.min(head);
             }
         }

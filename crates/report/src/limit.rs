@@ -56,26 +56,32 @@ impl<S> EventLimit<S> {
     pub fn into_inner(self) -> S {
         self.inner
     }
+
+    /// Counts `event` if it is within the limit; the first past it is noted instead.
+    fn admit(&mut self, event: &Event<'_>) -> bool {
+        if self.seen >= self.limit {
+            self.exceeded_at = Some(event.t);
+            return false;
+        }
+        self.seen += 1;
+        true
+    }
 }
 
 impl<S: Sink> Sink for EventLimit<S> {
     type Error = S::Error;
 
     fn event(&mut self, event: &Event<'_>) -> Result<Flow, S::Error> {
-        if self.seen >= self.limit {
-            self.exceeded_at = Some(event.t);
+        if !self.admit(event) {
             return Ok(Flow::Stop);
         }
-        self.seen += 1;
         self.inner.event(event)
     }
 
     fn container_event(&mut self, event: &Event<'_>, container: usize) -> Result<Flow, S::Error> {
-        if self.seen >= self.limit {
-            self.exceeded_at = Some(event.t);
+        if !self.admit(event) {
             return Ok(Flow::Stop);
         }
-        self.seen += 1;
         self.inner.container_event(event, container)
     }
 

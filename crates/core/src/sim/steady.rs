@@ -85,7 +85,8 @@ pub(super) struct Lane {
     checked: Vec<u64>,
     /// Dispatches other than steady ticks so far.
     pub(super) epoch: u64,
-    /// Steady ticks so far (tests check that their shortcut is taken).
+    /// Steady ticks so far, each placed once after it ran (tests check that the shortcut is
+    /// taken).
     #[cfg(test)]
     pub(super) ran: u64,
 }
@@ -133,6 +134,19 @@ impl Lane {
         }
     }
 
+    /// The first entry that still stands for its worker's next tick, dropping any before it
+    /// that do not.
+    #[inline]
+    pub(super) fn head(&mut self) -> Option<u128> {
+        while let Some(head) = self.front() {
+            if self.held[(head as u32) as usize] == head {
+                return Some(head);
+            }
+            self.pop();
+        }
+        None
+    }
+
     /// The first entry.
     #[inline]
     fn front(&self) -> Option<u128> {
@@ -156,6 +170,17 @@ impl Lane {
     #[inline]
     fn at(&self, i: usize) -> u128 {
         self.ring[(self.head + i) & (self.ring.len() - 1)]
+    }
+
+    /// Puts worker `w`'s next tick in order, unless that is deeper than [`LANE_DEPTH`] from the
+    /// back: appended in the usual case, inserted otherwise.
+    #[inline]
+    fn place(&mut self, w: usize, node: u128) -> bool {
+        #[cfg(test)]
+        {
+            self.ran += 1;
+        }
+        self.push(w, node) || self.insert(w, node)
     }
 
     /// Appends worker `w`'s next tick when it goes last and there is room (after a pop there
@@ -228,26 +253,13 @@ impl Simulation {
         self.steady_ticks = on && self.steady.iter().any(Option::is_some);
     }
 
-    /// The lane's first entry that still stands for its worker's next tick, dropping any
-    /// before it that do not.
-    #[inline]
-    pub(super) fn lane_head(&mut self) -> Option<u128> {
-        while let Some(head) = self.lane.front() {
-            if self.lane.held[(head as u32) as usize] == head {
-                return Some(head);
-            }
-            self.lane.pop();
-        }
-        None
-    }
-
     /// After a steady tick of worker `w`: its next tick goes to the lane, or to the agenda
     /// when the lane cannot take it in order. `from_lane`: the tick came from the lane, so the
     /// agenda holds no tick of the worker.
     #[inline]
     pub(super) fn place_steady(&mut self, w: usize, from_lane: bool) {
         let tick = Key::new(self.workers[w].next_tick, Class::Tick);
-        if self.lane.insert(w, self.agenda.node(w, tick)) {
+        if self.lane.place(w, self.agenda.node(w, tick)) {
             if !from_lane {
                 self.agenda.set(w, Key::NEVER);
             }
@@ -260,11 +272,18 @@ impl Simulation {
     /// whether it did; the general path (`worker_due`) runs it otherwise.
     #[inline]
     pub(super) fn steady_tick<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) -> bool {
-        if !self.steady_ticks || !self.steady_run(w) {
+        if !self.steady_run(w) {
             return false;
         }
         self.lane.checked[w] = self.lane.epoch;
-        self.commit_steady(w, out);
+        step(
+            &mut self.workers[w],
+            &self.pod,
+            &self.steady,
+            w,
+            self.now,
+            out,
+        );
         true
     }
 
@@ -315,28 +334,12 @@ impl Simulation {
         self.cache[w] == Some((id, ProbeResult::Success))
     }
 
-    /// A steady tick's whole effect: the next tick of the grid (P17), the longer run (P33)
-    /// and the successful probe run.
-    #[inline]
-    fn commit_steady<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
-        #[cfg(test)]
-        {
-            self.lane.ran += 1;
-        }
-        let worker = &mut self.workers[w];
-        worker.next_tick = worker.next_tick.saturating_add(worker.period);
-        worker.result_run = worker.result_run.saturating_add(1);
-        let (c, kind) = (worker.container, worker.kind);
-        if let Some(event) = probe_run(&self.pod, &self.steady, w, c, kind) {
-            out.emit_for(self.now, c, event);
-        }
-    }
-
     /// Runs the lane's ticks, from its head on, while they are steady and come before
     /// everything else (the agenda's first worker, the kubelet-wide items and the horizon
     /// `until`): nothing else is due in between and a steady tick changes nothing that anything
-    /// else reads, so this is the run loop's work without its look-ups. Returns how many ran;
-    /// the run stops after one the sink stopped at or failed on (`out` says which).
+    /// else reads, so this is the run loop's work without its look-ups. Returns how many ran (the
+    /// run loop counts them as steps); the run stops after one the sink stopped at or failed on
+    /// (`out` says which).
     ///
     /// # Errors
     /// A step budget exhausted at one instant.
@@ -345,10 +348,7 @@ impl Simulation {
         until: SimTime,
         steps_here: &mut u32,
         out: &mut Out<'_, S>,
-    ) -> Result<usize, RunError<S::Error>> {
-        if !self.steady_ticks {
-            return Ok(0);
-        }
+    ) -> Result<u64, RunError<S::Error>> {
         let after_until = Key::new(until, Class::Completion).0.saturating_add(1);
         let mut burst = Burst {
             limit: self
@@ -407,20 +407,14 @@ impl Simulation {
             pod,
             steady,
             now,
-            cycle,
             ..
         } = self;
         let epoch = lane.epoch;
-        while let Some(head) = lane.front() {
-            let w = (head as u32) as usize;
-            if lane.held[w] != head {
-                // Its worker left the lane.
-                lane.pop();
-                continue;
-            }
+        while let Some(head) = lane.head() {
             if head >= burst.limit {
                 return Pause::Done;
             }
+            let w = (head as u32) as usize;
             if lane.checked[w] != epoch {
                 return Pause::Check(w);
             }
@@ -439,36 +433,41 @@ impl Simulation {
             }
             *now = at;
             lane.pop();
-            let worker = &mut workers[w];
-            worker.next_tick = worker.next_tick.saturating_add(worker.period);
-            worker.result_run = worker.result_run.saturating_add(1);
-            let (c, kind, next) = (worker.container, worker.kind, worker.next_tick);
-            cycle.steps += 1;
+            let next = step(&mut workers[w], pod, steady, w, at, out);
             burst.ran += 1;
-            #[cfg(test)]
-            {
-                lane.ran += 1;
-            }
             burst.last = (key, Slot::Worker(w));
-            if let Some(event) = probe_run(pod, steady, w, c, kind) {
-                out.emit_for(at, c, event);
-            }
             // The next tick, with the same tie order (a node's low half).
             let tick = Key::new(next, Class::Tick);
             let node = (u128::from(tick.0) << 64) | (head & u128::from(u64::MAX));
-            let placed = lane.push(w, node) || lane.insert(w, node);
-            if out.error.is_some() || out.stop {
-                if !placed {
-                    return Pause::Overflow(w, tick);
-                }
-                return Pause::Done;
-            }
-            if !placed {
+            if !lane.place(w, node) {
                 return Pause::Overflow(w, tick);
+            }
+            if out.error.is_some() || out.stop {
+                return Pause::Done;
             }
         }
         Pause::Done
     }
+}
+
+/// A steady tick's whole effect on `worker` (worker `w`), at `at`: the next tick of the grid
+/// (P17), which it returns, the longer run (P33) and the successful probe run.
+#[inline]
+fn step<S: Sink>(
+    worker: &mut Worker,
+    pod: &PodSpec,
+    steady: &[Option<Steady>],
+    w: usize,
+    at: SimTime,
+    out: &mut Out<'_, S>,
+) -> SimTime {
+    worker.next_tick = worker.next_tick.saturating_add(worker.period);
+    worker.result_run = worker.result_run.saturating_add(1);
+    let (c, kind) = (worker.container, worker.kind);
+    if let Some(event) = probe_run(pod, steady, w, c, kind) {
+        out.emit_for(at, c, event);
+    }
+    worker.next_tick
 }
 
 /// The `probe` event of worker `w`'s steady tick: container `c`'s probe `kind` succeeded at once
@@ -502,7 +501,7 @@ struct Burst {
     /// The first node that is not the lane's to run.
     limit: u128,
     /// Steady ticks run.
-    ran: usize,
+    ran: u64,
     /// The item dispatched last.
     last: (Key, Slot),
 }
