@@ -18,14 +18,39 @@ use probesim_core::{ContainerState, ContainerStatus, Event, EventKind, KubeEvent
 /// run whose messages keep changing gains nothing from keeping them, and memory stays bounded).
 const MAX_KEPT: usize = 4096;
 
+/// Rendered and escaped texts by their structured keys, at most [`MAX_KEPT`] of them.
+#[derive(Debug, Default)]
+struct Kept(BTreeMap<Box<[u8]>, Box<[u8]>>);
+
+impl Kept {
+    /// Appends the text kept for `key` to `out`, if there is one.
+    #[inline]
+    fn write(&self, out: &mut Vec<u8>, key: &[u8]) -> bool {
+        match self.0.get(key) {
+            Some(kept) => {
+                out.extend_from_slice(kept);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Keeps `text` for `key` while there is room.
+    fn keep(&mut self, key: &[u8], text: &[u8]) {
+        if self.0.len() < MAX_KEPT {
+            self.0.insert(key.into(), text.into());
+        }
+    }
+}
+
 /// Writes events as JSON objects; keeps the texts it rendered (see the module docs).
 #[derive(Debug, Default)]
 pub(crate) struct EventWriter {
     /// `, "type": …, "reason": …, "object": …, "message": …` of a Kubernetes Event, by
     /// [`key::encode`].
-    kube: BTreeMap<Box<[u8]>, Box<[u8]>>,
+    kube: Kept,
     /// A probe output as a JSON string literal, by [`key::probe_output`].
-    outputs: BTreeMap<Box<[u8]>, Box<[u8]>>,
+    outputs: Kept,
     /// Scratch space for a key.
     key: Vec<u8>,
     /// Scratch space for a rendered text.
@@ -175,11 +200,9 @@ impl EventWriter {
     /// `, "type": …, "reason": …, "object": …, "message": …`, kept by the event's key.
     fn kube_fields(&mut self, out: &mut Vec<u8>, e: &KubeEvent<'_>) {
         key::encode(&mut self.key, e);
-        if let Some(kept) = self.kube.get(self.key.as_slice()) {
-            out.extend_from_slice(kept);
-            return;
+        if !self.kube.write(out, &self.key) {
+            self.new_kube_fields(out, e);
         }
-        self.new_kube_fields(out, e);
     }
 
     /// [`EventWriter::kube_fields`] for a key not kept: rendered, escaped, and kept while there
@@ -200,10 +223,7 @@ impl EventWriter {
         self.text.clear();
         let _ = write!(self.text, "{}", e.message);
         string(out, &self.text);
-        if self.kube.len() < MAX_KEPT {
-            self.kube
-                .insert(self.key.as_slice().into(), out[start..].into());
-        }
+        self.kube.keep(&self.key, &out[start..]);
     }
 
     /// The output as a JSON string literal, kept by its key.
@@ -214,11 +234,9 @@ impl EventWriter {
         }
         self.key.clear();
         key::probe_output(&mut self.key, output);
-        if let Some(kept) = self.outputs.get(self.key.as_slice()) {
-            out.extend_from_slice(kept);
-            return;
+        if !self.outputs.write(out, &self.key) {
+            self.new_output(out, output);
         }
-        self.new_output(out, output);
     }
 
     /// [`EventWriter::output`] for a key not kept.
@@ -229,10 +247,7 @@ impl EventWriter {
         self.text.clear();
         let _ = write!(self.text, "{output}");
         string(out, &self.text);
-        if self.outputs.len() < MAX_KEPT {
-            self.outputs
-                .insert(self.key.as_slice().into(), out[start..].into());
-        }
+        self.outputs.keep(&self.key, &out[start..]);
     }
 }
 
@@ -672,7 +687,7 @@ mod tests {
                 );
             }
         }
-        assert!(!writer.kube.is_empty() && !writer.outputs.is_empty());
+        assert!(!writer.kube.0.is_empty() && !writer.outputs.0.is_empty());
     }
 
     #[test]
