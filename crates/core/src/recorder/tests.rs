@@ -189,26 +189,18 @@ fn structured_keys_give_the_verdicts_of_formatted_keys() {
     let mut pool: Vec<(EventType, &'static str, ObjectRef<'_>, Message<'_>)> = Vec::new();
     for c in ["a", "b"] {
         let obj = ObjectRef::Container(c);
-        pool.push((
-            EventType::Warning,
-            "BackOff",
-            obj,
-            Message::BackOff {
-                container: c,
-                pod,
-                wording: BackOffWording::Short,
-            },
-        ));
-        pool.push((
-            EventType::Warning,
-            "BackOff",
-            obj,
-            Message::BackOff {
-                container: c,
-                pod,
-                wording: BackOffWording::WithPod,
-            },
-        ));
+        for wording in [BackOffWording::Short, BackOffWording::WithPod] {
+            pool.push((
+                EventType::Warning,
+                "BackOff",
+                obj,
+                Message::BackOff {
+                    container: c,
+                    pod,
+                    wording,
+                },
+            ));
+        }
         for wording in [
             LifecycleWording::Named,
             LifecycleWording::NamedColon,

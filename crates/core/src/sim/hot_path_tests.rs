@@ -106,15 +106,9 @@ fn steady_ticks_change_no_event() {
 /// the run is the general path's.
 #[test]
 fn steady_ticks_run_from_the_lane_and_leave_it_when_things_change() {
-    use crate::spec::ContainerSpec;
-    let app = |name: &str| {
-        ContainerSpec::new(name, "example/app:1.0")
-            .with_probe(ProbeKind::Readiness, every_second())
-            .with_probe(ProbeKind::Liveness, every_second())
-    };
     let pod = PodSpec::new("p")
-        .with_container(app("steady"))
-        .with_container(app("flaky"));
+        .with_container(checked_every_second("steady"))
+        .with_container(checked_every_second("flaky"));
     let new = |steady| {
         let mut behaviours = Behaviours::new(&pod);
         // The second container's liveness fails from 20 s of uptime on: kills and restarts.
@@ -302,33 +296,21 @@ fn a_constant_behaviour_is_not_called_and_answers_the_same() {
 
 /// An HTTP probe of port 8080 every second, the API's defaults otherwise.
 fn every_second() -> crate::spec::ProbeSpec {
-    use crate::spec::{Port, ProbeSpec, ProbeTiming, Scheme};
-    let http = Handler::HttpGet {
-        scheme: Scheme::Http,
-        host: None,
-        port: Port::Number(8080),
-        path: "/".into(),
-    };
+    use crate::spec::{ProbeSpec, ProbeTiming};
     let timing = ProbeTiming {
         period_seconds: 1,
         ..ProbeTiming::default()
     };
-    ProbeSpec::new(http, timing).expect("valid probe")
+    ProbeSpec::new(super::tests::http(), timing).expect("valid probe")
 }
 
 /// `set_steady_ticks` may switch in the middle of a run: the lane's ticks go back to the agenda
 /// when it is turned off, and the checks start afresh when it is turned on again.
 #[test]
 fn steady_ticks_switch_in_the_middle_of_a_run() {
-    use crate::spec::ContainerSpec;
-    let app = |name: &str| {
-        ContainerSpec::new(name, "example/app:1.0")
-            .with_probe(ProbeKind::Readiness, every_second())
-            .with_probe(ProbeKind::Liveness, every_second())
-    };
     let pod = PodSpec::new("p")
-        .with_container(app("a"))
-        .with_container(app("b"));
+        .with_container(checked_every_second("a"))
+        .with_container(checked_every_second("b"));
     let new = || {
         Simulation::new(
             pod.clone(),
@@ -362,4 +344,11 @@ fn steady_ticks_switch_in_the_middle_of_a_run() {
     assert!(sink.of_kind("probe").count() > 1500);
     assert_eq!(sink.records, again.records);
     assert_eq!(switched.status(), general.status());
+}
+
+/// A container with a readiness and a liveness probe every second.
+fn checked_every_second(name: &str) -> crate::spec::ContainerSpec {
+    crate::spec::ContainerSpec::new(name, "example/app:1.0")
+        .with_probe(ProbeKind::Readiness, every_second())
+        .with_probe(ProbeKind::Liveness, every_second())
 }

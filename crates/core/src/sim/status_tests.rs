@@ -4,19 +4,11 @@
 //! (R11, R36–R45, P44–P46). Debug builds also check, at every generation, that each container
 //! left out would recompute to what it has (`status::check_unmarked`).
 
+use super::tests::http;
 use super::*;
 use crate::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use crate::sink::VecSink;
-use crate::spec::{ContainerSpec, Port, ProbeSpec, ProbeTiming, Scheme, SelfExit};
-
-fn http() -> Handler {
-    Handler::HttpGet {
-        scheme: Scheme::Http,
-        host: None,
-        port: Port::Number(8080),
-        path: "/".into(),
-    }
-}
+use crate::spec::{ContainerSpec, ProbeSpec, ProbeTiming, SelfExit};
 
 fn probe(period: i32, failure_threshold: i32) -> ProbeSpec {
     let timing = ProbeTiming {

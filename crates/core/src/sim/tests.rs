@@ -4,7 +4,8 @@ use super::*;
 use crate::sink::{Record, VecSink};
 use crate::spec::{ContainerSpec, Port, ProbeSpec, ProbeTiming, Scheme, SelfExit};
 
-fn http() -> Handler {
+/// An HTTP GET of `/` on port 8080 (the engine's test modules share it).
+pub(super) fn http() -> Handler {
     Handler::HttpGet {
         scheme: Scheme::Http,
         host: None,
