@@ -11,10 +11,12 @@ use std::collections::BTreeMap;
 use std::convert::Infallible;
 
 use probesim_core::cycle::Visitor;
-use probesim_core::{Event, EventKind, Flow, Recorder, SimDuration, Simulation, Sink, VecSink};
-use probesim_report::{render_with, Format, ViewOptions};
+use probesim_core::{
+    Event, EventKind, Flow, Recorder, SimDuration, SimTime, Simulation, Sink, VecSink,
+};
+use probesim_report::{render_with, Format, JsonSink, JsonlSink, RunInfo, ViewOptions};
 use probesim_scenario::expect::{ExpectSink, Failure};
-use probesim_scenario::run::{horizon, Discard};
+use probesim_scenario::run::{estimate_events, horizon, Discard};
 use probesim_scenario::scenario::Scenario;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -403,6 +405,33 @@ fn recorded(scenario: &Scenario, fast_forward: bool) -> (String, String, SimDura
     (format!("{:?}", sink.inner().by), state, skipped)
 }
 
+/// The scenario as a JSON listing (`json`, or `jsonl` when `lines`) behind the event recorder,
+/// as `probesim run` writes it, and the time fast-forward skipped by replaying cycles.
+fn listing(scenario: &Scenario, fast_forward: bool, lines: bool) -> (String, SimDuration) {
+    let end = horizon(scenario).expect("duration");
+    let mut sim: Simulation = scenario.simulation();
+    sim.set_fast_forward(fast_forward);
+    let info = RunInfo {
+        scenario: &scenario.name,
+        kubernetes: "1.37",
+        seed: 0,
+        duration: end.saturating_since(SimTime::ZERO),
+    };
+    let spam = sim.profile().event_spam_key_has_type;
+    let bytes = if lines {
+        let mut r = Recorder::new(JsonlSink::new(Vec::new()), spam);
+        sim.run_until(end, &mut r).expect("the run settles");
+        r.into_inner().finish(end, sim.pod(), sim.status())
+    } else {
+        let mut r = Recorder::new(JsonSink::new(Vec::new(), &info).expect("header"), spam);
+        sim.run_until(end, &mut r).expect("the run settles");
+        r.into_inner().finish(end, sim.pod(), sim.status())
+    }
+    .expect("written");
+    let text = String::from_utf8(bytes).expect("UTF-8");
+    (text, sim.fast_forwarded())
+}
+
 fn summary(scenario: &Scenario, fast_forward: bool) -> String {
     let view = ViewOptions {
         fast_forward,
@@ -442,7 +471,7 @@ fn compare_generated() {
         },
         TestRng::deterministic_rng(RngAlgorithm::ChaCha),
     );
-    let (jumped, valid) = (Cell::new(0u32), Cell::new(0u32));
+    let (jumped, valid, replayed) = (Cell::new(0u32), Cell::new(0u32), Cell::new(0u32));
     let result = runner.run(&case(), |case| {
         let yaml = case.yaml();
         let scenario = match Scenario::from_str(&yaml, "generated.yaml") {
@@ -481,13 +510,42 @@ fn compare_generated() {
         let (plain, fast) = (recorded(&scenario, false), recorded(&scenario, true));
         prop_assert_eq!(&plain.0, &fast.0, "recorded Events differ for\n{}", yaml);
         prop_assert_eq!(&plain.1, &fast.1, "final states differ for\n{}", yaml);
+        // The JSON listings replay whole cycles of lines: the same bytes (`Replay`). With the
+        // event recorder a cycle is often hours long, so `json` runs four times as long when
+        // that stays small; `jsonl` shares the replay and differs only in separators.
+        let mut long = scenario.clone();
+        let four = SimTime::from_secs(u64::from(case.horizon_s) * 4);
+        if estimate_events(&scenario, four) <= 20_000 {
+            long.duration = Some(four);
+        }
+        for (scenario, lines) in [(&long, false), (&scenario, true)] {
+            let (plain, none) = listing(scenario, false, lines);
+            prop_assert_eq!(none, SimDuration::ZERO);
+            let (fast, skipped) = listing(scenario, true, lines);
+            if !skipped.is_zero() && !lines {
+                replayed.set(replayed.get() + 1);
+            }
+            prop_assert!(
+                plain == fast,
+                "listings differ (jsonl: {}) for\n{}",
+                lines,
+                yaml
+            );
+        }
         Ok(())
     });
     if let Err(e) = result {
         panic!("{e}");
     }
-    let (jumped, valid) = (jumped.get(), valid.get());
-    eprintln!("{valid} valid scenarios of {cases}, fast-forward jumped in {jumped}");
+    let (jumped, valid, replayed) = (jumped.get(), valid.get(), replayed.get());
+    eprintln!(
+        "{valid} valid scenarios of {cases}, fast-forward jumped in {jumped}, \
+         the JSON listing replayed cycles in {replayed}"
+    );
+    assert!(
+        replayed * 25 >= valid,
+        "the JSON listing replayed cycles in only {replayed} of {valid} scenarios"
+    );
     assert!(
         valid >= cases / 2,
         "only {valid} of {cases} generated scenarios loaded"
@@ -503,7 +561,7 @@ fn bundled(file: &str, hours: u64) -> Scenario {
     let path = format!("{}/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("read the scenario");
     let mut scenario = Scenario::from_str(&text, file).expect("the scenario loads");
-    scenario.duration = Some(probesim_core::SimTime::from_secs(hours * 3600));
+    scenario.duration = Some(SimTime::from_secs(hours * 3600));
     scenario
 }
 

@@ -9,7 +9,7 @@
 use crate::cycle::{count32, exact_hash, id32, opt_id32, opt_time, Apply, Capture};
 use crate::cycle::{Snapshot, Visitor};
 use crate::event::{ContainerState, ContainerStatus, Terminated};
-use crate::sink::Sink;
+use crate::sink::{Replay, Sink};
 use crate::time::{SimDuration, SimTime};
 
 use super::{Instance, Instances, Key, Simulation};
@@ -35,6 +35,8 @@ pub(super) struct Detector {
     /// times while its probes start).
     pub(super) steps: u64,
     last_size: u64,
+    /// A listing's replay under way.
+    armed: Option<Armed>,
 }
 
 impl Detector {
@@ -50,13 +52,14 @@ impl Detector {
             skipped: SimDuration::ZERO,
             steps: 0,
             last_size: 0,
+            armed: None,
         }
     }
 
     /// Whether to compare at this sync's end. Which syncs are compared depends only on the run
     /// (the steps between syncs), so once the run repeats, so do the compared states.
     pub(super) fn due(&self) -> bool {
-        self.enabled && self.steps.saturating_mul(8) >= self.last_size
+        self.enabled && (self.armed.is_some() || self.steps.saturating_mul(8) >= self.last_size)
     }
 
     fn restart(&mut self) {
@@ -66,12 +69,52 @@ impl Detector {
     }
 }
 
+/// How many cycles a listing may keep step by step, after the one that showed the state
+/// repeats, before it replays one: three, so it can check that the third changed its events
+/// exactly as the second did (see the JSON sinks).
+const KEPT_CYCLES: u32 = 3;
+
+/// How many kept cycles the listing may ask for before fast-forward gives up on it.
+const MAX_MARKS: u32 = KEPT_CYCLES;
+
+/// A listing's replay under way ([`Replay`]).
+#[derive(Debug)]
+struct Armed {
+    /// The state at the last cycle boundary.
+    base: Snapshot,
+    /// When the next boundary is due.
+    next: SimTime,
+    period: SimDuration,
+    /// Cycles the listing has kept so far.
+    marks: u32,
+}
+
+/// What a replay at a cycle boundary came to.
+enum Replayed {
+    /// The listing wrote the cycles and the state moved on.
+    Jumped,
+    /// The listing needs another kept cycle first.
+    NotYet,
+    /// No whole cycle fits before the horizon or the sink's boundary.
+    NoRoom,
+    /// The two states do not make a cycle that can be extrapolated.
+    Refused,
+}
+
+/// The time between two equal snapshots, when it is a whole number of seconds: status times
+/// are floored to seconds, so only whole-second cycles keep them in step.
+fn whole_period(earlier: &Snapshot, later: &Snapshot) -> Option<SimDuration> {
+    let period = later.at().saturating_since(earlier.at());
+    (!period.is_zero() && period.as_millis() % 1000 == 0).then_some(period)
+}
+
 impl Simulation {
     /// Turns steady-state fast-forward on (the default) or off. Fast-forward only ever happens
     /// for sinks and behaviours that can be visited ([`Sink::visit_cycle`]); it gives the same
     /// events' effect on them and the same state as the step-by-step run.
     pub fn set_fast_forward(&mut self, on: bool) {
         self.cycle.enabled = on;
+        self.cycle.armed = None;
         self.cycle.restart();
     }
 
@@ -82,8 +125,16 @@ impl Simulation {
     }
 
     /// At the end of a pod sync: compares the state with the saved one and jumps whole cycles
-    /// towards `until` when they match.
-    pub(super) fn cycle_point<S: Sink>(&mut self, until: SimTime, sink: &mut S) {
+    /// towards `until` when they match. With a listing in the sink, a match starts its replay
+    /// instead ([`Replay`]).
+    pub(super) fn cycle_point<S: Sink>(
+        &mut self,
+        until: SimTime,
+        sink: &mut S,
+    ) -> Result<(), S::Error> {
+        if self.cycle.armed.is_some() {
+            return self.replay_point(until, sink);
+        }
         let mut current = core::mem::take(&mut self.cycle.current);
         current.begin(self.now);
         let visited = self.visit_state(&mut Capture::new(&mut current), sink);
@@ -92,14 +143,17 @@ impl Simulation {
         if !visited {
             self.cycle.enabled = false;
             self.cycle.current = current;
-            return;
+            return Ok(());
         }
         if self.cycle.has_saved && self.cycle.saved.same_state(&current) {
+            if current.has_listing() {
+                return self.arm(current, until, sink);
+            }
             let jumped = self.jump(&current, until, sink);
             self.cycle.current = current;
             self.cycle.restart();
             if jumped {
-                return;
+                return Ok(());
             }
         } else {
             self.cycle.current = current;
@@ -111,23 +165,135 @@ impl Simulation {
             self.cycle.power = self.cycle.power.saturating_mul(2);
             self.cycle.lam = 0;
         }
+        Ok(())
     }
 
-    /// Jumps from `later` (the state now, equal to the saved one) as many whole cycles as fit;
-    /// whether it did.
-    fn jump<S: Sink>(&mut self, later: &Snapshot, until: SimTime, sink: &mut S) -> bool {
-        let earlier = &self.cycle.saved;
-        let period = later.at().saturating_since(earlier.at());
-        // Status times are floored to seconds: only whole-second cycles keep them in step.
-        if period.is_zero() || period.as_millis() % 1000 != 0 {
-            return false;
+    /// The state `current` repeats the saved one and the sink lists every event: asks the
+    /// listing to keep the cycles from here on, or gives fast-forward up when it cannot.
+    fn arm<S: Sink>(
+        &mut self,
+        current: Snapshot,
+        until: SimTime,
+        sink: &mut S,
+    ) -> Result<(), S::Error> {
+        let period = whole_period(&self.cycle.saved, &current);
+        self.cycle.restart();
+        let Some(period) = period else {
+            self.cycle.current = current;
+            return Ok(());
+        };
+        // Two cycles are kept step by step before any is replayed: not worth it near the end.
+        let left = until.saturating_since(self.now).as_millis() / period.as_millis();
+        if left <= u64::from(KEPT_CYCLES) {
+            self.cycle.current = current;
+            return Ok(());
         }
+        if !sink.replay(Replay::Begin)? {
+            self.cycle.enabled = false;
+            self.cycle.current = current;
+            return Ok(());
+        }
+        self.cycle.armed = Some(Armed {
+            next: self.now.saturating_add(period),
+            period,
+            base: current,
+            marks: 0,
+        });
+        Ok(())
+    }
+
+    /// A pod sync's end while a listing keeps cycles: at the instant the next cycle is due,
+    /// compares the state with the one a cycle earlier; a match closes a kept cycle and tries
+    /// the replay, anything else ends it.
+    fn replay_point<S: Sink>(&mut self, until: SimTime, sink: &mut S) -> Result<(), S::Error> {
+        let Some(mut armed) = self.cycle.armed.take() else {
+            return Ok(());
+        };
+        if self.now < armed.next {
+            self.cycle.armed = Some(armed);
+            return Ok(());
+        }
+        let mut current = core::mem::take(&mut self.cycle.current);
+        current.begin(self.now);
+        let visited = self.visit_state(&mut Capture::new(&mut current), sink);
+        self.cycle.steps = 0;
+        self.cycle.last_size = current.len() as u64;
+        let on_time = visited && self.now == armed.next;
+        if on_time && armed.base.same_state(&current) {
+            sink.replay(Replay::Mark)?;
+            match self.replay_jump(&armed.base, &current, armed.period, until, sink)? {
+                Replayed::Jumped | Replayed::NoRoom => {
+                    sink.replay(Replay::End)?;
+                    self.cycle.current = current;
+                    self.cycle.restart();
+                    return Ok(());
+                }
+                Replayed::NotYet if armed.marks < MAX_MARKS => {
+                    self.cycle.current = core::mem::replace(&mut armed.base, current);
+                    armed.next = armed.next.saturating_add(armed.period);
+                    armed.marks += 1;
+                    self.cycle.armed = Some(armed);
+                    return Ok(());
+                }
+                Replayed::NotYet | Replayed::Refused => {}
+            }
+        } else if on_time {
+            // Another sync may end at this instant in the cycle's place.
+            self.cycle.current = current;
+            self.cycle.armed = Some(armed);
+            return Ok(());
+        }
+        // The cycle broke, or the listing cannot replay it: step by step from here.
+        sink.replay(Replay::End)?;
+        self.cycle.enabled = false;
+        self.cycle.current = current;
+        Ok(())
+    }
+
+    /// Replays whole cycles into the listing and moves the state on by them, from `later`
+    /// (the state now, one kept cycle after `earlier`).
+    fn replay_jump<S: Sink>(
+        &mut self,
+        earlier: &Snapshot,
+        later: &Snapshot,
+        period: SimDuration,
+        until: SimTime,
+        sink: &mut S,
+    ) -> Result<Replayed, S::Error> {
+        let Some(wanted) = self.cycles_wanted(earlier.at(), period, until, sink) else {
+            return Ok(Replayed::NoRoom);
+        };
+        let mut plan = core::mem::take(&mut self.cycle.plan);
+        let outcome = match earlier.plan(later, wanted, &mut plan) {
+            None => Replayed::Refused,
+            Some(k) => {
+                if sink.replay(Replay::Emit { cycles: k, period })? {
+                    self.apply_jump(&plan, k, period, sink);
+                    Replayed::Jumped
+                } else {
+                    Replayed::NotYet
+                }
+            }
+        };
+        self.cycle.plan = plan;
+        Ok(outcome)
+    }
+
+    /// How many whole cycles of `period` fit before `until` and before the sink's next
+    /// boundary (counted from `from`, the start of the reference cycle); `None` for none.
+    fn cycles_wanted<S: Sink>(
+        &self,
+        from: SimTime,
+        period: SimDuration,
+        until: SimTime,
+        sink: &S,
+    ) -> Option<u64> {
         let p = period.as_millis();
         let mut wanted = until.saturating_since(self.now).as_millis() / p;
         // Never over a boundary of the sink, counted from the start of the reference cycle.
-        let boundary = sink.next_boundary(earlier.at());
+        let boundary = sink.next_boundary(from);
         if boundary <= self.now {
-            return false;
+            return None;
         }
         if boundary != SimTime::MAX {
             let room = boundary
@@ -137,23 +303,37 @@ impl Simulation {
                 / p;
             wanted = wanted.min(room);
         }
-        let mut plan = core::mem::take(&mut self.cycle.plan);
-        let k = earlier.plan(later, wanted, &mut plan);
-        let jumped = match k {
-            Some(k) => {
-                let mut apply = Apply::new(&plan);
-                let visited = self.visit_state(&mut apply, sink);
-                debug_assert!(visited && apply.done(), "the walk changed between visits");
-                let by = SimDuration::from_millis(p.saturating_mul(k));
-                self.now = self.now.saturating_add(by);
-                self.cycle.skipped = self.cycle.skipped.saturating_add(by);
-                self.after_jump(by);
-                true
-            }
-            None => false,
+        (wanted > 0).then_some(wanted)
+    }
+
+    /// Jumps from `later` (the state now, equal to the saved one) as many whole cycles as fit;
+    /// whether it did.
+    fn jump<S: Sink>(&mut self, later: &Snapshot, until: SimTime, sink: &mut S) -> bool {
+        let earlier = &self.cycle.saved;
+        let Some(period) = whole_period(earlier, later) else {
+            return false;
         };
+        let Some(wanted) = self.cycles_wanted(earlier.at(), period, until, sink) else {
+            return false;
+        };
+        let mut plan = core::mem::take(&mut self.cycle.plan);
+        let k = self.cycle.saved.plan(later, wanted, &mut plan);
+        if let Some(k) = k {
+            self.apply_jump(&plan, k, period, sink);
+        }
         self.cycle.plan = plan;
-        jumped
+        k.is_some()
+    }
+
+    /// Writes a planned jump of `k` cycles of `period` into the state and moves the clock.
+    fn apply_jump<S: Sink>(&mut self, plan: &[u64], k: u64, period: SimDuration, sink: &mut S) {
+        let mut apply = Apply::new(plan);
+        let visited = self.visit_state(&mut apply, sink);
+        debug_assert!(visited && apply.done(), "the walk changed between visits");
+        let by = SimDuration::from_millis(period.as_millis().saturating_mul(k));
+        self.now = self.now.saturating_add(by);
+        self.cycle.skipped = self.cycle.skipped.saturating_add(by);
+        self.after_jump(by);
     }
 
     /// Derived state the jump does not move: every deadline is looked up again, and the item

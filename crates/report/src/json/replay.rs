@@ -1,0 +1,350 @@
+//! The JSON listings' part in fast-forward ([`Replay`]): keeping the bytes of whole cycles of
+//! event lines, and writing later cycles from them.
+//!
+//! The engine marks where cycles begin and end; between marks the sink copies every byte it
+//! adds to its output (separators included) into the kept cycle. Once three cycles are kept, the
+//! last two are compared with the two before them, token by token. Outside JSON strings, a
+//! number may differ between two cycles (a time, a restart count, an Event's count); every other
+//! byte must be the same. When the second comparison finds every number moving by exactly what
+//! the first found, the cycles are the last one again with each number moved on by its step per
+//! cycle, and `Emit` writes them so. Anything else (a string that changes, a number that moves
+//! by a different step, a step downwards, a fraction that changes, an overflow) refuses, and the
+//! run simply goes on step by step. The engine only asks after the whole simulation state has
+//! repeated at every mark, so the comparison is a second, independent check that the listing
+//! really repeats.
+
+use std::io::{self, Write};
+
+use probesim_core::Replay;
+
+/// At most this many bytes of kept cycles; a longer cycle is not replayed.
+const MAX_KEPT: usize = 16 * 1024 * 1024;
+
+/// How many whole cycles are compared before one is replayed.
+const COMPARED: usize = 3;
+
+/// The cycles a JSON sink keeps, and the template it writes them again from.
+#[derive(Debug, Default)]
+pub(super) struct Cycles {
+    keeping: bool,
+    /// Over [`MAX_KEPT`]: nothing more is kept until the next `Begin`.
+    full: bool,
+    /// The bytes of the kept cycles, oldest first, then of the one being kept.
+    bytes: Vec<u8>,
+    /// Where each whole kept cycle ends in `bytes`.
+    ends: Vec<usize>,
+    /// The last kept cycle's bytes, cut into literal runs and moving numbers.
+    literal: Vec<u8>,
+    pieces: Vec<Piece>,
+    /// The cycle written last, and where its moving numbers stand.
+    shown: Vec<u8>,
+    spots: Vec<Spot>,
+}
+
+/// A run of literal bytes (`literal[start..end]`), then a number, if any, that moves by
+/// `step` per cycle from `value`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Piece {
+    start: usize,
+    end: usize,
+    number: Option<(u64, u64)>,
+}
+
+impl Cycles {
+    /// Whether bytes added to the output now belong to a kept cycle.
+    #[inline]
+    pub(super) fn keeping(&self) -> bool {
+        self.keeping
+    }
+
+    /// Keeps `bytes`, just added to the output.
+    pub(super) fn keep(&mut self, bytes: &[u8]) {
+        if self.full {
+            return;
+        }
+        if self.bytes.len() + bytes.len() > MAX_KEPT {
+            self.full = true;
+            return;
+        }
+        self.bytes.extend_from_slice(bytes);
+    }
+
+    /// One step of the engine's replay, answered as [`Sink::replay`](probesim_core::Sink::replay)
+    /// answers. On `Emit`, hands `out` (the lines not yet written) to `w`, then writes the
+    /// cycles.
+    ///
+    /// # Errors
+    /// Writing failed.
+    pub(super) fn step<W: Write>(
+        &mut self,
+        step: Replay,
+        w: &mut W,
+        out: &mut Vec<u8>,
+    ) -> io::Result<bool> {
+        match step {
+            Replay::Begin => {
+                self.bytes.clear();
+                self.ends.clear();
+                self.full = false;
+                self.keeping = true;
+                Ok(true)
+            }
+            Replay::Mark => {
+                if !self.keeping || self.full {
+                    return Ok(false);
+                }
+                self.ends.push(self.bytes.len());
+                if self.ends.len() > COMPARED {
+                    // Only the last cycles are compared: forget the oldest.
+                    let drop = self.ends.remove(0);
+                    self.bytes.drain(..drop);
+                    for end in &mut self.ends {
+                        *end -= drop;
+                    }
+                }
+                Ok(true)
+            }
+            Replay::Emit { cycles, .. } => {
+                let ready = self.keeping && !self.full && self.ends.len() >= COMPARED;
+                if !ready || !self.plan() || !self.room(cycles) {
+                    return Ok(false);
+                }
+                w.write_all(out)?;
+                out.clear();
+                for k in 1..=cycles {
+                    self.patch(k);
+                    w.write_all(&self.shown)?;
+                }
+                Ok(true)
+            }
+            Replay::End => {
+                self.keeping = false;
+                self.full = false;
+                self.bytes.clear();
+                self.ends.clear();
+                self.pieces.clear();
+                self.spots.clear();
+                Ok(true)
+            }
+        }
+    }
+
+    /// The `i`-th whole kept cycle, as a range of `bytes`.
+    fn cycle(&self, i: usize) -> (usize, usize) {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        (start, self.ends[i])
+    }
+
+    /// Compares the three kept cycles and builds the template from the last: whether the
+    /// second moved every number by exactly the steps the first did.
+    fn plan(&mut self) -> bool {
+        let (a, b, c) = (self.cycle(0), self.cycle(1), self.cycle(2));
+        let (a, b, c) = (
+            &self.bytes[a.0..a.1],
+            &self.bytes[b.0..b.1],
+            &self.bytes[c.0..c.1],
+        );
+        let mut first = Vec::new();
+        let mut second = Vec::new();
+        if !steps(a, b, &mut first, &mut Vec::new()) {
+            return false;
+        }
+        let mut pieces = Vec::new();
+        if !steps(b, c, &mut second, &mut pieces) || first != second {
+            return false;
+        }
+        self.literal.clear();
+        self.literal.extend_from_slice(c);
+        self.pieces = pieces;
+        self.lay_out(0);
+        true
+    }
+
+    /// Whether every number stays within `u64` for `cycles` more cycles.
+    fn room(&self, cycles: u64) -> bool {
+        self.pieces.iter().all(|p| match p.number {
+            None => true,
+            Some((value, step)) => step
+                .checked_mul(cycles)
+                .and_then(|d| d.checked_add(value))
+                .is_some(),
+        })
+    }
+
+    /// Writes the `k`-th cycle after the last kept one into `shown` from the pieces, and notes
+    /// where each moving number stands in it.
+    fn lay_out(&mut self, k: u64) {
+        self.shown.clear();
+        self.spots.clear();
+        for p in &self.pieces {
+            self.shown.extend_from_slice(&self.literal[p.start..p.end]);
+            if let Some((value, step)) = p.number {
+                // In range: checked by `room` for the largest `k`.
+                let n = value + step * k;
+                let at = self.shown.len();
+                decimal(&mut self.shown, n);
+                let len = self.shown.len() - at;
+                self.spots.push(Spot {
+                    at,
+                    len,
+                    limit: u32::try_from(len)
+                        .ok()
+                        .and_then(|l| 10u64.checked_pow(l))
+                        .unwrap_or(u64::MAX),
+                    value,
+                    step,
+                });
+            }
+        }
+    }
+
+    /// Turns `shown` (some earlier cycle) into the `k`-th cycle: every moving number is
+    /// rewritten in place, unless one has grown a digit, when the cycle is laid out afresh.
+    fn patch(&mut self, k: u64) {
+        for spot in &self.spots {
+            let n = spot.value + spot.step * k;
+            if n >= spot.limit {
+                self.lay_out(k);
+                return;
+            }
+            // Exactly `len` digits: numbers only grow, and this one has not outgrown them.
+            digits_into(&mut self.shown[spot.at..spot.at + spot.len], n);
+        }
+    }
+}
+
+/// A moving number in the cycle last laid out: where it stands, how many digits it has, the
+/// first value with one more, its value in the last kept cycle and its step per cycle.
+#[derive(Clone, Copy, Debug)]
+struct Spot {
+    at: usize,
+    len: usize,
+    limit: u64,
+    value: u64,
+    step: u64,
+}
+
+/// Compares two cycles' bytes token by token: outside strings, the integer part of a number may
+/// differ, by a step of zero or more (pushed to `found`, one per number); every other byte must
+/// be equal. With `pieces` it also cuts `later` into literal runs and the numbers that move.
+/// Whether the two match so.
+fn steps(earlier: &[u8], later: &[u8], found: &mut Vec<u64>, pieces: &mut Vec<Piece>) -> bool {
+    let (mut i, mut j) = (0, 0);
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut literal = 0;
+    while i < earlier.len() && j < later.len() {
+        let b = earlier[i];
+        if in_string {
+            if later[j] != b {
+                return false;
+            }
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            i += 1;
+            j += 1;
+            continue;
+        }
+        if b.is_ascii_digit() && later[j].is_ascii_digit() && !after_digit(earlier, i) {
+            let (x, next_i) = integer(earlier, i);
+            let (y, next_j) = integer(later, j);
+            let (Some(x), Some(y)) = (x, y) else {
+                return false;
+            };
+            let Some(step) = y.checked_sub(x) else {
+                return false;
+            };
+            found.push(step);
+            if step != 0 {
+                pieces.push(Piece {
+                    start: literal,
+                    end: j,
+                    number: Some((y, step)),
+                });
+                literal = next_j;
+            }
+            i = next_i;
+            j = next_j;
+            continue;
+        }
+        if later[j] != b {
+            return false;
+        }
+        if b == b'"' {
+            in_string = true;
+        }
+        i += 1;
+        j += 1;
+    }
+    if i != earlier.len() || j != later.len() || in_string {
+        return false;
+    }
+    pieces.push(Piece {
+        start: literal,
+        end: later.len(),
+        number: None,
+    });
+    true
+}
+
+/// Whether `bytes[i]` continues a number or a word (a digit after a letter, a digit, `-`, `.`):
+/// such digits are compared as literal bytes.
+fn after_digit(bytes: &[u8], i: usize) -> bool {
+    i > 0 && matches!(bytes[i - 1], b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'-' | b'.' | b'_')
+}
+
+/// The run of digits at `bytes[i..]`: its value (`None` past `u64`) and where it ends.
+fn integer(bytes: &[u8], i: usize) -> (Option<u64>, usize) {
+    let mut end = i;
+    let mut value = Some(0u64);
+    while end < bytes.len() && bytes[end].is_ascii_digit() {
+        let d = u64::from(bytes[end] - b'0');
+        value = value
+            .and_then(|v| v.checked_mul(10))
+            .and_then(|v| v.checked_add(d));
+        end += 1;
+    }
+    (value, end)
+}
+
+/// Writes `n` in decimal into `slot`, which has room for exactly its digits.
+fn digits_into(slot: &mut [u8], mut n: u64) {
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
+    let mut i = slot.len();
+    while i >= 2 {
+        let d = (n % 100) as usize * 2;
+        n /= 100;
+        slot[i - 2..i].copy_from_slice(&PAIRS[d..d + 2]);
+        i -= 2;
+    }
+    if i == 1 {
+        slot[0] = b'0' + (n % 10) as u8;
+    }
+}
+
+/// Appends `n` in decimal.
+fn decimal(out: &mut Vec<u8>, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[at..]);
+}
+
+#[cfg(test)]
+mod tests;
