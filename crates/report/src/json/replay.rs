@@ -201,14 +201,27 @@ impl Cycles {
     /// Turns `shown` (some earlier cycle) into the `k`-th cycle: every moving number is
     /// rewritten in place, unless one has grown a digit, when the cycle is laid out afresh.
     fn patch(&mut self, k: u64) {
+        // Lines of one instant share their time: a number equal to the one before is copied.
+        let mut last = u64::MAX;
+        let mut text = [0u8; 20];
+        let mut from = text.len();
         for spot in &self.spots {
             let n = spot.value + spot.step * k;
             if n >= spot.limit {
                 self.lay_out(k);
                 return;
             }
-            // Exactly `len` digits: numbers only grow, and this one has not outgrown them.
-            digits_into(&mut self.shown[spot.at..spot.at + spot.len], n);
+            if n != last {
+                last = n;
+                from = digits(&mut text, n);
+            }
+            let digits = &text[from..];
+            // Numbers only grow, so one below its limit has exactly the digits it had.
+            if digits.len() != spot.len {
+                self.lay_out(k);
+                return;
+            }
+            self.shown[spot.at..spot.at + spot.len].copy_from_slice(digits);
         }
     }
 }
@@ -230,27 +243,28 @@ struct Spot {
 /// Whether the two match so.
 fn steps(earlier: &[u8], later: &[u8], found: &mut Vec<u64>, pieces: &mut Vec<Piece>) -> bool {
     let (mut i, mut j) = (0, 0);
-    let mut in_string = false;
-    let mut escaped = false;
     let mut literal = 0;
-    while i < earlier.len() && j < later.len() {
-        let b = earlier[i];
-        if in_string {
-            if later[j] != b {
+    // Runs of ordinary bytes are compared whole; the scan stops only at quotes and digits.
+    while i < earlier.len() {
+        let run = earlier[i..]
+            .iter()
+            .position(|&b| b == b'"' || b.is_ascii_digit())
+            .unwrap_or(earlier.len() - i);
+        if !same_run(earlier, later, &mut i, &mut j, run) {
+            return false;
+        }
+        let (Some(&b), Some(&c)) = (earlier.get(i), later.get(j)) else {
+            break;
+        };
+        if b == b'"' {
+            // A string, compared whole: up to its closing quote, escapes skipped.
+            let Some(len) = string_len(&earlier[i..]) else {
+                return false;
+            };
+            if !same_run(earlier, later, &mut i, &mut j, len) {
                 return false;
             }
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            i += 1;
-            j += 1;
-            continue;
-        }
-        if b.is_ascii_digit() && later[j].is_ascii_digit() && !after_digit(earlier, i) {
+        } else if c.is_ascii_digit() && !after_digit(earlier, i) {
             let (x, next_i) = integer(earlier, i);
             let (y, next_j) = integer(later, j);
             let (Some(x), Some(y)) = (x, y) else {
@@ -270,18 +284,12 @@ fn steps(earlier: &[u8], later: &[u8], found: &mut Vec<u64>, pieces: &mut Vec<Pi
             }
             i = next_i;
             j = next_j;
-            continue;
-        }
-        if later[j] != b {
+        } else if !same_run(earlier, later, &mut i, &mut j, 1) {
+            // A digit inside a word or after a sign is an ordinary byte.
             return false;
         }
-        if b == b'"' {
-            in_string = true;
-        }
-        i += 1;
-        j += 1;
     }
-    if i != earlier.len() || j != later.len() || in_string {
+    if j != later.len() {
         return false;
     }
     pieces.push(Piece {
@@ -290,6 +298,36 @@ fn steps(earlier: &[u8], later: &[u8], found: &mut Vec<u64>, pieces: &mut Vec<Pi
         number: None,
     });
     true
+}
+
+/// Whether the next `len` bytes at `earlier[*i..]` and `later[*j..]` are the same; moves both
+/// past them when they are.
+fn same_run(earlier: &[u8], later: &[u8], i: &mut usize, j: &mut usize, len: usize) -> bool {
+    match (earlier.get(*i..*i + len), later.get(*j..*j + len)) {
+        (Some(a), Some(b)) if a == b => {
+            *i += len;
+            *j += len;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The length of the JSON string that `bytes` starts with, both quotes included; `None` when
+/// it does not end.
+fn string_len(bytes: &[u8]) -> Option<usize> {
+    let mut k = 1;
+    loop {
+        k += bytes
+            .get(k..)?
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\')?;
+        if bytes[k] == b'"' {
+            return Some(k + 1);
+        }
+        // An escape: the next byte is part of it.
+        k += 2;
+    }
 }
 
 /// Whether `bytes[i]` continues a number or a word (a digit after a letter, a digit, `-`, `.`):
@@ -312,38 +350,38 @@ fn integer(bytes: &[u8], i: usize) -> (Option<u64>, usize) {
     (value, end)
 }
 
-/// Writes `n` in decimal into `slot`, which has room for exactly its digits.
-fn digits_into(slot: &mut [u8], mut n: u64) {
+/// Writes `n` in decimal at the end of `text`; where its first digit is.
+fn digits(text: &mut [u8; 20], mut n: u64) -> usize {
     const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
         2021222324252627282930313233343536373839\
         4041424344454647484950515253545556575859\
         6061626364656667686970717273747576777879\
         8081828384858687888990919293949596979899";
-    let mut i = slot.len();
-    while i >= 2 {
+    let mut i = text.len();
+    while n >= 100 {
         let d = (n % 100) as usize * 2;
         n /= 100;
-        slot[i - 2..i].copy_from_slice(&PAIRS[d..d + 2]);
         i -= 2;
+        text[i] = PAIRS[d];
+        text[i + 1] = PAIRS[d + 1];
     }
-    if i == 1 {
-        slot[0] = b'0' + (n % 10) as u8;
+    if n >= 10 {
+        let d = n as usize * 2;
+        i -= 2;
+        text[i] = PAIRS[d];
+        text[i + 1] = PAIRS[d + 1];
+    } else {
+        i -= 1;
+        text[i] = b'0' + n as u8;
     }
+    i
 }
 
 /// Appends `n` in decimal.
-fn decimal(out: &mut Vec<u8>, mut n: u64) {
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[at..]);
+fn decimal(out: &mut Vec<u8>, n: u64) {
+    let mut text = [0u8; 20];
+    let from = digits(&mut text, n);
+    out.extend_from_slice(&text[from..]);
 }
 
 #[cfg(test)]
