@@ -2,16 +2,17 @@
 //! event lines, and writing later cycles from them.
 //!
 //! The engine marks where cycles begin and end; between marks the sink copies every byte it
-//! adds to its output (separators included) into the kept cycle. Once three cycles are kept, the
-//! last two are compared with the two before them, token by token. Outside JSON strings, a
-//! number may differ between two cycles (a time, a restart count, an Event's count); every other
-//! byte must be the same. When the second comparison finds every number moving by exactly what
-//! the first found, the cycles are the last one again with each number moved on by its step per
-//! cycle, and `Emit` writes them so. Anything else (a string that changes, a number that moves
-//! by a different step, a step downwards, a fraction that changes, an overflow) refuses, and the
-//! run simply goes on step by step. The engine only asks after the whole simulation state has
-//! repeated at every mark, so the comparison is a second, independent check that the listing
-//! really repeats.
+//! adds to its output (separators included) into the kept cycle. Once three cycles are kept,
+//! they are compared token by token, in one pass. Outside JSON strings, the integer part of a
+//! number may differ from one cycle to the next (a time, a restart count, an Event's count), by
+//! the same step from the first cycle to the second as from the second to the third; every
+//! other byte must be the same. The later cycles are then the last one again with each number
+//! moved on by its step per cycle, and `Emit` writes them so, rewriting the moving numbers of
+//! the cycle written before in place. Anything else (a string that changes, a number that moves
+//! by a different step, a step downwards, a fraction that changes, an overflow) refuses, and
+//! the run simply goes on step by step. The engine only asks after the whole simulation state
+//! has repeated at every mark, so the comparison is a second, independent check that the
+//! listing really repeats.
 
 use std::io::{self, Write};
 
@@ -144,13 +145,8 @@ impl Cycles {
             &self.bytes[b.0..b.1],
             &self.bytes[c.0..c.1],
         );
-        let mut first = Vec::new();
-        let mut second = Vec::new();
-        if !steps(a, b, &mut first, &mut Vec::new()) {
-            return false;
-        }
         let mut pieces = Vec::new();
-        if !steps(b, c, &mut second, &mut pieces) || first != second {
+        if !template([a, b, c], &mut pieces) {
             return false;
         }
         self.literal.clear();
@@ -237,76 +233,86 @@ struct Spot {
     step: u64,
 }
 
-/// Compares two cycles' bytes token by token: outside strings, the integer part of a number may
-/// differ, by a step of zero or more (pushed to `found`, one per number); every other byte must
-/// be equal. With `pieces` it also cuts `later` into literal runs and the numbers that move.
-/// Whether the two match so.
-fn steps(earlier: &[u8], later: &[u8], found: &mut Vec<u64>, pieces: &mut Vec<Piece>) -> bool {
-    let (mut i, mut j) = (0, 0);
+/// Compares three cycles' bytes token by token, in one pass: outside strings, the integer part
+/// of a number may differ from one cycle to the next, by the same step (zero or more) from the
+/// first to the second as from the second to the third; every other byte must be equal. Cuts
+/// the third into literal runs and the numbers that move (`pieces`). Whether the three match
+/// so.
+fn template(cycles: [&[u8]; 3], pieces: &mut Vec<Piece>) -> bool {
+    let [a, b, c] = cycles;
+    let mut at = [0usize; 3];
     let mut literal = 0;
     // Runs of ordinary bytes are compared whole; the scan stops only at quotes and digits.
-    while i < earlier.len() {
-        let run = earlier[i..]
+    while at[0] < a.len() {
+        let run = a[at[0]..]
             .iter()
-            .position(|&b| b == b'"' || b.is_ascii_digit())
-            .unwrap_or(earlier.len() - i);
-        if !same_run(earlier, later, &mut i, &mut j, run) {
+            .position(|&x| x == b'"' || x.is_ascii_digit())
+            .unwrap_or(a.len() - at[0]);
+        if !same_run(cycles, &mut at, run) {
             return false;
         }
-        let (Some(&b), Some(&c)) = (earlier.get(i), later.get(j)) else {
+        let (Some(&x), Some(&y), Some(&z)) = (a.get(at[0]), b.get(at[1]), c.get(at[2])) else {
             break;
         };
-        if b == b'"' {
+        if x == b'"' {
             // A string, compared whole: up to its closing quote, escapes skipped.
-            let Some(len) = string_len(&earlier[i..]) else {
+            let Some(len) = string_len(&a[at[0]..]) else {
                 return false;
             };
-            if !same_run(earlier, later, &mut i, &mut j, len) {
+            if !same_run(cycles, &mut at, len) {
                 return false;
             }
-        } else if c.is_ascii_digit() && !after_digit(earlier, i) {
-            let (x, next_i) = integer(earlier, i);
-            let (y, next_j) = integer(later, j);
-            let (Some(x), Some(y)) = (x, y) else {
+        } else if y.is_ascii_digit() && z.is_ascii_digit() && !after_digit(a, at[0]) {
+            let (x, next_a) = integer(a, at[0]);
+            let (y, next_b) = integer(b, at[1]);
+            let (z, next_c) = integer(c, at[2]);
+            let (Some(x), Some(y), Some(z)) = (x, y, z) else {
                 return false;
             };
-            let Some(step) = y.checked_sub(x) else {
+            let (Some(first), Some(second)) = (y.checked_sub(x), z.checked_sub(y)) else {
                 return false;
             };
-            found.push(step);
-            if step != 0 {
+            if first != second {
+                return false;
+            }
+            if second != 0 {
                 pieces.push(Piece {
                     start: literal,
-                    end: j,
-                    number: Some((y, step)),
+                    end: at[2],
+                    number: Some((z, second)),
                 });
-                literal = next_j;
+                literal = next_c;
             }
-            i = next_i;
-            j = next_j;
-        } else if !same_run(earlier, later, &mut i, &mut j, 1) {
+            at = [next_a, next_b, next_c];
+        } else if !same_run(cycles, &mut at, 1) {
             // A digit inside a word or after a sign is an ordinary byte.
             return false;
         }
     }
-    if j != later.len() {
+    if at[1] != b.len() || at[2] != c.len() {
         return false;
     }
     pieces.push(Piece {
         start: literal,
-        end: later.len(),
+        end: c.len(),
         number: None,
     });
     true
 }
 
-/// Whether the next `len` bytes at `earlier[*i..]` and `later[*j..]` are the same; moves both
-/// past them when they are.
-fn same_run(earlier: &[u8], later: &[u8], i: &mut usize, j: &mut usize, len: usize) -> bool {
-    match (earlier.get(*i..*i + len), later.get(*j..*j + len)) {
-        (Some(a), Some(b)) if a == b => {
-            *i += len;
-            *j += len;
+/// Whether the next `len` bytes at `at` are the same in the three cycles; moves past them
+/// when they are.
+fn same_run(cycles: [&[u8]; 3], at: &mut [usize; 3], len: usize) -> bool {
+    let [a, b, c] = cycles;
+    match (
+        a.get(at[0]..at[0] + len),
+        b.get(at[1]..at[1] + len),
+        c.get(at[2]..at[2] + len),
+    ) {
+        (Some(x), Some(y), Some(z)) if x == y && y == z => {
+            for i in at.iter_mut() {
+                *i += len;
+            }
             true
         }
         _ => false,
