@@ -432,6 +432,21 @@ fn listing(scenario: &Scenario, fast_forward: bool, lines: bool) -> (String, Sim
     (text, sim.fast_forwarded())
 }
 
+/// Checks that the listing is the same bytes with and without fast-forward; whether
+/// fast-forward replayed cycles.
+fn same_listing(scenario: &Scenario, lines: bool, yaml: &str) -> Result<bool, TestCaseError> {
+    let (plain, none) = listing(scenario, false, lines);
+    prop_assert_eq!(none, SimDuration::ZERO);
+    let (fast, skipped) = listing(scenario, true, lines);
+    prop_assert!(
+        plain == fast,
+        "listings differ (jsonl: {}) for\n{}",
+        lines,
+        yaml
+    );
+    Ok(!skipped.is_zero())
+}
+
 fn summary(scenario: &Scenario, fast_forward: bool) -> String {
     let view = ViewOptions {
         fast_forward,
@@ -441,36 +456,45 @@ fn summary(scenario: &Scenario, fast_forward: bool) -> String {
     String::from_utf8(out).expect("UTF-8")
 }
 
-#[test]
-fn fast_forward_gives_the_step_by_step_results() {
-    // The strategy is deeply nested: an unoptimised build needs more than the default stack.
+/// Runs `f` on a thread with a large stack: the strategy is deeply nested, and an unoptimised
+/// build needs more than the default stack.
+fn on_large_stack(f: fn()) {
     std::thread::Builder::new()
         .stack_size(256 << 20)
-        .spawn(compare_generated)
+        .spawn(f)
         .expect("spawn")
         .join()
         .expect("the comparison passes");
 }
 
+/// A runner of `default` cases, or as many as the environment variable `knob` says, from a
+/// fixed seed: the same cases on every run, so the share that jumps is stable.
 #[expect(
     clippy::disallowed_methods,
     reason = "a test's own knob: how many cases to run"
 )]
-fn compare_generated() {
-    // PROBESIM_FF_CASES=N runs more (the suite runs 160).
-    let cases = std::env::var("PROBESIM_FF_CASES")
+fn fixed_runner(knob: &str, default: u32) -> (TestRunner, u32) {
+    let cases = std::env::var(knob)
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(160);
-    // A fixed seed: the same cases on every run, so the share that jumps is stable.
-    let mut runner = TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
-    );
+        .unwrap_or(default);
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+    (TestRunner::new_with_rng(config, rng), cases)
+}
+
+#[test]
+fn fast_forward_gives_the_step_by_step_results() {
+    on_large_stack(compare_generated);
+}
+
+fn compare_generated() {
+    // PROBESIM_FF_CASES=N runs more (the suite runs 160).
+    let (mut runner, cases) = fixed_runner("PROBESIM_FF_CASES", 160);
     let (jumped, valid, replayed) = (Cell::new(0u32), Cell::new(0u32), Cell::new(0u32));
     let result = runner.run(&case(), |case| {
         let yaml = case.yaml();
@@ -519,18 +543,9 @@ fn compare_generated() {
             long.duration = Some(four);
         }
         for (scenario, lines) in [(&long, false), (&scenario, true)] {
-            let (plain, none) = listing(scenario, false, lines);
-            prop_assert_eq!(none, SimDuration::ZERO);
-            let (fast, skipped) = listing(scenario, true, lines);
-            if !skipped.is_zero() && !lines {
+            if same_listing(scenario, lines, &yaml)? && !lines {
                 replayed.set(replayed.get() + 1);
             }
-            prop_assert!(
-                plain == fast,
-                "listings differ (jsonl: {}) for\n{}",
-                lines,
-                yaml
-            );
         }
         Ok(())
     });
@@ -612,31 +627,11 @@ fn the_event_recorder_fast_forwards_with_the_run() {
 /// runs more (the suite runs 48).
 #[test]
 fn json_listings_replay_cycles_byte_for_byte() {
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(compare_listings)
-        .expect("spawn")
-        .join()
-        .expect("the comparison passes");
+    on_large_stack(compare_listings);
 }
 
-#[expect(
-    clippy::disallowed_methods,
-    reason = "a test's own knob: how many cases to run"
-)]
 fn compare_listings() {
-    let cases = std::env::var("PROBESIM_REPLAY_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(48);
-    let mut runner = TestRunner::new_with_rng(
-        Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        },
-        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
-    );
+    let (mut runner, cases) = fixed_runner("PROBESIM_REPLAY_CASES", 48);
     let (valid, replayed) = (Cell::new(0u32), Cell::new(0u32));
     let soon = (case(), 5u32..60, 43_200u32..129_600).prop_map(|(mut c, cap, horizon)| {
         c.max_restart_period = Some(cap);
@@ -656,17 +651,9 @@ fn compare_listings() {
         }
         valid.set(valid.get() + 1);
         for lines in [false, true] {
-            let (plain, _) = listing(&scenario, false, lines);
-            let (fast, skipped) = listing(&scenario, true, lines);
-            if !skipped.is_zero() && !lines {
+            if same_listing(&scenario, lines, &yaml)? && !lines {
                 replayed.set(replayed.get() + 1);
             }
-            prop_assert!(
-                plain == fast,
-                "listings differ (jsonl: {}) for\n{}",
-                lines,
-                yaml
-            );
         }
         Ok(())
     });

@@ -358,7 +358,7 @@ pub(crate) fn uint(out: &mut Vec<u8>, n: u64) {
 /// Writes `n` in decimal so that it ends at index 20 of `digits`, two digits at a time from a
 /// table, and returns where it starts. What follows the digits is the caller's: a window of
 /// fixed size from the start is copied without a call.
-fn decimal(digits: &mut [u8; 44], mut n: u64) -> usize {
+pub(super) fn decimal(digits: &mut [u8; 44], mut n: u64) -> usize {
     const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
         2021222324252627282930313233343536373839\
         4041424344454647484950515253545556575859\

@@ -18,6 +18,11 @@ use std::io::{self, Write};
 
 use probesim_core::Replay;
 
+use super::line;
+
+/// Where [`line::decimal`] ends the digits it writes.
+const DIGITS_END: usize = 20;
+
 /// At most this many bytes of kept cycles; a longer cycle is not replayed.
 const MAX_KEPT: usize = 16 * 1024 * 1024;
 
@@ -178,7 +183,7 @@ impl Cycles {
                 // In range: checked by `room` for the largest `k`.
                 let n = value + step * k;
                 let at = self.shown.len();
-                decimal(&mut self.shown, n);
+                line::uint(&mut self.shown, n);
                 let len = self.shown.len() - at;
                 self.spots.push(Spot {
                     at,
@@ -199,8 +204,8 @@ impl Cycles {
     fn patch(&mut self, k: u64) {
         // Lines of one instant share their time: a number equal to the one before is copied.
         let mut last = u64::MAX;
-        let mut text = [0u8; 20];
-        let mut from = text.len();
+        let mut text = [0u8; 44];
+        let mut from = DIGITS_END;
         for spot in &self.spots {
             let n = spot.value + spot.step * k;
             if n >= spot.limit {
@@ -209,9 +214,9 @@ impl Cycles {
             }
             if n != last {
                 last = n;
-                from = digits(&mut text, n);
+                from = line::decimal(&mut text, n);
             }
-            let digits = &text[from..];
+            let digits = &text[from..DIGITS_END];
             // Numbers only grow, so one below its limit has exactly the digits it had.
             if digits.len() != spot.len {
                 self.lay_out(k);
@@ -354,40 +359,6 @@ fn integer(bytes: &[u8], i: usize) -> (Option<u64>, usize) {
         end += 1;
     }
     (value, end)
-}
-
-/// Writes `n` in decimal at the end of `text`; where its first digit is.
-fn digits(text: &mut [u8; 20], mut n: u64) -> usize {
-    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
-        2021222324252627282930313233343536373839\
-        4041424344454647484950515253545556575859\
-        6061626364656667686970717273747576777879\
-        8081828384858687888990919293949596979899";
-    let mut i = text.len();
-    while n >= 100 {
-        let d = (n % 100) as usize * 2;
-        n /= 100;
-        i -= 2;
-        text[i] = PAIRS[d];
-        text[i + 1] = PAIRS[d + 1];
-    }
-    if n >= 10 {
-        let d = n as usize * 2;
-        i -= 2;
-        text[i] = PAIRS[d];
-        text[i + 1] = PAIRS[d + 1];
-    } else {
-        i -= 1;
-        text[i] = b'0' + n as u8;
-    }
-    i
-}
-
-/// Appends `n` in decimal.
-fn decimal(out: &mut Vec<u8>, n: u64) {
-    let mut text = [0u8; 20];
-    let from = digits(&mut text, n);
-    out.extend_from_slice(&text[from..]);
 }
 
 #[cfg(test)]
