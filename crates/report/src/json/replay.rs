@@ -39,16 +39,15 @@ pub(super) struct Cycles {
     bytes: Vec<u8>,
     /// Where each whole kept cycle ends in `bytes`.
     ends: Vec<usize>,
-    /// The last kept cycle's bytes, cut into literal runs and moving numbers.
-    literal: Vec<u8>,
+    /// The last kept cycle, cut into literal runs of `bytes` and moving numbers.
     pieces: Vec<Piece>,
     /// The cycle written last, and where its moving numbers stand.
     shown: Vec<u8>,
     spots: Vec<Spot>,
 }
 
-/// A run of literal bytes (`literal[start..end]`), then a number, if any, that moves by
-/// `step` per cycle from `value`.
+/// A run of literal bytes (`bytes[start..end]`, in the last kept cycle), then a number, if any,
+/// that moves by `step` per cycle from `value`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Piece {
     start: usize,
@@ -154,8 +153,12 @@ impl Cycles {
         if !template([a, b, c], &mut pieces) {
             return false;
         }
-        self.literal.clear();
-        self.literal.extend_from_slice(c);
+        // The pieces index the last cycle where it is kept, until `End`.
+        let offset = self.cycle(2).0;
+        for p in &mut pieces {
+            p.start += offset;
+            p.end += offset;
+        }
         self.pieces = pieces;
         self.lay_out(0);
         true
@@ -178,7 +181,7 @@ impl Cycles {
         self.shown.clear();
         self.spots.clear();
         for p in &self.pieces {
-            self.shown.extend_from_slice(&self.literal[p.start..p.end]);
+            self.shown.extend_from_slice(&self.bytes[p.start..p.end]);
             if let Some((value, step)) = p.number {
                 // In range: checked by `room` for the largest `k`.
                 let n = value + step * k;
