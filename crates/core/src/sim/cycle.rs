@@ -71,28 +71,24 @@ impl Detector {
 
 /// How many cycles a listing may keep step by step, after the one that showed the state
 /// repeats, before it replays one: three, so it can check that the third changed its events
-/// exactly as the second did (see the JSON sinks).
+/// exactly as the second did (see the JSON sinks). Fast-forward gives up on a listing that
+/// asks for more.
 const KEPT_CYCLES: u32 = 3;
-
-/// How many kept cycles the listing may ask for before fast-forward gives up on it.
-const MAX_MARKS: u32 = KEPT_CYCLES;
 
 /// A listing's replay under way ([`Replay`]).
 #[derive(Debug)]
 struct Armed {
-    /// The state at the last cycle boundary.
+    /// The state at the last cycle boundary; the next is due one `period` later.
     base: Snapshot,
-    /// When the next boundary is due.
-    next: SimTime,
     period: SimDuration,
     /// Cycles the listing has kept so far.
     marks: u32,
 }
 
-/// What a replay at a cycle boundary came to.
-enum Replayed {
-    /// The listing wrote the cycles and the state moved on.
-    Jumped,
+/// What a jump came to.
+enum Jump {
+    /// The state moved on (after the listing wrote the cycles, for a replay).
+    Done,
     /// The listing needs another kept cycle first.
     NotYet,
     /// No whole cycle fits before the horizon or the sink's boundary.
@@ -135,11 +131,7 @@ impl Simulation {
         if self.cycle.armed.is_some() {
             return self.replay_point(until, sink);
         }
-        let mut current = core::mem::take(&mut self.cycle.current);
-        current.begin(self.now);
-        let visited = self.visit_state(&mut Capture::new(&mut current), sink);
-        self.cycle.steps = 0;
-        self.cycle.last_size = current.len() as u64;
+        let (current, visited) = self.capture(sink);
         if !visited {
             self.cycle.enabled = false;
             self.cycle.current = current;
@@ -149,10 +141,15 @@ impl Simulation {
             if current.has_listing() {
                 return self.arm(current, until, sink);
             }
-            let jumped = self.jump(&current, until, sink);
+            let saved = core::mem::take(&mut self.cycle.saved);
+            let jumped = match whole_period(&saved, &current) {
+                Some(period) => self.jump(&saved, &current, period, until, sink, false),
+                None => Ok(Jump::Refused),
+            };
+            self.cycle.saved = saved;
             self.cycle.current = current;
             self.cycle.restart();
-            if jumped {
+            if let Jump::Done = jumped? {
                 return Ok(());
             }
         } else {
@@ -166,6 +163,16 @@ impl Simulation {
             self.cycle.lam = 0;
         }
         Ok(())
+    }
+
+    /// Records the state now into the spare snapshot; whether every part could be visited.
+    fn capture<S: Sink>(&mut self, sink: &mut S) -> (Snapshot, bool) {
+        let mut current = core::mem::take(&mut self.cycle.current);
+        current.begin(self.now);
+        let visited = self.visit_state(&mut Capture::new(&mut current), sink);
+        self.cycle.steps = 0;
+        self.cycle.last_size = current.len() as u64;
+        (current, visited)
     }
 
     /// The state `current` repeats the saved one and the sink lists every event: asks the
@@ -182,7 +189,7 @@ impl Simulation {
             self.cycle.current = current;
             return Ok(());
         };
-        // Two cycles are kept step by step before any is replayed: not worth it near the end.
+        // The listing keeps up to three cycles step by step first: not worth it near the end.
         let left = until.saturating_since(self.now).as_millis() / period.as_millis();
         if left <= u64::from(KEPT_CYCLES) {
             self.cycle.current = current;
@@ -194,7 +201,6 @@ impl Simulation {
             return Ok(());
         }
         self.cycle.armed = Some(Armed {
-            next: self.now.saturating_add(period),
             period,
             base: current,
             marks: 0,
@@ -209,33 +215,29 @@ impl Simulation {
         let Some(mut armed) = self.cycle.armed.take() else {
             return Ok(());
         };
-        if self.now < armed.next {
+        let due = armed.base.at().saturating_add(armed.period);
+        if self.now < due {
             self.cycle.armed = Some(armed);
             return Ok(());
         }
-        let mut current = core::mem::take(&mut self.cycle.current);
-        current.begin(self.now);
-        let visited = self.visit_state(&mut Capture::new(&mut current), sink);
-        self.cycle.steps = 0;
-        self.cycle.last_size = current.len() as u64;
-        let on_time = visited && self.now == armed.next;
+        let (current, visited) = self.capture(sink);
+        let on_time = visited && self.now == due;
         if on_time && armed.base.same_state(&current) {
             sink.replay(Replay::Mark)?;
-            match self.replay_jump(&armed.base, &current, armed.period, until, sink)? {
-                Replayed::Jumped | Replayed::NoRoom => {
+            match self.jump(&armed.base, &current, armed.period, until, sink, true)? {
+                Jump::Done | Jump::NoRoom => {
                     sink.replay(Replay::End)?;
                     self.cycle.current = current;
                     self.cycle.restart();
                     return Ok(());
                 }
-                Replayed::NotYet if armed.marks < MAX_MARKS => {
+                Jump::NotYet if armed.marks < KEPT_CYCLES => {
                     self.cycle.current = core::mem::replace(&mut armed.base, current);
-                    armed.next = armed.next.saturating_add(armed.period);
                     armed.marks += 1;
                     self.cycle.armed = Some(armed);
                     return Ok(());
                 }
-                Replayed::NotYet | Replayed::Refused => {}
+                Jump::NotYet | Jump::Refused => {}
             }
         } else if on_time {
             // Another sync may end at this instant in the cycle's place.
@@ -250,33 +252,35 @@ impl Simulation {
         Ok(())
     }
 
-    /// Replays whole cycles into the listing and moves the state on by them, from `later`
-    /// (the state now, one kept cycle after `earlier`).
-    fn replay_jump<S: Sink>(
+    /// Moves the state on by as many whole cycles of `period` as fit, from `later` (the state
+    /// now, one cycle after `earlier`); with `replay`, only once the listing has written them.
+    fn jump<S: Sink>(
         &mut self,
         earlier: &Snapshot,
         later: &Snapshot,
         period: SimDuration,
         until: SimTime,
         sink: &mut S,
-    ) -> Result<Replayed, S::Error> {
+        replay: bool,
+    ) -> Result<Jump, S::Error> {
         let Some(wanted) = self.cycles_wanted(earlier.at(), period, until, sink) else {
-            return Ok(Replayed::NoRoom);
+            return Ok(Jump::NoRoom);
         };
         let mut plan = core::mem::take(&mut self.cycle.plan);
-        let outcome = match earlier.plan(later, wanted, &mut plan) {
-            None => Replayed::Refused,
-            Some(k) => {
-                if sink.replay(Replay::Emit { cycles: k, period })? {
-                    self.apply_jump(&plan, k, period, sink);
-                    Replayed::Jumped
-                } else {
-                    Replayed::NotYet
-                }
-            }
+        let k = earlier.plan(later, wanted, &mut plan);
+        let written = match k {
+            Some(cycles) if replay => sink.replay(Replay::Emit { cycles, period }),
+            _ => Ok(true),
         };
+        if let (Some(k), Ok(true)) = (k, &written) {
+            self.apply_jump(&plan, k, period, sink);
+        }
         self.cycle.plan = plan;
-        Ok(outcome)
+        Ok(match (k, written?) {
+            (None, _) => Jump::Refused,
+            (Some(_), true) => Jump::Done,
+            (Some(_), false) => Jump::NotYet,
+        })
     }
 
     /// How many whole cycles of `period` fit before `until` and before the sink's next
@@ -304,25 +308,6 @@ impl Simulation {
             wanted = wanted.min(room);
         }
         (wanted > 0).then_some(wanted)
-    }
-
-    /// Jumps from `later` (the state now, equal to the saved one) as many whole cycles as fit;
-    /// whether it did.
-    fn jump<S: Sink>(&mut self, later: &Snapshot, until: SimTime, sink: &mut S) -> bool {
-        let earlier = &self.cycle.saved;
-        let Some(period) = whole_period(earlier, later) else {
-            return false;
-        };
-        let Some(wanted) = self.cycles_wanted(earlier.at(), period, until, sink) else {
-            return false;
-        };
-        let mut plan = core::mem::take(&mut self.cycle.plan);
-        let k = self.cycle.saved.plan(later, wanted, &mut plan);
-        if let Some(k) = k {
-            self.apply_jump(&plan, k, period, sink);
-        }
-        self.cycle.plan = plan;
-        k.is_some()
     }
 
     /// Writes a planned jump of `k` cycles of `period` into the state and moves the clock.

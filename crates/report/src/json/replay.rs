@@ -88,9 +88,7 @@ impl Cycles {
     ) -> io::Result<bool> {
         match step {
             Replay::Begin => {
-                self.bytes.clear();
-                self.ends.clear();
-                self.full = false;
+                self.forget();
                 self.keeping = true;
                 Ok(true)
             }
@@ -123,15 +121,20 @@ impl Cycles {
                 Ok(true)
             }
             Replay::End => {
+                self.forget();
                 self.keeping = false;
-                self.full = false;
-                self.bytes.clear();
-                self.ends.clear();
-                self.pieces.clear();
-                self.spots.clear();
                 Ok(true)
             }
         }
+    }
+
+    /// Drops every kept cycle and the template (the buffers stay for the next replay).
+    fn forget(&mut self) {
+        self.full = false;
+        self.bytes.clear();
+        self.ends.clear();
+        self.pieces.clear();
+        self.spots.clear();
     }
 
     /// The `i`-th whole kept cycle, as a range of `bytes`.
@@ -141,7 +144,7 @@ impl Cycles {
     }
 
     /// Compares the three kept cycles and builds the template from the last: whether the
-    /// second moved every number by exactly the steps the first did.
+    /// third moved every number by exactly the step the second did.
     fn plan(&mut self) -> bool {
         let (a, b, c) = (self.cycle(0), self.cycle(1), self.cycle(2));
         let (a, b, c) = (
@@ -191,10 +194,6 @@ impl Cycles {
                 self.spots.push(Spot {
                     at,
                     len,
-                    limit: u32::try_from(len)
-                        .ok()
-                        .and_then(|l| 10u64.checked_pow(l))
-                        .unwrap_or(u64::MAX),
                     value,
                     step,
                 });
@@ -211,16 +210,12 @@ impl Cycles {
         let mut from = DIGITS_END;
         for spot in &self.spots {
             let n = spot.value + spot.step * k;
-            if n >= spot.limit {
-                self.lay_out(k);
-                return;
-            }
             if n != last {
                 last = n;
                 from = line::decimal(&mut text, n);
             }
             let digits = &text[from..DIGITS_END];
-            // Numbers only grow, so one below its limit has exactly the digits it had.
+            // Numbers only grow: one that no longer fits has grown a digit.
             if digits.len() != spot.len {
                 self.lay_out(k);
                 return;
@@ -230,13 +225,12 @@ impl Cycles {
     }
 }
 
-/// A moving number in the cycle last laid out: where it stands, how many digits it has, the
-/// first value with one more, its value in the last kept cycle and its step per cycle.
+/// A moving number in the cycle last laid out: where it stands, how many digits it has, its
+/// value in the last kept cycle and its step per cycle.
 #[derive(Clone, Copy, Debug)]
 struct Spot {
     at: usize,
     len: usize,
-    limit: u64,
     value: u64,
     step: u64,
 }
