@@ -140,6 +140,11 @@ pub struct CheckArgs {
     /// jumps over whole repeated cycles; the verdicts are the same either way).
     #[arg(long)]
     pub no_fast_forward: bool,
+
+    /// What if: sets a field of every scenario's pod before it is validated, e.g.
+    /// livenessProbe.failureThreshold=1 (repeatable; see `probesim run --help`).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -176,8 +181,8 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
 
-    /// Manifest only: what a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit
-    /// [CODE] after DURATION' (repeatable).
+    /// What a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit [CODE] after
+    /// DURATION' (repeatable; on a scenario file, replaces its `sigterm`).
     #[arg(long, value_name = "'NAME: ignore'")]
     pub sigterm: Vec<String>,
 
@@ -195,6 +200,11 @@ pub struct AnalyzeArgs {
     /// probes do not guarantee that much (startup-budget-below-expected).
     #[arg(long, value_name = "DURATION")]
     pub expect_startup: Option<String>,
+
+    /// What if: sets a field of the pod before it is validated, as if the file said so, e.g.
+    /// livenessProbe.failureThreshold=1 (repeatable; see `probesim run --help`).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -234,6 +244,11 @@ pub struct RecommendArgs {
     /// How many candidates to print.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub candidates: usize,
+
+    /// What if: sets a field of the pod before it is validated, as if the file said so, e.g.
+    /// livenessProbe.failureThreshold=1 (repeatable; see `probesim run --help`).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -287,24 +302,32 @@ pub struct ManifestArgs {
     #[arg(long, value_name = "KIND/NAME")]
     pub select: Option<String>,
 
-    /// Manifest only: how a container answers its probes, 'NAME: KEY=SCRIPT; …' where KEY is
-    /// liveness, readiness, startup or an endpoint like `http :8080/healthz` (repeatable; NAME
-    /// may be left out when the pod has one container).
+    /// How a container answers its probes, 'NAME: KEY=SCRIPT; …' where KEY is liveness,
+    /// readiness, startup or an endpoint like `http :8080/healthz` (repeatable; NAME may be left
+    /// out when the pod has one container). On a scenario file, replaces the scripts of the
+    /// same keys in its `apps`.
     #[arg(long, value_name = "'NAME: KEY=SCRIPT'")]
     pub app: Vec<String>,
 
-    /// Manifest only: a container's process exits by itself, 'NAME: CODE after DURATION'
-    /// (repeatable).
+    /// A container's process exits by itself, 'NAME: CODE after DURATION' (repeatable; on a
+    /// scenario file, replaces its `exit`).
     #[arg(long, value_name = "'NAME: CODE after D'")]
     pub exit: Vec<String>,
 
-    /// Manifest only: what a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit
-    /// [CODE] after DURATION' (repeatable).
+    /// What a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit [CODE] after
+    /// DURATION' (repeatable; on a scenario file, replaces its `sigterm`).
     #[arg(long, value_name = "'NAME: ignore'")]
     pub sigterm: Vec<String>,
 
-    /// Manifest only: how long each image pull of a container takes, 'NAME: DURATION'
-    /// (repeatable).
+    /// How long each image pull of a container takes, 'NAME: DURATION' (repeatable; on a
+    /// scenario file, replaces its `pull`).
     #[arg(long, value_name = "'NAME: D'")]
     pub pull: Vec<String>,
+
+    /// What if: sets a field of the pod before it is validated, as if the file said so, e.g.
+    /// livenessProbe.failureThreshold=1 (the only container), web.livenessProbe.periodSeconds=5
+    /// (a container by name), spec.terminationGracePeriodSeconds=5 (the pod); the value is
+    /// YAML, and null removes the field (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
 }

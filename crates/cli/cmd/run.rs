@@ -8,9 +8,9 @@ use probesim_report::{render_explain, render_with, Filter, Format, ViewOptions};
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::catalog;
 use probesim_scenario::run::RunFailure;
-use probesim_scenario::scenario::{horizon, ManifestRun, Overrides, Scenario};
+use probesim_scenario::scenario::{horizon, Edits, ManifestRun, Overrides, Scenario};
 
-use crate::args::RunArgs;
+use crate::args::{ManifestArgs, RunArgs};
 use crate::cmd::{print_error, print_notes, read_input, FileReader};
 use crate::exit::ExitStatus;
 
@@ -19,10 +19,6 @@ fn manifest_options(args: &RunArgs) -> Vec<&'static str> {
     let mut given = Vec::new();
     for (name, set) in [
         ("--select", args.manifest.select.is_some()),
-        ("--app", !args.manifest.app.is_empty()),
-        ("--exit", !args.manifest.exit.is_empty()),
-        ("--sigterm", !args.manifest.sigterm.is_empty()),
-        ("--pull", !args.manifest.pull.is_empty()),
         ("--emit-scenario", args.emit_scenario),
     ] {
         if set {
@@ -33,13 +29,13 @@ fn manifest_options(args: &RunArgs) -> Vec<&'static str> {
 }
 
 /// The behaviour options, in a fixed order: every `--app`, then `--pull`, `--exit`, `--sigterm`.
-fn app_args(args: &RunArgs) -> Vec<AppArg> {
+pub fn app_args(args: &ManifestArgs) -> Vec<AppArg> {
     let mut out = Vec::new();
     for (flag, values) in [
-        (AppFlag::App, &args.manifest.app),
-        (AppFlag::Pull, &args.manifest.pull),
-        (AppFlag::Exit, &args.manifest.exit),
-        (AppFlag::Sigterm, &args.manifest.sigterm),
+        (AppFlag::App, &args.app),
+        (AppFlag::Pull, &args.pull),
+        (AppFlag::Exit, &args.exit),
+        (AppFlag::Sigterm, &args.sigterm),
     ] {
         out.extend(values.iter().map(|v| AppArg {
             flag,
@@ -134,16 +130,17 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
     let scenario = if catalog::is_manifest(&text) {
         let run = ManifestRun {
             select: args.manifest.select.clone(),
-            apps: app_args(args),
+            apps: app_args(&args.manifest),
             kubernetes: args.kubernetes.clone(),
         };
-        let mut built = match Scenario::from_manifest(&text, display, &run) {
-            Ok(b) => b,
-            Err(e) => {
-                print_error(&e.render(&text));
-                return ExitStatus::Error;
-            }
-        };
+        let mut built =
+            match Scenario::from_manifest_edited(&text, display, &run, &args.manifest.set) {
+                Ok(b) => b,
+                Err(e) => {
+                    print_error(&e.render(&text));
+                    return ExitStatus::Error;
+                }
+            };
         if let Err(e) = built.scenario.apply(&overrides) {
             print_error(&e.render(&text));
             return ExitStatus::Error;
@@ -169,17 +166,22 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
                 (format!("{} and {last}", rest.join(", ")), "apply")
             };
             print_error(&format!(
-                "{options} {verb} only to a Kubernetes manifest, and {display} is a scenario file: write the behaviour in its `apps`, and choose a workload with `manifest` and `select`"
+                "{options} {verb} only to a Kubernetes manifest, and {display} is a scenario file: choose a workload with its `manifest` and `select`"
             ));
             return ExitStatus::Error;
         }
-        let scenario = match Scenario::load_with(&text, display, &mut FileReader, &overrides) {
-            Ok(s) => s,
-            Err(e) => {
-                print_error(&e.render(&text));
-                return ExitStatus::Error;
-            }
+        let edits = Edits {
+            apps: app_args(&args.manifest),
+            sets: args.manifest.set.clone(),
         };
+        let scenario =
+            match Scenario::load_edited(&text, display, &mut FileReader, &overrides, &edits) {
+                Ok(s) => s,
+                Err(e) => {
+                    print_error(&e.render(&text));
+                    return ExitStatus::Error;
+                }
+            };
         print_notes(&scenario.notes);
         scenario
     };

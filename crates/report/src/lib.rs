@@ -100,6 +100,19 @@ pub struct RunInfo<'a> {
     pub seed: u64,
     /// The virtual time simulated (the horizon).
     pub duration: SimDuration,
+    /// The command-line edits of the scenario (`--set …`, `--app …`), listed under the header
+    /// line; empty for the file's own run.
+    pub overridden: &'a [String],
+}
+
+impl RunInfo<'_> {
+    /// The line that lists the edits, `overridden: --set … · --app …`, or `None` when there
+    /// are none.
+    #[must_use]
+    pub fn overridden_line(&self) -> Option<String> {
+        (!self.overridden.is_empty())
+            .then(|| format!("overridden: {}", self.overridden.join(" · ")))
+    }
 }
 
 /// The `--format` of `probesim run`.

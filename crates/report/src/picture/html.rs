@@ -70,6 +70,9 @@ pub fn html(
     if let Some(d) = description {
         writeln!(w, "<p>{}</p>", Esc(d))?;
     }
+    if let Some(line) = info.overridden_line() {
+        writeln!(w, "<p class=\"meta\">{}</p>", Esc(&line))?;
+    }
     writeln!(
         w,
         "<p class=\"meta\">Kubernetes {} · seed {} · {} simulated · phase {} at the end, pod Ready {}</p>",

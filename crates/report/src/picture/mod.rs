@@ -295,11 +295,14 @@ pub fn svg(
     writeln!(w, "<style>{STYLE}</style>{DEFS}")?;
     writeln!(
         w,
-        "<text class=\"ttl\" x=\"8\" y=\"18\">{}: Kubernetes {}, seed {}, {} simulated</text>",
+        "<text class=\"ttl\" x=\"8\" y=\"18\">{}: Kubernetes {}, seed {}, {} simulated{}</text>",
         Esc(info.scenario),
         Esc(info.kubernetes),
         info.seed,
-        Took(info.duration)
+        Took(info.duration),
+        Esc(&info
+            .overridden_line()
+            .map_or_else(String::new, |l| format!(" · {l}")))
     )?;
     axis(w, &scale, plot_bottom)?;
     // Lane labels.
