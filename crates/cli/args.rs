@@ -34,6 +34,9 @@ pub enum Command {
     Recommend(Box<RecommendArgs>),
     /// Simulate one scenario and tell, step by step, what happens and why; then a verdict.
     Explain(Box<ExplainArgs>),
+    /// Simulate two runs and show them side by side: two files, or one file and a variant of
+    /// it (`--set`, `--app`, …), aligned by time with their differences marked.
+    Compare(Box<CompareArgs>),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
     Completions(CompletionsArgs),
     /// Print a manual page, in roff (`probesim man | man -l -`; `probesim man check` for
@@ -288,6 +291,81 @@ impl ExplainArgs {
             only: None,
             container: None,
             manifest: self.manifest.clone(),
+            emit_scenario: false,
+            no_fast_forward: false,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The first run's scenario file or manifest (A).
+    #[arg(value_name = "A")]
+    pub a: String,
+
+    /// The second run's file (B); without it, B is A with the edits (`--set`, `--app`, …).
+    #[arg(value_name = "B")]
+    pub b: Option<String>,
+
+    /// Output format: text (the two timelines merged by time, the kubectl rows of both and the
+    /// analysis figures that differ), svg (both pictures, one above the other) or html (a page
+    /// with both pictures and the merged timeline).
+    #[arg(long, short = 'f', value_name = "F", default_value = "text")]
+    pub format: String,
+
+    /// Virtual time to simulate both runs, overriding the files' `duration`.
+    #[arg(long = "for", value_name = "DURATION", allow_hyphen_values = true)]
+    pub for_: Option<String>,
+
+    /// Seed of both runs' random generators, overriding the files' `seed`.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+
+    /// Kubernetes version whose semantics both runs use (1.19 … 1.37).
+    #[arg(long, value_name = "VERSION")]
+    pub kubernetes: Option<String>,
+
+    /// Text only: leave the analysis figures out (they take a few hundred simulations).
+    #[arg(long)]
+    pub no_analysis: bool,
+
+    /// The edits of run B (`--set`, `--app`, `--exit`, `--sigterm`, `--pull`), and `--select`
+    /// for both.
+    #[command(flatten)]
+    pub manifest: ManifestArgs,
+}
+
+impl CompareArgs {
+    /// The `run` arguments of run A (`b` false) or B (`b` true): B is its own file, or A's
+    /// file with the edits.
+    pub fn as_run(&self, b: bool) -> RunArgs {
+        let manifest = if b {
+            self.manifest.clone()
+        } else {
+            ManifestArgs {
+                select: self.manifest.select.clone(),
+                app: Vec::new(),
+                exit: Vec::new(),
+                sigterm: Vec::new(),
+                pull: Vec::new(),
+                set: Vec::new(),
+            }
+        };
+        let scenario = match (&self.b, b) {
+            (Some(other), true) => other.clone(),
+            _ => self.a.clone(),
+        };
+        RunArgs {
+            scenario,
+            format: "timeline".to_owned(),
+            for_: self.for_.clone(),
+            seed: self.seed,
+            kubernetes: self.kubernetes.clone(),
+            verbose: false,
+            at: None,
+            only: None,
+            container: None,
+            manifest,
             emit_scenario: false,
             no_fast_forward: false,
         }

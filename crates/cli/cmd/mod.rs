@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod check;
+pub mod compare;
 pub mod generate;
 mod read;
 pub mod recommend;

@@ -62,22 +62,6 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    // Options are checked before the file is read: their errors name the option.
-    let duration = match args.for_.as_deref().map(probesim_script::parse_duration) {
-        None => None,
-        Some(Ok(d)) => match horizon(d) {
-            Ok(t) => Some(t),
-            Err(message) => {
-                // The same limit as the scenario's `duration`.
-                print_error(&format!("--for: {message}"));
-                return ExitStatus::Error;
-            }
-        },
-        Some(Err(e)) => {
-            print_error(&format!("--for: {e}"));
-            return ExitStatus::Error;
-        }
-    };
     let at = match args.at.as_deref().map(probesim_script::parse_duration) {
         None => None,
         Some(Ok(d)) => Some(probesim_core::SimTime::ZERO.saturating_add(d)),
@@ -102,89 +86,11 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
         print_error("--only and --container apply only to --format timeline");
         return ExitStatus::Error;
     }
-    if let Some(version) = &args.kubernetes {
-        if Profile::parse(version).is_none() {
-            print_error(&format!(
-                "--kubernetes: unsupported Kubernetes version {version:?}: probesim models 1.{OLDEST_MINOR} to 1.{NEWEST_MINOR}"
-            ));
-            return ExitStatus::Error;
-        }
-    }
-    let display = if args.scenario == "-" {
-        "<stdin>"
-    } else {
-        args.scenario.as_str()
+    let scenario = match load_scenario(args) {
+        Ok(Loaded::Scenario(s)) => *s,
+        Ok(Loaded::Done(status)) | Err(status) => return status,
     };
-    let text = match read_input(&args.scenario) {
-        Ok(t) => t,
-        Err(e) => {
-            print_error(&e);
-            return ExitStatus::Error;
-        }
-    };
-    let overrides = Overrides {
-        duration,
-        seed: args.seed,
-        kubernetes: args.kubernetes.clone(),
-    };
-    let scenario = if catalog::is_manifest(&text) {
-        let run = ManifestRun {
-            select: args.manifest.select.clone(),
-            apps: app_args(&args.manifest),
-            kubernetes: args.kubernetes.clone(),
-        };
-        let mut built =
-            match Scenario::from_manifest_edited(&text, display, &run, &args.manifest.set) {
-                Ok(b) => b,
-                Err(e) => {
-                    print_error(&e.render(&text));
-                    return ExitStatus::Error;
-                }
-            };
-        if let Err(e) = built.scenario.apply(&overrides) {
-            print_error(&e.render(&text));
-            return ExitStatus::Error;
-        }
-        if args.emit_scenario {
-            let mut stdout = io::stdout().lock();
-            return match stdout
-                .write_all(built.to_yaml().as_bytes())
-                .and_then(|()| stdout.flush())
-            {
-                Ok(()) => ExitStatus::Success,
-                Err(e) => io_failure(&e),
-            };
-        }
-        print_notes(&built.scenario.notes);
-        built.scenario
-    } else {
-        let given = manifest_options(args);
-        if let Some((last, rest)) = given.split_last() {
-            let (options, verb) = if rest.is_empty() {
-                ((*last).to_owned(), "applies")
-            } else {
-                (format!("{} and {last}", rest.join(", ")), "apply")
-            };
-            print_error(&format!(
-                "{options} {verb} only to a Kubernetes manifest, and {display} is a scenario file: choose a workload with its `manifest` and `select`"
-            ));
-            return ExitStatus::Error;
-        }
-        let edits = Edits {
-            apps: app_args(&args.manifest),
-            sets: args.manifest.set.clone(),
-        };
-        let scenario =
-            match Scenario::load_edited(&text, display, &mut FileReader, &overrides, &edits) {
-                Ok(s) => s,
-                Err(e) => {
-                    print_error(&e.render(&text));
-                    return ExitStatus::Error;
-                }
-            };
-        print_notes(&scenario.notes);
-        scenario
-    };
+    let display = display_name(&args.scenario);
     if let Some(name) = &args.container {
         let pod = scenario.simulation();
         if pod.pod().index_of(name).is_none() {
@@ -269,4 +175,125 @@ fn io_failure(e: &io::Error) -> ExitStatus {
     }
     print_error(&format!("cannot write to standard output: {e}"));
     ExitStatus::Error
+}
+
+/// What loading produced: the scenario to run, or the end of the command (`--emit-scenario`
+/// printed the scenario).
+pub enum Loaded {
+    /// The scenario, overrides and edits applied.
+    Scenario(Box<Scenario>),
+    /// Nothing left to run.
+    Done(ExitStatus),
+}
+
+/// How messages name the input.
+pub fn display_name(path: &str) -> &str {
+    if path == "-" {
+        "<stdin>"
+    } else {
+        path
+    }
+}
+
+/// Reads the scenario or manifest `args` name, with the overrides (`--for`, `--seed`,
+/// `--kubernetes`) and edits (`--set`, `--app`, …) applied; errors are printed.
+pub fn load_scenario(args: &RunArgs) -> Result<Loaded, ExitStatus> {
+    // Options are checked before the file is read: their errors name the option.
+    let duration = match args.for_.as_deref().map(probesim_script::parse_duration) {
+        None => None,
+        Some(Ok(d)) => match horizon(d) {
+            Ok(t) => Some(t),
+            Err(message) => {
+                // The same limit as the scenario's `duration`.
+                print_error(&format!("--for: {message}"));
+                return Err(ExitStatus::Error);
+            }
+        },
+        Some(Err(e)) => {
+            print_error(&format!("--for: {e}"));
+            return Err(ExitStatus::Error);
+        }
+    };
+    if let Some(version) = &args.kubernetes {
+        if Profile::parse(version).is_none() {
+            print_error(&format!(
+                "--kubernetes: unsupported Kubernetes version {version:?}: probesim models 1.{OLDEST_MINOR} to 1.{NEWEST_MINOR}"
+            ));
+            return Err(ExitStatus::Error);
+        }
+    }
+    let display = display_name(&args.scenario);
+    let text = match read_input(&args.scenario) {
+        Ok(t) => t,
+        Err(e) => {
+            print_error(&e);
+            return Err(ExitStatus::Error);
+        }
+    };
+    let overrides = Overrides {
+        duration,
+        seed: args.seed,
+        kubernetes: args.kubernetes.clone(),
+    };
+    let scenario = if catalog::is_manifest(&text) {
+        let run = ManifestRun {
+            select: args.manifest.select.clone(),
+            apps: app_args(&args.manifest),
+            kubernetes: args.kubernetes.clone(),
+        };
+        let mut built =
+            match Scenario::from_manifest_edited(&text, display, &run, &args.manifest.set) {
+                Ok(b) => b,
+                Err(e) => {
+                    print_error(&e.render(&text));
+                    return Err(ExitStatus::Error);
+                }
+            };
+        if let Err(e) = built.scenario.apply(&overrides) {
+            print_error(&e.render(&text));
+            return Err(ExitStatus::Error);
+        }
+        if args.emit_scenario {
+            let mut stdout = io::stdout().lock();
+            return Ok(Loaded::Done(
+                match stdout
+                    .write_all(built.to_yaml().as_bytes())
+                    .and_then(|()| stdout.flush())
+                {
+                    Ok(()) => ExitStatus::Success,
+                    Err(e) => io_failure(&e),
+                },
+            ));
+        }
+        print_notes(&built.scenario.notes);
+        built.scenario
+    } else {
+        let given = manifest_options(args);
+        if let Some((last, rest)) = given.split_last() {
+            let (options, verb) = if rest.is_empty() {
+                ((*last).to_owned(), "applies")
+            } else {
+                (format!("{} and {last}", rest.join(", ")), "apply")
+            };
+            print_error(&format!(
+                "{options} {verb} only to a Kubernetes manifest, and {display} is a scenario file: choose a workload with its `manifest` and `select`"
+            ));
+            return Err(ExitStatus::Error);
+        }
+        let edits = Edits {
+            apps: app_args(&args.manifest),
+            sets: args.manifest.set.clone(),
+        };
+        let scenario =
+            match Scenario::load_edited(&text, display, &mut FileReader, &overrides, &edits) {
+                Ok(s) => s,
+                Err(e) => {
+                    print_error(&e.render(&text));
+                    return Err(ExitStatus::Error);
+                }
+            };
+        print_notes(&scenario.notes);
+        scenario
+    };
+    Ok(Loaded::Scenario(Box::new(scenario)))
 }

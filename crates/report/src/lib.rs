@@ -56,6 +56,7 @@ use probesim_core::cycle::Visitor;
 use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, Replay, SimDuration, SimTime, Sink};
 
 pub mod check;
+pub mod compare;
 mod describe;
 mod events;
 pub mod explain;
