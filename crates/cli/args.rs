@@ -37,6 +37,9 @@ pub enum Command {
     /// Simulate two runs and show them side by side: two files, or one file and a variant of
     /// it (`--set`, `--app`, …), aligned by time with their differences marked.
     Compare(Box<CompareArgs>),
+    /// Open a playground in the browser: a page on 127.0.0.1 that simulates again at every
+    /// change of the probes, the app, the release, the horizon or the YAML itself.
+    Serve(ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
     Completions(CompletionsArgs),
     /// Print a manual page, in roff (`probesim man | man -l -`; `probesim man check` for
@@ -295,6 +298,21 @@ impl ExplainArgs {
             no_fast_forward: false,
         }
     }
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The scenario file or manifest to open (default: the bundled kubia-unhealthy scenario).
+    #[arg(value_name = "FILE")]
+    pub scenario: Option<String>,
+
+    /// The port to listen on, on 127.0.0.1 only (0: any free port, printed at the start).
+    #[arg(long, value_name = "PORT", default_value_t = 8026)]
+    pub port: u16,
+
+    /// Stop after answering this many requests (for tests).
+    #[arg(long, value_name = "N", hide = true)]
+    pub max_requests: Option<u64>,
 }
 
 #[derive(Debug, Args)]

@@ -7,6 +7,7 @@ pub mod generate;
 mod read;
 pub mod recommend;
 pub mod run;
+pub mod serve;
 
 use std::io::{self, Write};
 use std::path::Path;

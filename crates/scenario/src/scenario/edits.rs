@@ -6,9 +6,10 @@
 use std::borrow::Cow;
 
 use probesim_kube::catalog;
-use probesim_kube::error::Source;
+use probesim_kube::error::{Diagnostic, ScenarioError, Source};
+use probesim_kube::field_path::FieldPath;
 use probesim_kube::workload::WorkloadKind;
-use probesim_kube::yaml::{Node, NodeKind};
+use probesim_kube::yaml::{self, Node, NodeKind};
 
 use crate::argument::{self, AppArg};
 use crate::set;
@@ -59,6 +60,84 @@ impl Edits {
             .collect();
         out.extend(set::sources(&self.sets));
         out
+    }
+
+    /// The scenario file `text` with the edits written into it: a file that `probesim run`
+    /// replays to the edited run without any flag. Without edits it is `text` itself; with
+    /// some, the file is written anew from its tree (comments and layout are not kept).
+    ///
+    /// # Errors
+    /// The file cannot be read, or an edit cannot be placed (the pod comes from a `manifest:`
+    /// file, a path names no container); problems point into the flags as when loading.
+    pub fn write_into(&self, text: &str, display_path: &str) -> Result<String, ScenarioError> {
+        if self.is_empty() {
+            return Ok(text.to_owned());
+        }
+        let fail = |items: Vec<Diagnostic>, sources: Vec<Source>| ScenarioError {
+            file: display_path.to_owned(),
+            items,
+            sources,
+        };
+        let mut root = yaml::parse(text).map_err(|e| {
+            fail(
+                vec![Diagnostic::new(FieldPath::root(), e.mark, e.message)],
+                Vec::new(),
+            )
+        })?;
+        let NodeKind::Map(entries) = &mut root.kind else {
+            return Err(fail(
+                vec![Diagnostic::new(
+                    FieldPath::root(),
+                    Some(root.mark),
+                    "expected a scenario (a mapping)",
+                )],
+                Vec::new(),
+            ));
+        };
+        let mut problems = Vec::new();
+        let pod = entries.iter().position(|(k, _)| k.text == "pod");
+        if !self.sets.is_empty() {
+            match pod {
+                Some(p) => problems.extend(set::apply(
+                    &mut entries[p].1,
+                    &self.sets,
+                    self.first_set(),
+                )),
+                None => problems.push(Diagnostic::new(
+                    FieldPath::new("manifest"),
+                    None,
+                    "the pod comes from a `manifest:` file, which --set does not rewrite: embed the manifest under `pod:` to save the edits",
+                )),
+            }
+        }
+        if !self.apps.is_empty() {
+            let containers = pod
+                .map(|p| catalog::container_names(&entries[p].1, kind_of(&entries[p].1)))
+                .unwrap_or_default();
+            let (read, _, more) = argument::read(&self.apps, 1, &containers);
+            problems.extend(more);
+            match entries.iter_mut().find(|(k, _)| k.text == "apps") {
+                Some((_, apps)) => merge(apps, read.node()),
+                None => entries.push((
+                    yaml::Key {
+                        text: "apps".to_owned(),
+                        mark: root.mark,
+                    },
+                    read.node(),
+                )),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(fail(problems, self.sources()));
+        }
+        let mut out = format!(
+            "# Written by probesim with these edits: {}\n",
+            self.listing().join(" ")
+        );
+        if let NodeKind::Map(entries) = &root.kind {
+            crate::emit::map_entries(&mut out, entries, 0);
+        }
+        Ok(out)
     }
 
     /// The source of the first `--set`.
@@ -201,6 +280,26 @@ mod tests {
             ),
             "{e}"
         );
+    }
+
+    #[test]
+    fn edits_written_into_the_file_replay_to_the_edited_run() {
+        let text = with_pod("apps:\n  kubia:\n    sigterm: ignore\n");
+        let edits = Edits {
+            apps: vec![AppArg {
+                flag: AppFlag::Sigterm,
+                value: "exit 0 after 1s".to_owned(),
+            }],
+            sets: vec!["livenessProbe.failureThreshold=1".to_owned()],
+        };
+        let written = edits.write_into(&text, "s.yaml").unwrap();
+        assert!(written.starts_with("# Written by probesim with these edits: --set livenessProbe.failureThreshold=1 --sigterm 'exit 0 after 1s'\n"), "{written}");
+        let replayed = load(&written, &Edits::default()).unwrap();
+        let edited = load(&text, &edits).unwrap();
+        assert_eq!(replayed.pod, edited.pod);
+        assert_eq!(replayed.bindings, edited.bindings);
+        // No edits: the file itself, comments and all.
+        assert_eq!(Edits::default().write_into(&text, "s.yaml").unwrap(), text);
     }
 
     #[test]
