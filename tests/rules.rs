@@ -1,7 +1,8 @@
 //! `docs/rules.md` ships the rules with the code. These tests fail, naming the file and line, when
 //! code cites a rule id that the page does not list, when the page names a test that does not
 //! exist, and when code points at a document the repository does not ship (a numbered section of
-//! some other text) or at a section of the project's docs that is not there.
+//! some other text) or at a section of the project's docs that is not there; and when a link
+//! between the docs leads nowhere.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -431,6 +432,56 @@ fn references_to_the_docs_name_files_and_sections_that_exist() {
     assert!(broken.is_empty(), "\n{}", broken.join("\n"));
 }
 
+/// The relative link targets of a markdown line, `[text](target)`, split at `#`.
+fn links(line: &str) -> Vec<(String, Option<String>)> {
+    let mut out = Vec::new();
+    for part in line.split("](").skip(1) {
+        let Some(end) = part.find(|c: char| c == ')' || c.is_whitespace()) else {
+            continue;
+        };
+        let target = &part[..end];
+        if target.contains("://") || target.starts_with("mailto:") {
+            continue;
+        }
+        let (file, anchor) = match target.split_once('#') {
+            Some((file, anchor)) => (file, Some(anchor.to_owned())),
+            None => (target, None),
+        };
+        out.push((file.to_owned(), anchor));
+    }
+    out
+}
+
+#[test]
+fn links_between_the_docs_resolve() {
+    let mut broken = Vec::new();
+    for doc in shipped_docs() {
+        let text = fs::read_to_string(root().join(&doc)).expect("a doc");
+        let dir = Path::new(&doc).parent().unwrap_or(Path::new(""));
+        for (n, line) in text.lines().enumerate() {
+            for (file, anchor) in links(line) {
+                let target = if file.is_empty() {
+                    root().join(&doc)
+                } else {
+                    root().join(dir).join(&file)
+                };
+                if !target.exists() {
+                    broken.push(format!("{doc}:{}: {file} does not exist", n + 1));
+                    continue;
+                }
+                let Some(anchor) = anchor else { continue };
+                if target.extension().is_some_and(|e| e == "md") {
+                    let found = anchors(&fs::read_to_string(&target).expect("a linked doc"));
+                    if !found.contains(&anchor) {
+                        broken.push(format!("{doc}:{}: {file} has no section #{anchor}", n + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "\n{}", broken.join("\n"));
+}
+
 #[test]
 fn the_scanners_read_ids_ranges_sections_and_anchors() {
     let ids =
@@ -451,6 +502,14 @@ fn the_scanners_read_ids_ranges_sections_and_anchors() {
     );
     let found = anchors("# A\n```\n# not a heading\n```\n## A\n1. <a id=\"x\"></a>text\n");
     assert_eq!(found.into_iter().collect::<Vec<_>>(), ["a", "a-1", "x"]);
+    assert_eq!(
+        links("[a](cli.md#exit-codes), [b](https://x.io/y), [c](#here) and [d](../LICENSE)"),
+        [
+            ("cli.md".to_owned(), Some("exit-codes".to_owned())),
+            (String::new(), Some("here".to_owned())),
+            ("../LICENSE".to_owned(), None)
+        ]
+    );
     assert_eq!(
         doc_references("see docs/cli.md#exit-codes and docs/semantics.md."),
         [
