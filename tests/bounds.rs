@@ -52,3 +52,79 @@ fn a_script_of_256k_steps_parses_in_linear_time() {
         .expect_err("exit 1 cannot answer an httpGet probe");
     assert_eq!((error.line(), error.column()), (1000, 6));
 }
+
+/// Runs the binary with `args` and gives its exit code and standard error, failing when it has
+/// not finished within `limit`.
+fn probesim(limit: Duration, args: &[&str]) -> (Option<i32>, String) {
+    let args: Vec<String> = args.iter().map(|&a| a.to_owned()).collect();
+    let what = format!("probesim {}", args.join(" "));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_probesim"))
+        .args(&args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start probesim");
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let id = child.id();
+    let output = thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+        text
+    });
+    let (send, receive) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = send.send(child.wait());
+    });
+    match receive.recv_timeout(limit) {
+        Ok(status) => {
+            let code = status.expect("wait for probesim").code();
+            (code, output.join().unwrap_or_default())
+        }
+        Err(_) => {
+            // Stop the child this test started, by its id, before failing.
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &id.to_string()])
+                .status();
+            panic!("{what}: not finished within {limit:?}");
+        }
+    }
+}
+
+/// A scratch file under the target directory, removed when dropped.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(name: &str, text: &str) -> Scratch {
+        let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bounds");
+        std::fs::create_dir_all(&dir).expect("scratch directory");
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("write the scratch file");
+        Scratch(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("a UTF-8 path")
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// A 40 MiB file holding a 20 M-item flow sequence (under the 64 MiB input limit) is refused
+/// for its node count after reading about 100 k nodes: telling a manifest from a scenario once
+/// read the whole first document first (46 s).
+#[test]
+fn a_20m_item_sequence_is_refused_after_the_node_limit() {
+    let mut text = String::from("duration: 1m\nitems_of_nothing: [");
+    text.push_str(&"1,".repeat(20_000_000));
+    text.push_str("1]\n");
+    let file = Scratch::new("flow-20m.yaml", &text);
+    drop(text);
+    let (code, stderr) = probesim(Duration::from_secs(120), &["run", file.path()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("more than 100000 nodes"), "{stderr}");
+}
