@@ -128,3 +128,151 @@ fn a_20m_item_sequence_is_refused_after_the_node_limit() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("more than 100000 nodes"), "{stderr}");
 }
+
+/// Loads the analysis subjects of a scenario text.
+fn subjects(text: &str) -> Vec<probesim_analysis::subject::Subject> {
+    probesim_analysis::subject::load(
+        text,
+        "bounds.yaml",
+        &probesim_analysis::subject::LoadOptions::default(),
+        &mut support::RepoFiles,
+    )
+    .expect("a valid scenario")
+}
+
+/// A scenario whose one container `app` has a liveness probe with `field`, or `containers`
+/// such containers (`app0`, `app1`, …) when `field` is empty.
+fn probed(field: &str, containers: usize) -> String {
+    let mut text = String::from(
+        "name: bounds\nkubernetes: \"1.37\"\nduration: 1m\npod:\n  apiVersion: v1\n  kind: Pod\n  \
+         metadata: {name: p}\n  spec:\n    containers:\n",
+    );
+    for i in 0..containers {
+        let name = if containers == 1 {
+            "app".to_owned()
+        } else {
+            format!("app{i}")
+        };
+        text.push_str(&format!(
+            "    - name: {name}\n      image: x\n      livenessProbe:\n        \
+             httpGet: {{path: /, port: 8080}}\n"
+        ));
+        if !field.is_empty() {
+            text.push_str(&format!("        {field}\n"));
+        }
+    }
+    text
+}
+
+/// The valid timings that once made `analyze` run for ever (or for minutes), and 1,000
+/// containers.
+fn hostile_pods() -> Vec<(&'static str, String)> {
+    vec![
+        ("periodSeconds: 86400", probed("periodSeconds: 86400", 1)),
+        (
+            "failureThreshold: 2147483647",
+            probed("failureThreshold: 2147483647", 1),
+        ),
+        (
+            "initialDelaySeconds: 2147483647",
+            probed("initialDelaySeconds: 2147483647", 1),
+        ),
+        ("1000 containers", probed("", 1000)),
+    ]
+}
+
+/// The analysis draws every simulation step from one budget and stops with a typed error when
+/// it is spent: on each hostile timing it gives up having done at most one trial past the
+/// limit (each trial is itself bounded by the limit in events and in quiet stretches), while
+/// kubia fits in it.
+#[test]
+fn analysis_work_is_bounded_by_its_budget() {
+    use probesim_analysis::analyze::{AnalysisError, Analyzer, Want, Work};
+    use probesim_analysis::sweep::Sweep;
+    const LIMIT: u64 = 1_000_000;
+    for (what, text) in hostile_pods() {
+        let subject = subjects(&text).remove(0);
+        let result = within(Duration::from_secs(300), what, move || {
+            let analyzer = Analyzer::sharing(&subject, Sweep::new(2), Work::new(LIMIT));
+            let figures = analyzer.all(Want::ALL);
+            (figures.map(|f| f.len()), analyzer.work())
+        });
+        match result {
+            (Err(AnalysisError::TooCostly { limit, .. }), work) => {
+                assert_eq!(limit, LIMIT, "{what}");
+                assert!(
+                    work <= 3 * LIMIT + 2,
+                    "{what}: {work} steps for a limit of {LIMIT}"
+                );
+            }
+            other => panic!("{what}: expected the work limit, got {other:?}"),
+        }
+    }
+    let kubia = std::fs::read_to_string(support::root().join("scenarios/kubia-unhealthy.yaml"))
+        .expect("kubia");
+    let subject = subjects(&kubia).remove(0);
+    let analyzer = Analyzer::sharing(&subject, Sweep::single(), Work::new(LIMIT));
+    assert!(analyzer.all(Want::ALL).is_ok());
+    assert!(
+        analyzer.work() > 10_000 && analyzer.work() < LIMIT / 10,
+        "{}",
+        analyzer.work()
+    );
+}
+
+/// `analyze` on the command line and `Run::figures()` in the library answer the timings that
+/// never ended with the limit's error, at once: their simulations alone would pass it.
+#[test]
+fn analyze_refuses_endless_timings_at_once() {
+    for field in [
+        "failureThreshold: 2147483647",
+        "initialDelaySeconds: 2147483647",
+    ] {
+        let file = Scratch::new("endless.yaml", &probed(field, 1));
+        let (code, stderr) = probesim(Duration::from_secs(120), &["analyze", file.path()]);
+        assert_eq!(code, Some(2), "{field}: {stderr}");
+        assert!(
+            stderr
+                .contains("container app: the analysis needs more than 20000000 simulation steps"),
+            "{field}: {stderr}"
+        );
+        let text = probed(field, 1);
+        let figures = within(Duration::from_secs(120), field, move || {
+            probesim::Test::scenario_text(&text, "endless.yaml")
+                .run()
+                .and_then(|run| run.figures())
+                .map(|f| f.len())
+        });
+        let error = figures.expect_err("the limit");
+        assert!(
+            error.to_string().contains("simulation steps"),
+            "{field}: {error}"
+        );
+    }
+}
+
+/// `recommend --startup-up-to 1000h` answers at once: past a day the recommender does not
+/// search (it once judged liveness initial delays of up to the budget, each a full analysis
+/// whose simulations span it: 24h took 5.4 s, 1000h never ended).
+#[test]
+fn recommend_refuses_a_startup_beyond_its_search_at_once() {
+    let kubia = support::root().join("scenarios/kubia-unhealthy.yaml");
+    let kubia = kubia.to_str().expect("a UTF-8 path");
+    let (code, stderr) = probesim(
+        Duration::from_secs(60),
+        &[
+            "recommend",
+            kubia,
+            "--container",
+            "kubia",
+            "--startup-up-to",
+            "1000h",
+        ],
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr
+            .contains("--startup-up-to 1000h is more than the recommender searches (24h at most)"),
+        "{stderr}"
+    );
+}
