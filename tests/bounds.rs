@@ -276,3 +276,33 @@ fn recommend_refuses_a_startup_beyond_its_search_at_once() {
         "{stderr}"
     );
 }
+
+/// `--format describe` has no fast-forward, so it is held to the event limit like the listing
+/// formats: 100 years of kubia took 21 s (and `--for`/`--at` further out effectively hung);
+/// now the count (which fast-forwards) refuses it before the view runs.
+#[test]
+fn describe_is_held_to_the_event_limit() {
+    let kubia = support::root().join("scenarios/kubia-unhealthy.yaml");
+    let kubia = kubia.to_str().expect("a UTF-8 path");
+    for args in [
+        &["run", kubia, "--for", "876000h", "--format", "describe"][..],
+        &[
+            "run",
+            kubia,
+            "--for",
+            "100000000h",
+            "--at",
+            "99999999h",
+            "--format",
+            "describe",
+        ][..],
+    ] {
+        let (code, stderr) = probesim(Duration::from_secs(120), args);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(
+            stderr.contains("too large for --format describe")
+                && stderr.contains("events would be simulated one by one"),
+            "{stderr}"
+        );
+    }
+}

@@ -75,13 +75,33 @@ impl fmt::Display for AnalysisError {
                 limit,
             } => write!(
                 f,
-                "container {container}: the analysis needs more than {limit} simulation steps, its limit: each of its simulations covers up to {window} (the probes' initialDelaySeconds, periodSeconds \u{d7} failureThreshold and timeouts, the grace periods and an hour), over every phase of the tick cycle and every container of the pod; shorten those fields, or see docs/analysis.md (\"Limits\")"
+                "container {container}: the analysis needs more than {limit} simulation steps, its limit: each of its simulations covers up to {} (the probes' initialDelaySeconds, periodSeconds \u{d7} failureThreshold and timeouts, the grace periods and an hour), over every phase of the tick cycle and every container of the pod; shorten those fields, or see docs/analysis.md (\"Limits\")",
+                Hms(*window)
             ),
         }
     }
 }
 
 impl std::error::Error for AnalysisError {}
+
+/// A duration as it is written on the command line: `1000h`, `24h`, `1h30m`, `2.5s`.
+pub(crate) struct Hms(pub(crate) SimDuration);
+
+impl fmt::Display for Hms {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = self.0.as_millis();
+        if ms % 1000 != 0 || ms == 0 {
+            return write!(f, "{}s", self.0);
+        }
+        let s = ms / 1000;
+        for (value, unit) in [(s / 3600, "h"), (s / 60 % 60, "m"), (s % 60, "s")] {
+            if value > 0 {
+                write!(f, "{value}{unit}")?;
+            }
+        }
+        Ok(())
+    }
+}
 
 /// Which figures to compute (the recommender asks only for what it checks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

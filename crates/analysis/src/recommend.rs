@@ -15,7 +15,7 @@ use probesim_core::{ProbeSpec, ProbeTiming, SimDuration};
 
 use std::sync::Arc;
 
-use crate::analyze::{AnalysisError, Analyzer, Want, Work};
+use crate::analyze::{AnalysisError, Analyzer, Hms, Want, Work};
 use crate::figure::ContainerFigures;
 use crate::subject::Subject;
 use crate::sweep::Sweep;
@@ -108,25 +108,6 @@ impl fmt::Display for RecommendError {
 
 impl std::error::Error for RecommendError {}
 
-/// A duration as it is written on the command line: `1000h`, `24h`, `1h30m`, `2.5s`.
-struct Hms(SimDuration);
-
-impl fmt::Display for Hms {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ms = self.0.as_millis();
-        if ms % 1000 != 0 || ms == 0 {
-            return write!(f, "{}s", self.0);
-        }
-        let s = ms / 1000;
-        for (value, unit) in [(s / 3600, "h"), (s / 60 % 60, "m"), (s % 60, "s")] {
-            if value > 0 {
-                write!(f, "{value}{unit}")?;
-            }
-        }
-        Ok(())
-    }
-}
-
 impl From<AnalysisError> for RecommendError {
     fn from(e: AnalysisError) -> RecommendError {
         match e {
@@ -145,7 +126,7 @@ pub const MAX_STARTUP_UP_TO: SimDuration = SimDuration::from_secs(86_400);
 
 /// The most simulation work one search may do, in the steps of [`crate::analyze::MAX_WORK`]
 /// (a search judges a few hundred configurations).
-pub const MAX_SEARCH_WORK: u64 = 10 * crate::analyze::MAX_WORK;
+pub const MAX_SEARCH_WORK: u64 = 50 * crate::analyze::MAX_WORK;
 
 /// One recommended configuration, with its figures.
 #[derive(Clone, Debug)]
