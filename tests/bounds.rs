@@ -306,3 +306,87 @@ fn describe_is_held_to_the_event_limit() {
         );
     }
 }
+
+/// A healthy pod probed every second by two probes, for a day: 172,800 probe runs. The
+/// picture once drew one element per run (21 MB of svg); runs closer together than a pixel
+/// are one mark, so the picture is bounded by its width, and still says how many runs each
+/// mark holds.
+#[test]
+fn a_day_of_probes_every_second_draws_in_bounded_bytes() {
+    let text = "name: dense\nkubernetes: \"1.37\"\nduration: 24h\npod:\n  apiVersion: v1\n  kind: Pod\n  \
+                metadata: {name: p}\n  spec:\n    containers:\n    - name: app\n      image: x\n      \
+                ports: [{containerPort: 8080}]\n      \
+                livenessProbe: {httpGet: {path: /, port: 8080}, periodSeconds: 1}\n      \
+                readinessProbe: {httpGet: {path: /, port: 8080}, periodSeconds: 1}\n\
+                apps:\n  app:\n    probes: {liveness: ok, readiness: ok}\n";
+    let file = Scratch::new("dense.yaml", text);
+    for format in ["svg", "html"] {
+        let path = file.path().to_owned();
+        let out = within(Duration::from_secs(300), format, move || {
+            std::process::Command::new(env!("CARGO_BIN_EXE_probesim"))
+                .args(["run", &path, "--format", format])
+                .output()
+                .expect("run probesim")
+        });
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stdout.len() < 200_000,
+            "{format}: {} bytes",
+            out.stdout.len()
+        );
+        let picture = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            picture.contains("t=1s to t=24h: 86400 liveness runs, each a success"),
+            "{format}: the dense mark says what it holds"
+        );
+    }
+}
+
+/// A picture past its byte limit is refused with `FileTooLarge` and a message naming the
+/// format, before anything is written (the command line's limit is 64 MiB).
+#[test]
+fn a_picture_past_its_byte_limit_is_refused() {
+    let path = support::root().join("scenarios/kubia-unhealthy.yaml");
+    let text = std::fs::read_to_string(&path).expect("kubia");
+    let scenario = probesim_scenario::scenario::Scenario::load_with(
+        &text,
+        "scenarios/kubia-unhealthy.yaml",
+        &mut support::RepoFiles,
+        &probesim_scenario::scenario::Overrides::default(),
+    )
+    .expect("kubia loads");
+    for (html, limit, refused) in [
+        (false, 10_000, true),
+        (true, 10_000, true),
+        (false, 1 << 20, false),
+    ] {
+        let mut sim = scenario.simulation();
+        let version = sim.profile().version();
+        let info = probesim_report::RunInfo {
+            scenario: &scenario.name,
+            kubernetes: &version,
+            seed: scenario.seed,
+            duration: probesim_core::SimDuration::from_secs(1800),
+        };
+        let mut sink = probesim_report::PictureSink::new(Vec::new(), html, &info, None, sim.pod())
+            .with_byte_limit(limit);
+        let end = probesim_core::SimTime::from_secs(1800);
+        sim.run_until(end, &mut sink).expect("kubia runs");
+        match sink.finish(end, sim.pod(), sim.status()) {
+            Err(e) if refused => {
+                assert_eq!(e.kind(), std::io::ErrorKind::FileTooLarge);
+                let format = if html { "html" } else { "svg" };
+                assert_eq!(
+                    e.to_string(),
+                    format!("the picture is too large for --format {format}: more than 10000 bytes would be written (the limit); use a shorter --for, or --format summary")
+                );
+            }
+            Ok(bytes) if !refused => assert!(bytes.len() <= limit && bytes.len() > 10_000),
+            other => panic!("html {html}, limit {limit}: {:?}", other.map(|b| b.len())),
+        }
+    }
+}
