@@ -9,8 +9,8 @@ mod support;
 use std::path::Path;
 
 use libtest_mimic::Failed;
-use probesim_scenario::catalog;
-use probesim_scenario::error::ScenarioError;
+use probesim_kube::catalog;
+use probesim_kube::error::ScenarioError;
 use probesim_scenario::scenario::{ManifestRun, Scenario};
 
 fn load(text: &str, name: &str) -> Result<(), ScenarioError> {

@@ -10,7 +10,7 @@ pub mod run;
 use std::io::{self, Write};
 use std::path::Path;
 
-use probesim_scenario::printable::printable;
+use probesim_kube::printable::printable;
 use probesim_scenario::scenario::ManifestReader;
 
 use read::{read_text, ReadError};

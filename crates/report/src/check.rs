@@ -18,7 +18,7 @@ use core::fmt;
 use core::str::FromStr;
 use std::io::{self, Write};
 
-use probesim_scenario::printable::printable;
+use probesim_kube::printable::printable;
 
 use probesim_scenario::expect::Failure;
 

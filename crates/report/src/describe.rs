@@ -1,6 +1,6 @@
 //! `--format describe`: what `kubectl describe pod` prints at an instant.
 
-use probesim_scenario::printable::printable_lines;
+use probesim_kube::printable::printable_lines;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 

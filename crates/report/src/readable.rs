@@ -1,7 +1,7 @@
 //! `--format timeline` without `-v`: the timeline for people.
 
 use core::fmt::Write as _;
-use probesim_scenario::printable::printable;
+use probesim_kube::printable::printable;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 

@@ -1,6 +1,6 @@
 //! Running a scenario to its horizon into one of the reports.
 
-use probesim_scenario::printable::printable_lines;
+use probesim_kube::printable::printable_lines;
 use std::io;
 
 use probesim_core::{PodSpec, PodStatus, Recorder, SimDuration, SimTime};

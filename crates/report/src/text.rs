@@ -8,7 +8,7 @@ use probesim_core::{
     ContainerState, ContainerStatus, Event, EventKind, Flow, PodSpec, PodStatus, Profile, SimTime,
     Sink, WaitingReason,
 };
-use probesim_scenario::printable::printable;
+use probesim_kube::printable::printable;
 
 use super::{human_duration, RunInfo, Span};
 use crate::tabwriter::TabWriter;

@@ -12,9 +12,8 @@
 //! [`ManifestReader`](scenario::ManifestReader)) and reads no clock and no environment.
 //!
 //! The Kubernetes objects themselves (YAML tree, manifests, workloads, catalogs, the API server's
-//! defaults and validation) are [`probesim_kube`]'s, re-exported here at their former paths
-//! ([`yaml`], [`manifest`], [`validate`], …); how a run looks (the report formats) is
-//! probesim-report's.
+//! defaults and validation) are [`probesim_kube`]'s, which callers import by name; how a run
+//! looks (the report formats) is probesim-report's.
 //!
 //! ```
 //! use probesim_scenario::scenario::{Overrides, Scenario};
@@ -51,9 +50,3 @@ pub mod expect;
 mod fixtures;
 pub mod run;
 pub mod scenario;
-
-// The Kubernetes input layer, at the paths it had before it became its own crate.
-use probesim_kube::decode;
-pub use probesim_kube::{
-    catalog, error, field_path, manifest, printable, validate, workload, yaml,
-};

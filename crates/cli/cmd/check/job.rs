@@ -2,13 +2,13 @@
 
 use std::path::{Path, PathBuf};
 
+use probesim_kube::catalog;
+use probesim_kube::error::ScenarioError;
+use probesim_kube::yaml::SourceId;
 use probesim_report::check::{CheckResult, Problem, SnapshotCheck, SnapshotState};
 use probesim_report::{render, Format};
-use probesim_scenario::catalog;
-use probesim_scenario::error::ScenarioError;
 use probesim_scenario::run::{check_with, RunFailure};
 use probesim_scenario::scenario::{Overrides, Scenario};
-use probesim_scenario::yaml::SourceId;
 
 use crate::cmd::{read_file, FileReader};
 

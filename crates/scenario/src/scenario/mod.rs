@@ -32,13 +32,13 @@ use probesim_core::{
 use probesim_script::{Script, ScriptPlayer};
 
 use crate::argument::{self, AppArg, ArgApps};
-use crate::catalog;
-use crate::decode::{self, Diags};
 use crate::emit;
-use crate::error::{Diagnostic, ScenarioError, Source};
 use crate::expect::Expect;
-use crate::field_path::FieldPath;
-use crate::yaml::{self, Key, Mark, Node, NodeKind, SourceId, Style};
+use probesim_kube::catalog;
+use probesim_kube::decode::{self, Diags};
+use probesim_kube::error::{Diagnostic, ScenarioError, Source};
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::yaml::{self, Key, Mark, Node, NodeKind, SourceId, Style};
 
 use self::knobs::apply_gates;
 use self::manifest_ref::select_diagnostics;
@@ -264,7 +264,7 @@ impl Scenario {
     /// let scenario = Scenario::from_str(text, "scenarios/kubia-unhealthy.yaml")?;
     /// assert_eq!(scenario.name, "kubia-unhealthy");
     /// assert_eq!(scenario.bindings.len(), 1);
-    /// # Ok::<(), probesim_scenario::error::ScenarioError>(())
+    /// # Ok::<(), probesim_kube::error::ScenarioError>(())
     /// ```
     pub fn from_str(text: &str, display_path: &str) -> Result<Scenario, ScenarioError> {
         Scenario::from_str_with(text, display_path, &mut NoFiles)
@@ -359,7 +359,7 @@ impl Scenario {
     /// assert_eq!(built.workload, "Deployment/web");
     /// assert_eq!(built.scenario.name, "web");
     /// assert!(built.to_yaml().contains("liveness: refused for 90s then ok"));
-    /// # Ok::<(), probesim_scenario::error::ScenarioError>(())
+    /// # Ok::<(), probesim_kube::error::ScenarioError>(())
     /// ```
     pub fn from_manifest(
         text: &str,
