@@ -10,10 +10,10 @@ use std::path::Path;
 
 use libtest_mimic::Failed;
 use probesim_kube::catalog;
-use probesim_kube::error::ScenarioError;
+use probesim_kube::error::InputError;
 use probesim_scenario::scenario::{ManifestRun, Scenario};
 
-fn load(text: &str, name: &str) -> Result<(), ScenarioError> {
+fn load(text: &str, name: &str) -> Result<(), InputError> {
     if catalog::is_manifest(text) {
         Scenario::from_manifest(text, name, &ManifestRun::default()).map(|_| ())
     } else {

@@ -254,7 +254,7 @@ impl Test {
     /// the same timeline (closures aside, which no file can hold).
     fn build(&self) -> Result<(Scenario, String), Error> {
         let overrides = self.overrides()?;
-        let input = |text: &str, e: &probesim_kube::error::ScenarioError| {
+        let input = |text: &str, e: &probesim_kube::error::InputError| {
             Error::new(ErrorKind::Input, e.render(text))
         };
         match &self.input {

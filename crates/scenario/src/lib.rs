@@ -7,7 +7,8 @@
 //! [`Simulation`](probesim_core::Simulation) built from it, the scenario text for
 //! `--emit-scenario`, and the verdict of its expectations ([`run::check`]). Every problem is
 //! reported together with its field path, line and column
-//! ([`ScenarioError`](error::ScenarioError)). The crate never does I/O: it opens no file (the
+//! ([`InputError`](probesim_kube::error::InputError): the kube crate's error, which scenario
+//! files share with the manifests they hold). The crate never does I/O: it opens no file (the
 //! manifests scenarios reference are read by the caller, through
 //! [`ManifestReader`](scenario::ManifestReader)) and reads no clock and no environment.
 //!

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use probesim_kube::catalog;
-use probesim_kube::error::ScenarioError;
+use probesim_kube::error::InputError;
 use probesim_kube::yaml::SourceId;
 use probesim_report::check::{CheckResult, Problem, SnapshotCheck, SnapshotState};
 use probesim_report::{render, Format};
@@ -151,7 +151,7 @@ impl Job<'_> {
 }
 
 /// The diagnostics of a load error, each at its file, line and column.
-fn problems(e: &ScenarioError) -> Vec<Problem> {
+fn problems(e: &InputError) -> Vec<Problem> {
     e.items
         .iter()
         .map(|d| {

@@ -6,7 +6,7 @@ use probesim_core::{Profile, SimDuration, SimTime};
 use probesim_script::parse_duration;
 
 use probesim_kube::decode::{self, Diags, Fields};
-use probesim_kube::error::{ScenarioError, Source};
+use probesim_kube::error::{InputError, Source};
 use probesim_kube::field_path::FieldPath;
 use probesim_kube::manifest;
 use probesim_kube::validate::{self, ValidatedPod};
@@ -35,8 +35,8 @@ impl<'s> Loader<'s> {
         }
     }
 
-    pub(super) fn into_error(self, file: &str) -> ScenarioError {
-        ScenarioError {
+    pub(super) fn into_error(self, file: &str) -> InputError {
+        InputError {
             file: file.to_owned(),
             items: self.d,
             sources: self.sources,

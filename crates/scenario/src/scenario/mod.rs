@@ -36,7 +36,7 @@ use crate::emit;
 use crate::expect::Expect;
 use probesim_kube::catalog;
 use probesim_kube::decode::{self, Diags};
-use probesim_kube::error::{Diagnostic, ScenarioError, Source};
+use probesim_kube::error::{Diagnostic, InputError, Source};
 use probesim_kube::field_path::FieldPath;
 use probesim_kube::yaml::{self, Key, Mark, Node, NodeKind, SourceId, Style};
 
@@ -264,9 +264,9 @@ impl Scenario {
     /// let scenario = Scenario::from_str(text, "scenarios/kubia-unhealthy.yaml")?;
     /// assert_eq!(scenario.name, "kubia-unhealthy");
     /// assert_eq!(scenario.bindings.len(), 1);
-    /// # Ok::<(), probesim_kube::error::ScenarioError>(())
+    /// # Ok::<(), probesim_kube::error::InputError>(())
     /// ```
-    pub fn from_str(text: &str, display_path: &str) -> Result<Scenario, ScenarioError> {
+    pub fn from_str(text: &str, display_path: &str) -> Result<Scenario, InputError> {
         Scenario::from_str_with(text, display_path, &mut NoFiles)
     }
 
@@ -281,7 +281,7 @@ impl Scenario {
         text: &str,
         display_path: &str,
         reader: &mut dyn ManifestReader,
-    ) -> Result<Scenario, ScenarioError> {
+    ) -> Result<Scenario, InputError> {
         Scenario::parse(text, display_path, reader, None).map_err(|e| e.with_template_hint(text))
     }
 
@@ -296,7 +296,7 @@ impl Scenario {
         display_path: &str,
         reader: &mut dyn ManifestReader,
         overrides: &Overrides,
-    ) -> Result<Scenario, ScenarioError> {
+    ) -> Result<Scenario, InputError> {
         let mut s = Scenario::parse(text, display_path, reader, overrides.kubernetes.as_deref())
             .map_err(|e| e.with_template_hint(text))?;
         s.apply(overrides)?;
@@ -308,9 +308,9 @@ impl Scenario {
         display_path: &str,
         reader: &mut dyn ManifestReader,
         kubernetes: Option<&str>,
-    ) -> Result<Scenario, ScenarioError> {
+    ) -> Result<Scenario, InputError> {
         let root = yaml::parse(text).map_err(|e| {
-            ScenarioError::single(
+            InputError::single(
                 display_path,
                 Diagnostic::new(FieldPath::root(), e.mark, e.message),
             )
@@ -359,13 +359,13 @@ impl Scenario {
     /// assert_eq!(built.workload, "Deployment/web");
     /// assert_eq!(built.scenario.name, "web");
     /// assert!(built.to_yaml().contains("liveness: refused for 90s then ok"));
-    /// # Ok::<(), probesim_kube::error::ScenarioError>(())
+    /// # Ok::<(), probesim_kube::error::InputError>(())
     /// ```
     pub fn from_manifest(
         text: &str,
         display_path: &str,
         run: &ManifestRun,
-    ) -> Result<ManifestScenario, ScenarioError> {
+    ) -> Result<ManifestScenario, InputError> {
         Scenario::read_manifest(text, display_path, run).map_err(|e| e.with_template_hint(text))
     }
 
@@ -373,8 +373,8 @@ impl Scenario {
         text: &str,
         display_path: &str,
         run: &ManifestRun,
-    ) -> Result<ManifestScenario, ScenarioError> {
-        let fail = |items: Vec<Diagnostic>, sources: Vec<Source>| ScenarioError {
+    ) -> Result<ManifestScenario, InputError> {
+        let fail = |items: Vec<Diagnostic>, sources: Vec<Source>| InputError {
             file: display_path.to_owned(),
             items,
             sources,
@@ -468,7 +468,7 @@ impl Scenario {
         text: &str,
         display_path: &str,
         overrides: &Overrides,
-    ) -> Result<Scenario, ScenarioError> {
+    ) -> Result<Scenario, InputError> {
         Scenario::load_with(text, display_path, &mut NoFiles, overrides)
     }
 
@@ -478,7 +478,7 @@ impl Scenario {
     /// # Errors
     /// An unknown Kubernetes version, a gate override the new profile refuses, or no
     /// `duration` in the file and none given.
-    pub fn apply(&mut self, o: &Overrides) -> Result<(), ScenarioError> {
+    pub fn apply(&mut self, o: &Overrides) -> Result<(), InputError> {
         let mut d = Diags::new();
         if let Some(version) = &o.kubernetes {
             match Profile::parse(version) {
@@ -511,7 +511,7 @@ impl Scenario {
         if d.is_empty() {
             Ok(())
         } else {
-            Err(ScenarioError {
+            Err(InputError {
                 file: self.file.clone(),
                 items: d,
                 sources: Vec::new(),
