@@ -350,12 +350,13 @@ fn a_failure_run_survives_a_crash_in_the_readable_timeline() {
 
 #[test]
 fn the_sinks_initial_status_is_the_simulations() {
-    // `ReportSink::new` has no simulation to ask: its stand-in must not drift from it.
+    // `ReportSink::new` has no simulation to ask: it starts `get` from `PodStatus::initial`,
+    // which must be the status a fresh simulation reports.
     for minor in [19, 29, 37] {
         let scenario = kubia(&format!("1.{minor}"), "1m", "0s");
         let sim = scenario.simulation();
         assert_eq!(
-            &crate::initial_status(sim.pod(), sim.profile()),
+            &probesim_core::PodStatus::initial(sim.pod(), sim.profile()),
             sim.status(),
             "1.{minor}"
         );
