@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use probesim_core::{Gate, ProbeKind, RestartPolicy, SimDuration, SimTime};
 
 use crate::figure::{
-    ContainerFigures, CrashLoop, Extreme, Figure, Hang, Phase, PhaseSpace, Readiness,
+    ContainerFigures, CrashLoop, Extreme, Figure, GridPhase, Hang, PhaseSpace, Readiness,
 };
 use crate::subject::Subject;
 use crate::sweep::Sweep;
@@ -253,7 +253,7 @@ impl<'s> Analyzer<'s> {
         // The figure of what was not asked for (`Want`): never, in the first phase.
         let none = Extreme {
             value: None,
-            phase: Phase::default_for(&space),
+            phase: GridPhase::default_for(&space),
         };
         let empty = Figure {
             min: none,
@@ -402,7 +402,7 @@ impl<'s> Analyzer<'s> {
         space: &PhaseSpace,
         offset: SimDuration,
         seed: u64,
-    ) -> Result<(Option<SimDuration>, Phase), AnalysisError> {
+    ) -> Result<(Option<SimDuration>, GridPhase), AnalysisError> {
         let horizon = self.start_estimate(offset).saturating_add(self.window());
         let trial = |t: SimDuration, horizon: SimTime| Trial {
             container: index,
@@ -493,7 +493,7 @@ impl<'s> Analyzer<'s> {
         offset: SimDuration,
         seed: u64,
         base: SimTime,
-    ) -> Result<([Option<SimDuration>; 3], Phase), AnalysisError> {
+    ) -> Result<([Option<SimDuration>; 3], GridPhase), AnalysisError> {
         let change = base.saturating_add(offset);
         let trace = self.run(&Trial {
             container: index,
@@ -574,19 +574,19 @@ impl<'s> Analyzer<'s> {
 }
 
 /// The phase of a trial whose container started at `start` and whose app changed at `change`.
-fn phase(space: &PhaseSpace, start: SimTime, change: Option<SimTime>, seed: u64) -> Phase {
+fn phase(space: &PhaseSpace, start: SimTime, change: Option<SimTime>, seed: u64) -> GridPhase {
     let cycle = ms(space.cycle).max(1);
     let modulo = |t: SimTime| dur(ms(t.saturating_since(SimTime::ZERO)) % cycle);
-    Phase {
+    GridPhase {
         start: modulo(start),
         change: change.map(modulo),
         seed: space.jitter.then_some(seed),
     }
 }
 
-impl Phase {
-    fn default_for(space: &PhaseSpace) -> Phase {
-        Phase {
+impl GridPhase {
+    fn default_for(space: &PhaseSpace) -> GridPhase {
+        GridPhase {
             start: SimDuration::ZERO,
             change: None,
             seed: space.jitter.then_some(0),

@@ -6,9 +6,10 @@ use probesim_core::SimDuration;
 
 /// Where the grids fell in one simulation: the container start and the moment the application
 /// changed, against the probe workers' tick grid (which starts when the pod's workers are
-/// created, P15) and the PLEG relist grid, and the seed of the kubelet's random draws.
+/// created, P15) and the PLEG relist grid, and the seed of the kubelet's random draws. (The
+/// pod's lifecycle phase, `Pending` to `Failed`, is the core's `Phase`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Phase {
+pub struct GridPhase {
     /// The container's start, modulo the grid cycle (the least common multiple of the probe
     /// periods of every container in the pod and the relist period).
     pub start: SimDuration,
@@ -18,7 +19,7 @@ pub struct Phase {
     pub seed: Option<u64>,
 }
 
-impl fmt::Display for Phase {
+impl fmt::Display for GridPhase {
     /// `start +0.001s into the tick cycle`, with `, change +9s` and `, seed 3` when present.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "start +{}s", self.start)?;
@@ -39,7 +40,7 @@ pub struct Extreme {
     /// The value; `None` when the thing never happens (or, for a budget, nothing kills).
     pub value: Option<SimDuration>,
     /// The phase of the simulation that produced it.
-    pub phase: Phase,
+    pub phase: GridPhase,
 }
 
 /// A figure over every phase swept: its smallest and largest value.
@@ -62,7 +63,7 @@ fn key(v: Option<SimDuration>) -> (bool, SimDuration) {
 impl Figure {
     /// The extremes of a list of samples; the first sample wins ties. `None` for no samples.
     #[must_use]
-    pub fn of(samples: &[(Option<SimDuration>, Phase)]) -> Option<Figure> {
+    pub fn of(samples: &[(Option<SimDuration>, GridPhase)]) -> Option<Figure> {
         let (first, rest) = samples.split_first()?;
         let mut min = Extreme {
             value: first.0,

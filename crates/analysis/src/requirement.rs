@@ -8,7 +8,7 @@ use core::fmt;
 
 use probesim_core::SimDuration;
 
-use crate::figure::{ContainerFigures, Extreme, Figure, Phase};
+use crate::figure::{ContainerFigures, Extreme, Figure, GridPhase};
 
 /// The figure paths a requirement can name.
 pub const FIGURES: &[&str] = &[
@@ -284,7 +284,7 @@ pub struct Verdict {
     /// The figure's value (`None`: never).
     pub value: Option<SimDuration>,
     /// The phase that produced it.
-    pub phase: Option<Phase>,
+    pub phase: Option<GridPhase>,
     /// Whether the requirement holds.
     pub holds: bool,
 }

@@ -1,11 +1,11 @@
 //! `--format json`.
 
-use crate::figure::{ContainerFigures, Figure, Phase};
+use crate::figure::{ContainerFigures, Figure, GridPhase};
 use crate::report::ordered::J;
 use crate::report::WorkloadReport;
 use crate::requirement::Verdict;
 
-fn phase(p: &Phase) -> J {
+fn phase(p: &GridPhase) -> J {
     let mut m = vec![("start", J::secs(p.start))];
     if let Some(c) = p.change {
         m.push(("change", J::secs(c)));

@@ -27,7 +27,7 @@ pub enum Input {
 }
 
 /// One scenario under one release (`None`: the scenario's own).
-pub struct Job<'a> {
+pub struct Task<'a> {
     pub input: &'a Input,
     pub release: Option<&'a str>,
 }
@@ -50,7 +50,7 @@ pub struct Outcome {
     pub stderr: Option<String>,
 }
 
-impl Job<'_> {
+impl Task<'_> {
     /// Runs the job; `None` for a manifest passed over in a directory.
     pub fn run(&self, options: &Options) -> Option<Outcome> {
         let (display, path, named, text) = match self.input {

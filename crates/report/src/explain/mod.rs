@@ -51,7 +51,7 @@ impl fmt::Display for Took {
 
 /// Per container and probe: the run of equal results the worker has counted (P33).
 #[derive(Clone, Copy, Debug, Default)]
-struct Run {
+struct Streak {
     successes: u32,
     failures: u32,
 }
@@ -85,7 +85,7 @@ pub fn explain(
     let mut story = Story {
         pod,
         trace,
-        runs: vec![[Run::default(); 3]; trace.names.len()],
+        runs: vec![[Streak::default(); 3]; trace.names.len()],
         steps: 0,
         untold: 0,
         backoffs: vec![Vec::new(); trace.names.len()],
@@ -294,7 +294,7 @@ fn ordinal(n: u32) -> String {
 struct Story<'a> {
     pod: &'a PodSpec,
     trace: &'a Trace,
-    runs: Vec<[Run; 3]>,
+    runs: Vec<[Streak; 3]>,
     steps: usize,
     untold: usize,
     /// The back-offs seen so far per container, in order of first sight.
@@ -716,7 +716,7 @@ impl Story<'_> {
         probe: ProbeKind,
         outcome: Outcome,
         output: usize,
-        run: Run,
+        run: Streak,
     ) -> Vec<usize> {
         let items = &self.trace.items;
         let (fail_at, _) = self.threshold(c, probe);
@@ -943,7 +943,7 @@ fn doublings(backoff: SimDuration) -> u32 {
     0
 }
 
-fn count(run: &mut Run, outcome: Outcome) {
+fn count(run: &mut Streak, outcome: Outcome) {
     match outcome {
         Outcome::Success | Outcome::Warning => {
             run.successes += 1;
