@@ -60,7 +60,6 @@ mod describe;
 mod events;
 pub mod explain;
 mod json;
-mod limit;
 pub mod picture;
 mod readable;
 mod render;
@@ -71,7 +70,7 @@ mod watch;
 
 pub mod trace;
 
-pub use render::{render, render_with};
+pub use render::{check_listing, render, render_with};
 pub use render::{render_explain, trace_run, TracedRun};
 
 pub use describe::{
@@ -79,7 +78,6 @@ pub use describe::{
     ORIGIN_UNIX_SECS,
 };
 pub use events::{ApiEvent, EventStore, Reporter, EVENT_TTL, NODE_NAME};
-pub use limit::{check_listed, check_listing, EventLimit};
 pub use readable::{Filter, ReadableSink, LEGEND};
 pub use tracker::PodTracker;
 pub use watch::GetSink;

@@ -408,3 +408,18 @@ fn the_tracker_rebuilds_the_simulations_status_from_the_events() {
         assert_eq!(&rebuilt, sim.status(), "{}", scenario.name);
     }
 }
+
+#[test]
+fn only_the_listing_formats_are_held_to_the_event_limit() {
+    // The summary and `describe` keep no history: no limit, even of zero events.
+    let scenario = kubia("1.37", "5m", "0s");
+    let end = probesim_scenario::run::horizon(&scenario).expect("a duration");
+    for format in Format::ALL {
+        let checked = crate::check_listing(&scenario, end, format, 0);
+        assert_eq!(
+            checked.is_err(),
+            format.lists_events(),
+            "{format}: {checked:?}"
+        );
+    }
+}

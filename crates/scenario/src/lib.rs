@@ -49,5 +49,6 @@ pub mod expect;
 #[cfg(test)]
 #[allow(dead_code)]
 mod fixtures;
+pub mod limit;
 pub mod run;
 pub mod scenario;
