@@ -31,6 +31,7 @@ const HOUR: SimDuration = SimDuration::from_secs(3600);
 
 /// Why an analysis failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AnalysisError {
     /// The engine did not settle at one instant (a model bug).
     Stuck {

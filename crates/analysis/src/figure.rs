@@ -9,6 +9,7 @@ use probesim_core::SimDuration;
 /// created, P15) and the PLEG relist grid, and the seed of the kubelet's random draws. (The
 /// pod's lifecycle phase, `Pending` to `Failed`, is the core's `Phase`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GridPhase {
     /// The container's start, modulo the grid cycle (the least common multiple of the probe
     /// periods of every container in the pod and the relist period).
@@ -36,6 +37,7 @@ impl fmt::Display for GridPhase {
 
 /// One extreme of a figure: its value (`None`: never, or unbounded) and the phase producing it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Extreme {
     /// The value; `None` when the thing never happens (or, for a budget, nothing kills).
     pub value: Option<SimDuration>,
@@ -45,6 +47,7 @@ pub struct Extreme {
 
 /// A figure over every phase swept: its smallest and largest value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Figure {
     /// The smallest value (`None` counts as larger than every duration).
     pub min: Extreme,
@@ -117,6 +120,7 @@ pub struct PhaseSpace {
 /// How long a healthy, Ready application takes to be noticed once it hangs, killed and
 /// replaced, measured from the moment it hangs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Hang {
     /// To the kill.
     pub kill: Figure,
@@ -128,6 +132,7 @@ pub struct Hang {
 
 /// Readiness delays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Readiness {
     /// From the container start (a healthy app) to pod Ready.
     pub to_ready: Figure,
@@ -138,6 +143,7 @@ pub struct Readiness {
 
 /// A process that exits with code 1 one second after every start.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CrashLoop {
     /// The restarts of the first hour, from the first start (in the first phase swept).
     pub restarts: Vec<SimDuration>,
@@ -149,6 +155,7 @@ pub struct CrashLoop {
 
 /// Every figure of one container.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ContainerFigures {
     /// The container's name.
     pub name: String,

@@ -98,6 +98,7 @@ fn declared_startup(scenario: &Scenario) -> Vec<(usize, SimDuration, String)> {
             | Answer::NotServing
             | Answer::Unknown => true,
             Answer::Ok | Answer::Open | Answer::Serving | Answer::Error => false,
+            _ => true,
         };
         let limit = match first.limit() {
             Some(Limit::For(d) | Limit::Until(d)) if failing => d,

@@ -238,7 +238,7 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
             print_error(&format!("{display}: {e}"));
             ExitStatus::Error
         }
-        Err(e @ RunFailure::Stuck(_)) => {
+        Err(e) => {
             print_error(&format!("{display}: {e}"));
             ExitStatus::Error
         }

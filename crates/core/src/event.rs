@@ -90,6 +90,7 @@ impl ProbeResult {
 
 /// Why the kubelet killed a container.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum KillReason {
     /// Liveness failure (R13).
     LivenessProbe,
@@ -157,6 +158,7 @@ impl SyncTrigger {
 
 /// Everything the timeline can say.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub enum EventKind<'a> {
     /// One probe execution after retries, placed when its result is known.
     Probe {

@@ -29,6 +29,7 @@ mod tests;
 
 /// The `--format` of `probesim check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum CheckFormat {
     /// One line per scenario, for people (the default).
     #[default]

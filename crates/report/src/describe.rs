@@ -281,6 +281,7 @@ fn state(t: &mut String, name: &str, state: &ContainerState) {
             let _ = writeln!(t, "      Started:\t{}", Rfc1123z(started_at));
             let _ = writeln!(t, "      Finished:\t{}", Rfc1123z(finished_at));
         }
+        _ => {}
     }
 }
 

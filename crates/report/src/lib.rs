@@ -102,6 +102,7 @@ pub struct RunInfo<'a> {
 
 /// The `--format` of `probesim run`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Format {
     /// The human-readable table ([`TextSink`]), the default.
     #[default]
@@ -235,6 +236,7 @@ impl Default for ViewOptions {
 
 /// One of the report sinks, chosen by [`Format`].
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ReportSink<W: io::Write> {
     /// `--format timeline`, the exact table (`-v`).
     Timeline(TextSink<W>),

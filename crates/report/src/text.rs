@@ -406,6 +406,7 @@ pub fn kubectl_row(
                     ready += 1;
                 }
                 ContainerState::Waiting(None) | ContainerState::Running { .. } => {}
+                _ => {}
             }
         }
     }

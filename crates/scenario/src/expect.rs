@@ -207,6 +207,7 @@ impl EventFilter {
             | EventKind::Delete { .. }
             | EventKind::Deleted
             | EventKind::KubeletRestart => {}
+            _ => {}
         }
         let fields_match = same(self.probe.as_deref(), probe)
             && same(self.outcome.as_deref(), outcome)
@@ -563,6 +564,7 @@ impl<'e, S> ExpectSink<'e, S> {
             | EventKind::Deleted
             | EventKind::KubeletRestart
             | EventKind::Event(_) => {}
+            _ => {}
         }
         for (i, e) in self.expects.iter().enumerate() {
             match &e.expectation {
@@ -718,6 +720,7 @@ fn check_container(
     let exit = match s.state {
         ContainerState::Terminated(t) => Some(t.exit_code),
         ContainerState::Waiting(_) | ContainerState::Running { .. } => None,
+        _ => None,
     };
     compare_code(checks.exit_code, exit, "exitCode", problem);
     let last = s.last_state.map(|t| t.exit_code);

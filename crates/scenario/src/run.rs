@@ -13,6 +13,7 @@ use crate::scenario::Scenario;
 
 /// Why a run could not produce its output.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum RunFailure {
     /// Writing the report failed (a closed pipe included).
     Io(io::Error),

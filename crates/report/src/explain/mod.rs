@@ -786,6 +786,7 @@ impl Story<'_> {
             KillReason::Unknown => {
                 "nothing in the pod will run again, so the kubelet stops the whole pod (R15), starting with".to_owned()
             }
+            _ => "the kubelet stops".to_owned(),
         };
         let why = match (self.crossing[c].take(), reason) {
             (Some(crossing), KillReason::LivenessProbe | KillReason::StartupProbe) => {
@@ -799,6 +800,7 @@ impl Story<'_> {
                 format!("{crossing} the pod is being deleted anyway, so the kubelet stops")
             }
             (None, _) => why,
+            _ => why,
         };
         let spec = self.pod.container(c);
         let probe_grace = match reason {

@@ -31,6 +31,7 @@ pub(super) fn apply_gates(profile: &mut Profile, gates: &[GateOverride], d: &mut
                     }
                 }
                 GateError::NotInRelease { .. } | GateError::Locked { .. } => e.to_string(),
+                _ => e.to_string(),
             };
             decode::report(
                 d,
