@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use probesim_core::{Gate, ProbeKind, RestartPolicy, SimDuration, SimTime};
 
 use crate::figure::{
-    ContainerFigures, CrashLoop, Extreme, Figure, GridPhase, Hang, PhaseSpace, Readiness,
+    ContainerFigures, CrashLoop, Extreme, Figure, GridPhase, GridPhaseSpace, Hang, Readiness,
 };
 use crate::subject::Subject;
 use crate::sweep::Sweep;
@@ -164,7 +164,7 @@ impl<'s> Analyzer<'s> {
 
     /// The phases swept for a container.
     #[must_use]
-    pub fn space(&self, container: usize) -> PhaseSpace {
+    pub fn space(&self, container: usize) -> GridPhaseSpace {
         let s = self.subject;
         let c = s.pod.container(container);
         let k = &s.kubelet;
@@ -208,7 +208,7 @@ impl<'s> Analyzer<'s> {
                 }
             }
         }
-        PhaseSpace {
+        GridPhaseSpace {
             cycle: dur(cycle),
             unit: dur(unit),
             offsets,
@@ -400,7 +400,7 @@ impl<'s> Analyzer<'s> {
     fn budget(
         &self,
         index: usize,
-        space: &PhaseSpace,
+        space: &GridPhaseSpace,
         offset: SimDuration,
         seed: u64,
     ) -> Result<(Option<SimDuration>, GridPhase), AnalysisError> {
@@ -451,7 +451,7 @@ impl<'s> Analyzer<'s> {
     fn bases(
         &self,
         index: usize,
-        space: &PhaseSpace,
+        space: &GridPhaseSpace,
     ) -> Result<Vec<(u64, SimTime)>, AnalysisError> {
         let c = self.subject.pod.container(index);
         let (mut delay, mut period) = (SimDuration::ZERO, SimDuration::ZERO);
@@ -490,7 +490,7 @@ impl<'s> Analyzer<'s> {
     fn hang(
         &self,
         index: usize,
-        space: &PhaseSpace,
+        space: &GridPhaseSpace,
         offset: SimDuration,
         seed: u64,
         base: SimTime,
@@ -518,7 +518,7 @@ impl<'s> Analyzer<'s> {
     fn crash_loop(
         &self,
         index: usize,
-        space: &PhaseSpace,
+        space: &GridPhaseSpace,
     ) -> Result<Option<CrashLoop>, AnalysisError> {
         let jobs: Vec<(SimDuration, u64)> = space
             .seeds
@@ -575,7 +575,7 @@ impl<'s> Analyzer<'s> {
 }
 
 /// The phase of a trial whose container started at `start` and whose app changed at `change`.
-fn phase(space: &PhaseSpace, start: SimTime, change: Option<SimTime>, seed: u64) -> GridPhase {
+fn phase(space: &GridPhaseSpace, start: SimTime, change: Option<SimTime>, seed: u64) -> GridPhase {
     let cycle = ms(space.cycle).max(1);
     let modulo = |t: SimTime| dur(ms(t.saturating_since(SimTime::ZERO)) % cycle);
     GridPhase {
@@ -586,7 +586,7 @@ fn phase(space: &PhaseSpace, start: SimTime, change: Option<SimTime>, seed: u64)
 }
 
 impl GridPhase {
-    fn default_for(space: &PhaseSpace) -> GridPhase {
+    fn default_for(space: &GridPhaseSpace) -> GridPhase {
         GridPhase {
             start: SimDuration::ZERO,
             change: None,

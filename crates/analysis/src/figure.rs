@@ -99,7 +99,7 @@ impl Figure {
 
 /// The phases a sweep covers.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PhaseSpace {
+pub struct GridPhaseSpace {
     /// The grid cycle: after it, every grid the container's figures depend on repeats.
     pub cycle: SimDuration,
     /// The finest step of those grids: every instant of the engine's grids is a multiple.
@@ -173,7 +173,7 @@ pub struct ContainerFigures {
     /// Crash-loop timing; `None` for `restartPolicy: Never`.
     pub crash_loop: Option<CrashLoop>,
     /// The phases swept.
-    pub space: PhaseSpace,
+    pub space: GridPhaseSpace,
     /// How many simulations the figures took.
     pub simulations: u64,
 }
