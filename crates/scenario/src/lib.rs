@@ -52,3 +52,4 @@ mod fixtures;
 pub mod limit;
 pub mod run;
 pub mod scenario;
+pub mod set;
