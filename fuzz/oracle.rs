@@ -67,7 +67,7 @@ pub fn scenario(bytes: &[u8]) {
 /// A Kubernetes manifest run without options, as `probesim run FILE` runs it.
 pub fn manifest(bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
-    let _ = probesim_scenario::catalog::is_manifest(&text);
+    let _ = probesim_kube::catalog::is_manifest(&text);
     match Scenario::from_manifest(&text, "fuzz.yaml", &ManifestRun::default()) {
         Err(e) => rendered(&e.render(&text)),
         Ok(built) => {

@@ -403,8 +403,8 @@ fn set_mode(path: &Path, mode: u32) {
 }
 
 /// A YAML tree as the JSON value an editor's schema validator sees.
-fn to_json(node: &probesim_scenario::yaml::Node) -> Value {
-    use probesim_scenario::yaml::Value as Y;
+fn to_json(node: &probesim_kube::yaml::Node) -> Value {
+    use probesim_kube::yaml::Value as Y;
     match node.value() {
         Y::Null => Value::Null,
         Y::Bool(b) => Value::Bool(b),
@@ -437,7 +437,7 @@ fn schema() -> jsonschema::Validator {
 }
 
 fn schema_errors(validator: &jsonschema::Validator, yaml: &str) -> Vec<String> {
-    let tree = probesim_scenario::yaml::parse(yaml).expect("YAML");
+    let tree = probesim_kube::yaml::parse(yaml).expect("YAML");
     validator
         .iter_errors(&to_json(&tree))
         .map(|e| format!("{}: {e}", e.instance_path()))
@@ -457,8 +457,7 @@ fn every_bundled_scenario_validates_against_the_schema() {
                 let Ok(text) = std::fs::read_to_string(f) else {
                     return false;
                 };
-                !probesim_scenario::catalog::is_manifest(&text)
-                    && !f.ends_with("invalid-probe.yaml")
+                !probesim_kube::catalog::is_manifest(&text) && !f.ends_with("invalid-probe.yaml")
             }),
     );
     assert!(files.len() > 90, "{} files", files.len());
@@ -652,7 +651,7 @@ fn the_krew_manifest_renders_for_a_release() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(!text.contains('@'), "a placeholder is left: {text}");
-    let doc = probesim_scenario::yaml::parse(&text).expect("the manifest is YAML");
+    let doc = probesim_kube::yaml::parse(&text).expect("the manifest is YAML");
     let manifest = to_json(&doc);
     assert_eq!(
         manifest["apiVersion"],
@@ -693,7 +692,7 @@ fn the_krew_manifest_renders_for_a_release() {
 #[test]
 fn the_pre_commit_hooks_run_on_the_bundled_scenarios() {
     let text = std::fs::read_to_string(support::root().join(".pre-commit-hooks.yaml")).unwrap();
-    let hooks = to_json(&probesim_scenario::yaml::parse(&text).expect("YAML"));
+    let hooks = to_json(&probesim_kube::yaml::parse(&text).expect("YAML"));
     let hooks = hooks.as_array().expect("a list of hooks");
     assert_eq!(hooks.len(), 2);
     for hook in hooks {

@@ -343,7 +343,7 @@ fn json_secs(d: Option<SimDuration>) -> serde_json::Value {
     }
 }
 
-fn json_phase(p: &probesim::figures::Phase) -> serde_json::Value {
+fn json_phase(p: &probesim::figures::GridPhase) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     m.insert("start".into(), json_secs(Some(p.start)));
     if let Some(c) = p.change {

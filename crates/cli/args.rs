@@ -28,7 +28,7 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// Simulate scenarios and check their expectations; one line per scenario.
     Check(CheckArgs),
-    /// Compute probe timing figures over every phase, with findings and CI gates.
+    /// Compute probe timing figures over every phase, with findings and requirements.
     Analyze(Box<AnalyzeArgs>),
     /// Find the simplest probe settings that meet timing requirements.
     Recommend(Box<RecommendArgs>),

@@ -4,8 +4,8 @@
 use std::io;
 use std::path::Path;
 
+use probesim_kube::yaml::MAX_INPUT_BYTES;
 use probesim_scenario::scenario::ManifestReader;
-use probesim_scenario::yaml::MAX_INPUT_BYTES;
 
 use crate::error::{Error, ErrorKind};
 

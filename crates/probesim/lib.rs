@@ -63,7 +63,7 @@ mod test;
 
 pub use error::{Error, ErrorKind};
 /// The analysis figures' types ([`Run::figures`]): [`figures::ContainerFigures`], each
-/// [`figures::Figure`] a `min` and `max` [`figures::Extreme`] with the [`figures::Phase`]
+/// [`figures::Figure`] a `min` and `max` [`figures::Extreme`] with the [`figures::GridPhase`]
 /// (where the start fell in the tick cycle) that produced it.
 pub use probesim_analysis::figure as figures;
 pub use probesim_analysis::figure::{ContainerFigures, Extreme, Figure};

@@ -17,6 +17,7 @@ use crate::error::{Error, ErrorKind};
 
 /// A kill: the kubelet decided to stop a container and began its grace period.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Kill {
     /// When.
     pub at: SimTime,
@@ -35,6 +36,7 @@ pub struct Kill {
 /// A span of time during which something held: from `from` until `to` (`None`: still at the
 /// horizon).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Interval {
     /// When it began.
     pub from: SimTime,
@@ -52,6 +54,7 @@ impl Interval {
 
 /// The API-visible state at one instant, as the timeline's events last set it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Status {
     /// `status.phase`.
     pub phase: Phase,

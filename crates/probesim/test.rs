@@ -4,8 +4,8 @@
 use core::fmt;
 
 use probesim_core::{Behaviour, Behaviours, ProbeKind, SimDuration, SimTime, Simulation};
+use probesim_kube::catalog;
 use probesim_scenario::argument::{AppArg, AppFlag};
-use probesim_scenario::catalog;
 use probesim_scenario::run::RunFailure;
 use probesim_scenario::scenario::{horizon, ManifestRun, Overrides, Scenario};
 use probesim_script::ScriptPlayer;
@@ -254,7 +254,7 @@ impl Test {
     /// the same timeline (closures aside, which no file can hold).
     fn build(&self) -> Result<(Scenario, String), Error> {
         let overrides = self.overrides()?;
-        let input = |text: &str, e: &probesim_scenario::error::ScenarioError| {
+        let input = |text: &str, e: &probesim_kube::error::InputError| {
             Error::new(ErrorKind::Input, e.render(text))
         };
         match &self.input {

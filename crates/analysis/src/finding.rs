@@ -6,7 +6,7 @@ use core::fmt;
 
 use probesim_core::profile::ExecTimeout;
 use probesim_core::{ContainerSpec, Handler, Port, ProbeKind, ProbeSpec, SimDuration};
-use probesim_scenario::manifest::ContainerManifest;
+use probesim_kube::manifest::ContainerManifest;
 
 use crate::figure::{ContainerFigures, Figure};
 use crate::subject::Subject;

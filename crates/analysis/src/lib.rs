@@ -12,7 +12,7 @@
 //!   `min`/`max` with the phase that produced it.
 //! - [`finding`]: lint findings with stable ids, including timing findings only a simulator
 //!   can make.
-//! - [`gate`]: `--require` expressions over the figures, for CI.
+//! - [`requirement`]: `--require` expressions over the figures, for CI.
 //! - [`recommend`]: a search for the simplest probe settings meeting requirements.
 //! - [`sweep`]: runs many simulation jobs on every core, results in job order.
 //! - [`report`]: text, JSON and SARIF renderings.
@@ -25,9 +25,9 @@
 pub mod analyze;
 pub mod figure;
 pub mod finding;
-pub mod gate;
 pub mod recommend;
 pub mod report;
+pub mod requirement;
 pub mod subject;
 pub mod sweep;
 pub mod trial;

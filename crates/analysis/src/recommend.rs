@@ -64,6 +64,7 @@ impl Requirements {
 
 /// Why no search could run.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RecommendError {
     /// The container has no probe whose handler the new probes could use.
     NoHandler {

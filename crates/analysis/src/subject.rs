@@ -5,11 +5,11 @@
 //! types, so that the analysis follows that crate wherever it moves.
 
 use probesim_core::{Answer, KubeletConfig, PodSpec, ProbeKind, Profile, SimDuration};
-use probesim_scenario::field_path::FieldPath;
-use probesim_scenario::manifest::{self, PodManifest};
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::manifest::{self, PodManifest};
+use probesim_kube::workload::WorkloadKind;
+use probesim_kube::yaml::Node;
 use probesim_scenario::scenario::Scenario;
-use probesim_scenario::workload::WorkloadKind;
-use probesim_scenario::yaml::Node;
 use probesim_script::Limit;
 
 /// One pod to analyse.
@@ -98,6 +98,7 @@ fn declared_startup(scenario: &Scenario) -> Vec<(usize, SimDuration, String)> {
             | Answer::NotServing
             | Answer::Unknown => true,
             Answer::Ok | Answer::Open | Answer::Serving | Answer::Error => false,
+            _ => true,
         };
         let limit = match first.limit() {
             Some(Limit::For(d) | Limit::Until(d)) if failing => d,
@@ -134,9 +135,9 @@ pub fn load(
     options: &LoadOptions,
     reader: &mut dyn probesim_scenario::scenario::ManifestReader,
 ) -> Result<Vec<Subject>, String> {
-    use probesim_scenario::catalog;
+    use probesim_kube::catalog;
+    use probesim_kube::yaml::SourceId;
     use probesim_scenario::scenario::{Edits, ManifestRun, Overrides};
-    use probesim_scenario::yaml::SourceId;
 
     if !catalog::is_manifest(text) {
         let overrides = Overrides {
@@ -150,7 +151,7 @@ pub fn load(
         };
         let scenario = Scenario::load_edited(text, display_path, reader, &overrides, &edits)
             .map_err(|e| e.render(text))?;
-        let root = probesim_scenario::yaml::parse(text).ok();
+        let root = probesim_kube::yaml::parse(text).ok();
         let pod = root.as_ref().and_then(|r| r.get("pod"));
         let name = scenario.name.clone();
         return Ok(vec![Subject::of(&scenario, &name, pod)]);
@@ -211,7 +212,7 @@ pub fn load(
 
 /// `[NAMESPACE/]KIND/NAME` of every workload of a manifest file, in file order.
 fn workload_selectors(text: &str) -> Vec<String> {
-    use probesim_scenario::yaml::{SourceId, Stream, Unit};
+    use probesim_kube::yaml::{SourceId, Stream, Unit};
 
     let mut out = Vec::new();
     for unit in Stream::new(text, SourceId::MAIN) {
@@ -249,7 +250,7 @@ impl Subject {
     #[must_use]
     pub fn handler(&self, container: usize, kind: ProbeKind) -> Option<crate::report::ordered::J> {
         use crate::report::ordered::J;
-        use probesim_scenario::manifest::IntOrString;
+        use probesim_kube::manifest::IntOrString;
 
         let port = |p: &IntOrString| match p {
             IntOrString::Int(n) => J::Num(n.to_string()),

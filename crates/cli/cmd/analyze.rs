@@ -3,8 +3,8 @@
 use std::io::{self, Write};
 
 use probesim_analysis::finding::Severity;
-use probesim_analysis::gate::{Gate, Verdict};
 use probesim_analysis::report::{self, WorkloadReport};
+use probesim_analysis::requirement::{Requirement, Verdict};
 use probesim_analysis::subject::{self, LoadOptions, Subject};
 use probesim_analysis::sweep::Sweep;
 use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
@@ -79,10 +79,10 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
             return Err(ExitStatus::Error);
         }
     };
-    let mut gates = Vec::new();
+    let mut requirements = Vec::new();
     for text in &args.require {
-        match Gate::parse(text) {
-            Ok(g) => gates.push(g),
+        match Requirement::parse(text) {
+            Ok(r) => requirements.push(r),
             Err(e) => {
                 print_error(&e.to_string());
                 return Err(ExitStatus::Error);
@@ -136,9 +136,9 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
             }
         }
     }
-    // Gates name containers: every one must exist with probes.
+    // Requirements name containers: every one must exist with probes.
     let mut verdicts: Vec<Verdict> = Vec::new();
-    for g in &gates {
+    for g in &requirements {
         let before = verdicts.len();
         for r in &reports {
             for c in r.containers.iter().filter(|c| c.name == g.container) {

@@ -12,7 +12,7 @@ pub mod serve;
 use std::io::{self, Write};
 use std::path::Path;
 
-use probesim_scenario::printable::printable;
+use probesim_kube::printable::printable;
 use probesim_scenario::scenario::ManifestReader;
 
 use read::{read_text, ReadError};

@@ -9,7 +9,7 @@ use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::path::Path;
 
-use probesim_scenario::yaml::MAX_INPUT_BYTES;
+use probesim_kube::yaml::MAX_INPUT_BYTES;
 
 /// Why an input could not be read.
 pub enum ReadError {

@@ -4,9 +4,9 @@ use std::io::{self, Write};
 
 use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use probesim_core::Profile;
+use probesim_kube::catalog;
 use probesim_report::{render_explain, render_with, Filter, Format, ViewOptions};
 use probesim_scenario::argument::{AppArg, AppFlag};
-use probesim_scenario::catalog;
 use probesim_scenario::run::RunFailure;
 use probesim_scenario::scenario::{horizon, Edits, ManifestRun, Overrides, Scenario};
 
@@ -151,7 +151,7 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
             print_error(&format!("{display}: {e}"));
             ExitStatus::Error
         }
-        Err(e @ RunFailure::Stuck(_)) => {
+        Err(e) => {
             print_error(&format!("{display}: {e}"));
             ExitStatus::Error
         }

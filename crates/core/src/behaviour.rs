@@ -11,6 +11,7 @@ use crate::time::{SimDuration, SimTime};
 
 /// What the application does with one probe attempt (docs/script-language.md#outcomes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Answer {
     /// An HTTP status code.
     Status(u16),

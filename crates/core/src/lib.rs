@@ -51,6 +51,7 @@
 pub mod behaviour;
 pub mod cycle;
 pub mod event;
+mod initial;
 pub mod profile;
 #[cfg(any(test, feature = "proptest"))]
 pub mod proptest;

@@ -671,20 +671,7 @@ impl Simulation {
                 }
             }
         }
-        let status = PodStatus {
-            phase: Phase::Pending,
-            conditions: Conditions {
-                ready_to_start_containers: profile.ready_to_start_condition.then_some(false),
-                initialized: true,
-                ready: false,
-                containers_ready: false,
-                pod_scheduled: true,
-            },
-            init_containers: vec![ContainerStatus::default(); ni],
-            containers: vec![ContainerStatus::default(); n - ni],
-            deletion_timestamp: None,
-            removed: false,
-        };
+        let status = PodStatus::initial(&pod, &profile);
         let tally = status::Tally::of_all(&pod, &status);
         let steady = steady::Steady::of_workers(&pod, &profile, &behaviours, &workers);
         Simulation {

@@ -208,6 +208,7 @@ impl EventFilter {
             | EventKind::Delete { .. }
             | EventKind::Deleted
             | EventKind::KubeletRestart => {}
+            _ => {}
         }
         let fields_match = same(self.probe.as_deref(), probe)
             && same(self.outcome.as_deref(), outcome)
@@ -564,6 +565,7 @@ impl<'e, S> ExpectSink<'e, S> {
             | EventKind::Deleted
             | EventKind::KubeletRestart
             | EventKind::Event(_) => {}
+            _ => {}
         }
         for (i, e) in self.expects.iter().enumerate() {
             match &e.expectation {
@@ -719,6 +721,7 @@ fn check_container(
     let exit = match s.state {
         ContainerState::Terminated(t) => Some(t.exit_code),
         ContainerState::Waiting(_) | ContainerState::Running { .. } => None,
+        _ => None,
     };
     compare_code(checks.exit_code, exit, "exitCode", problem);
     let last = s.last_state.map(|t| t.exit_code);

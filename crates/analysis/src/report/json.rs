@@ -1,11 +1,11 @@
 //! `--format json`.
 
-use crate::figure::{ContainerFigures, Figure, Phase};
-use crate::gate::Verdict;
+use crate::figure::{ContainerFigures, Figure, GridPhase};
 use crate::report::ordered::J;
 use crate::report::WorkloadReport;
+use crate::requirement::Verdict;
 
-fn phase(p: &Phase) -> J {
+fn phase(p: &GridPhase) -> J {
     let mut m = vec![("start", J::secs(p.start))];
     if let Some(c) = p.change {
         m.push(("change", J::secs(c)));
@@ -95,7 +95,7 @@ fn container(c: &ContainerFigures) -> J {
 /// The analysis as one JSON document:
 /// `{"probesim": 1, "kubernetes": …, "workloads": [{"name": …, "containers": […], "findings": […]}]}`,
 /// with `"requirements": [{"require": …, "workload": …, "value": …, "phase": …, "holds": …}]`
-/// when gates were checked.
+/// when requirements were checked.
 #[must_use]
 pub fn json(kubernetes: &str, workloads: &[WorkloadReport], requirements: &[Verdict]) -> String {
     let workloads = workloads
@@ -143,9 +143,9 @@ pub fn json(kubernetes: &str, workloads: &[WorkloadReport], requirements: &[Verd
             .iter()
             .map(|v| {
                 J::Obj(vec![
-                    ("require", J::str(v.gate.text.clone())),
+                    ("require", J::str(v.requirement.text.clone())),
                     ("workload", J::str(v.workload.clone())),
-                    ("container", J::str(v.gate.container.clone())),
+                    ("container", J::str(v.requirement.container.clone())),
                     ("value", J::opt_secs(v.value)),
                     ("phase", v.phase.as_ref().map_or(J::Null, phase)),
                     ("holds", J::Bool(v.holds)),

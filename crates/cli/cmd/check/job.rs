@@ -2,13 +2,13 @@
 
 use std::path::{Path, PathBuf};
 
+use probesim_kube::catalog;
+use probesim_kube::error::InputError;
+use probesim_kube::yaml::SourceId;
 use probesim_report::check::{CheckResult, Problem, SnapshotCheck, SnapshotState};
 use probesim_report::{render, Format};
-use probesim_scenario::catalog;
-use probesim_scenario::error::ScenarioError;
 use probesim_scenario::run::{check_with, RunFailure};
 use probesim_scenario::scenario::{Edits, Overrides, Scenario};
-use probesim_scenario::yaml::SourceId;
 
 use crate::cmd::{read_file, FileReader};
 
@@ -27,7 +27,7 @@ pub enum Input {
 }
 
 /// One scenario under one release (`None`: the scenario's own).
-pub struct Job<'a> {
+pub struct Task<'a> {
     pub input: &'a Input,
     pub release: Option<&'a str>,
 }
@@ -52,7 +52,7 @@ pub struct Outcome {
     pub stderr: Option<String>,
 }
 
-impl Job<'_> {
+impl Task<'_> {
     /// Runs the job; `None` for a manifest passed over in a directory.
     pub fn run(&self, options: &Options) -> Option<Outcome> {
         let (display, path, named, text) = match self.input {
@@ -158,7 +158,7 @@ impl Job<'_> {
 }
 
 /// The diagnostics of a load error, each at its file, line and column.
-fn problems(e: &ScenarioError) -> Vec<Problem> {
+fn problems(e: &InputError) -> Vec<Problem> {
     e.items
         .iter()
         .map(|d| {

@@ -22,7 +22,7 @@ use crate::args::CheckArgs;
 use crate::cmd::{io_text, print_error, read_input};
 use crate::exit::ExitStatus;
 
-use self::job::{Input, Job, Outcome};
+use self::job::{Input, Outcome, Task};
 use self::walk::{Disk, Entry, Kind};
 
 pub fn check(args: &CheckArgs) -> ExitStatus {
@@ -61,12 +61,12 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
     let mut jobs = Vec::new();
     for input in &inputs {
         match input {
-            Input::Unreadable { .. } => jobs.push(Job {
+            Input::Unreadable { .. } => jobs.push(Task {
                 input,
                 release: None,
             }),
             Input::File { .. } | Input::Stdin(_) => {
-                jobs.extend(releases.iter().map(|r| Job {
+                jobs.extend(releases.iter().map(|r| Task {
                     input,
                     release: r.as_deref(),
                 }));
@@ -193,7 +193,7 @@ fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, bool) {
 /// Runs the jobs on `threads` threads and reports each result in job order, as soon as the
 /// jobs before it are done.
 fn run_jobs<W: Write>(
-    jobs: &[Job<'_>],
+    jobs: &[Task<'_>],
     options: &job::Options,
     threads: usize,
     mut report: CheckReport<W>,

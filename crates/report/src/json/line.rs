@@ -180,6 +180,7 @@ impl EventWriter {
                     boolean(out, b", \"reachedApiServer\": ", r.sent);
                 }
             }
+            _ => {}
         }
         out.push(b'}');
     }
@@ -545,6 +546,10 @@ mod tests {
                     field_raw(w, "reachedApiServer", r.sent)?;
                 }
             }
+            _ => panic!(
+                "an event kind this test does not know: {}",
+                event.kind.name()
+            ),
         }
         w.write_all(b"}")
     }

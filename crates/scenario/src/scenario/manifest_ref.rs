@@ -6,13 +6,13 @@ use std::borrow::Cow;
 
 use probesim_core::{Gate, ProbeKind, Profile};
 
-use crate::catalog::{self, SelectError};
-use crate::decode::{self, Fields};
-use crate::error::{Diagnostic, Source};
-use crate::field_path::FieldPath;
-use crate::manifest::PodManifest;
-use crate::workload::WorkloadKind;
-use crate::yaml::{Mark, Node, SourceId, Value};
+use probesim_kube::catalog::{self, SelectError};
+use probesim_kube::decode::{self, Fields};
+use probesim_kube::error::{Diagnostic, Source};
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::manifest::PodManifest;
+use probesim_kube::workload::WorkloadKind;
+use probesim_kube::yaml::{Mark, Node, SourceId, Value};
 
 use super::Loader;
 
