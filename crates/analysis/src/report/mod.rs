@@ -13,7 +13,7 @@ pub use text::text;
 
 use crate::analyze::{AnalysisError, Analyzer, Want};
 use crate::figure::ContainerFigures;
-use crate::finding::{findings, Finding};
+use crate::finding::{findings, suppressed, Finding};
 use crate::subject::Subject;
 use crate::sweep::Sweep;
 
@@ -26,6 +26,8 @@ pub struct WorkloadReport {
     pub containers: Vec<ContainerFigures>,
     /// The findings.
     pub findings: Vec<Finding>,
+    /// The findings a suppression hides, each with what suppressed it.
+    pub suppressed: Vec<(Finding, String)>,
     /// The simulations run.
     pub simulations: u64,
 }
@@ -40,10 +42,12 @@ impl WorkloadReport {
         let containers = analyzer.all(Want::ALL)?;
         let simulations = analyzer.simulations();
         let findings = findings(&subject, &containers);
+        let suppressed = suppressed(&subject, &containers);
         Ok(WorkloadReport {
             subject,
             containers,
             findings,
+            suppressed,
             simulations,
         })
     }

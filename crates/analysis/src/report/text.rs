@@ -219,6 +219,14 @@ pub fn text(kubernetes: &str, workloads: &[WorkloadReport]) -> String {
                 f.rule.severity, f.rule.id, w.subject.file, f.path, f.message
             );
         }
+        for (f, by) in &w.suppressed {
+            let at = f.at.map_or_else(String::new, |(l, c)| format!(":{l}:{c}"));
+            let _ = writeln!(
+                out,
+                "  suppressed: {} {}{at}: {} (by {by})",
+                f.rule.id, w.subject.file, f.path
+            );
+        }
     }
     out
 }
