@@ -176,10 +176,30 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
 
+    /// Manifest only: how a container answers its probes, 'NAME: KEY=SCRIPT; …', as for `run`
+    /// (repeatable); a script that fails at first declares a start-up time.
+    #[arg(long, value_name = "'NAME: KEY=SCRIPT'")]
+    pub app: Vec<String>,
+
+    /// Manifest only: a container's process exits by itself, 'NAME: CODE after DURATION'
+    /// (repeatable).
+    #[arg(long, value_name = "'NAME: CODE after D'")]
+    pub exit: Vec<String>,
+
     /// Manifest only: what a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit
     /// [CODE] after DURATION' (repeatable).
     #[arg(long, value_name = "'NAME: ignore'")]
     pub sigterm: Vec<String>,
+
+    /// Manifest only: how long each image pull of a container takes, 'NAME: DURATION'
+    /// (repeatable).
+    #[arg(long, value_name = "'NAME: D'")]
+    pub pull: Vec<String>,
+
+    /// Leave out the findings with this id (repeatable, or ids separated by commas), as the
+    /// annotation probesim.io/ignore does in a manifest.
+    #[arg(long, value_name = "ID")]
+    pub ignore: Vec<String>,
 
     /// A requirement on a figure, 'CONTAINER.FIGURE.min|max OP DURATION', e.g.
     /// 'web.startupBudget.min>=90s' or 'web.hangDetection.kill.max<=45s' (repeatable); exit 1

@@ -423,8 +423,7 @@ fn container(
                 ),
                 at,
                 format!(
-                    "container {name}'s livenessProbe and readinessProbe ask the same endpoint ({} {}){numbers}; when that endpoint fails, the kill comes with the removal, leaving no time to recover",
-                    l.handler().name(),
+                    "container {name}'s livenessProbe and readinessProbe ask the same endpoint ({}){numbers}; when that endpoint fails, the kill comes with the removal, leaving no time to recover",
                     endpoint(l.handler())
                 ),
             );
@@ -586,7 +585,7 @@ fn timing(cx: &mut Ctx<'_>, slot: Slot, c: &ContainerSpec, f: &ContainerFigures,
     }
 }
 
-/// What a probe asks, as the explanations print it: `GET /healthz on port 8080`.
+/// What a probe asks, as the explanations print it: `httpGet /healthz on port 8080`.
 fn endpoint(h: &Handler) -> String {
     let port = |p: &Port| match p {
         Port::Number(n) => n.to_string(),
@@ -594,11 +593,11 @@ fn endpoint(h: &Handler) -> String {
         Port::OutOfRange(n) => n.to_string(),
     };
     match h {
-        Handler::HttpGet { port: p, path, .. } => format!("GET {path} on port {}", port(p)),
-        Handler::TcpSocket { port: p, .. } => format!("port {}", port(p)),
-        Handler::Grpc { port: p, service } if service.is_empty() => format!("port {p}"),
-        Handler::Grpc { port: p, service } => format!("port {p}, service {service:?}"),
-        Handler::Exec { command } => format!("{command:?}"),
+        Handler::HttpGet { port: p, path, .. } => format!("httpGet {path} on port {}", port(p)),
+        Handler::TcpSocket { port: p, .. } => format!("tcpSocket on port {}", port(p)),
+        Handler::Grpc { port: p, service } if service.is_empty() => format!("grpc on port {p}"),
+        Handler::Grpc { port: p, service } => format!("grpc on port {p}, service {service:?}"),
+        Handler::Exec { command } => format!("exec {command:?}"),
     }
 }
 

@@ -74,7 +74,10 @@ fn equal_endpoints_are_flagged_whatever_the_timing_as_kube_score_does() {
         .iter()
         .find(|f| f.rule.id == "liveness-equals-readiness");
     let message = &f.unwrap().message;
-    assert!(message.contains("GET /healthz on port 10254"), "{message}");
+    assert!(
+        message.contains("(httpGet /healthz on port 10254)"),
+        "{message}"
+    );
     // Online Boutique's frontend: the same path and port, told apart only by a header.
     let r = analyse(BOUTIQUE, &[]).unwrap();
     assert!(ids(&r)
