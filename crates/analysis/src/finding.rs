@@ -165,6 +165,8 @@ pub struct Finding {
     pub at: Option<(usize, usize)>,
     /// One paragraph, with the numbers.
     pub message: String,
+    /// A change that removes the finding, simulated ([`crate::fix::measure`]), when one is known.
+    pub fix: Option<crate::fix::Fix>,
 }
 
 /// Seconds as the explanations print them: `80s`, `79.999s`, `never`.
@@ -211,6 +213,7 @@ impl Ctx<'_> {
             path,
             at,
             message,
+            fix: None,
         });
     }
 

@@ -12,6 +12,7 @@
 //!   `min`/`max` with the phase that produced it.
 //! - [`finding`]: lint findings with stable ids, including timing findings only a simulator
 //!   can make.
+//! - [`fix`]: a change for a finding, simulated before it is offered, with its measured effect.
 //! - [`gate`]: `--require` expressions over the figures, for CI.
 //! - [`recommend`]: a search for the simplest probe settings meeting requirements.
 //! - [`sweep`]: runs many simulation jobs on every core, results in job order.
@@ -25,6 +26,7 @@
 pub mod analyze;
 pub mod figure;
 pub mod finding;
+pub mod fix;
 pub mod gate;
 pub mod recommend;
 pub mod report;

@@ -28,7 +28,7 @@ pub struct WorkloadReport {
     pub findings: Vec<Finding>,
     /// The findings a suppression hides, each with what suppressed it.
     pub suppressed: Vec<(Finding, String)>,
-    /// The simulations run.
+    /// The simulations run (the figures', and those of the findings' fixes).
     pub simulations: u64,
 }
 
@@ -41,8 +41,10 @@ impl WorkloadReport {
         let analyzer = Analyzer::new(&subject, sweep);
         let containers = analyzer.all(Want::ALL)?;
         let simulations = analyzer.simulations();
-        let findings = findings(&subject, &containers);
+        let mut findings = findings(&subject, &containers);
         let suppressed = suppressed(&subject, &containers);
+        let simulations =
+            simulations + crate::fix::measure(&subject, &containers, &mut findings, sweep)?;
         Ok(WorkloadReport {
             subject,
             containers,
