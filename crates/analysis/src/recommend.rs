@@ -15,6 +15,7 @@ use probesim_core::{ProbeSpec, ProbeTiming, SimDuration};
 
 use crate::analyze::{AnalysisError, Analyzer, Want};
 use crate::figure::ContainerFigures;
+use crate::finding::findings;
 use crate::subject::Subject;
 use crate::sweep::Sweep;
 
@@ -99,14 +100,20 @@ pub struct Candidate {
     pub probes: [Option<ProbeSpec>; 3],
     /// The figures of the container with these probes.
     pub figures: ContainerFigures,
-    /// How far the configuration is from the API defaults (probes and changed fields).
+    /// How far the configuration is from the file's ([`change`]): probes added or removed and
+    /// fields changed.
     pub complexity: u32,
 }
 
 /// The outcome of a search.
 #[derive(Clone, Debug)]
 pub struct Search {
-    /// The candidates, simplest first.
+    /// The figures of the container's probes as the file has them.
+    pub current: ContainerFigures,
+    /// Whether the file's probes already meet every requirement: then there are no
+    /// candidates, and nothing is to change.
+    pub already: bool,
+    /// The candidates, the smallest change from the file first.
     pub candidates: Vec<Candidate>,
     /// Configurations judged.
     pub configurations: u64,
@@ -124,31 +131,73 @@ const READINESS_FAILURES: &[i32] = &[1, 2, 3];
 const STARTUP_PERIODS: &[i32] = &[10, 5, 2];
 const MAX_THRESHOLD: i32 = 1000;
 
-/// Fields that differ from the API defaults (P53), plus one for the probe itself.
+/// How far a probe is from `before` (the file's probe of its kind): for a new probe, one for
+/// the probe and one per field it sets away from the API defaults (P53); for a changed one, one
+/// per field changed; one for a probe removed.
 ///
 /// An initial delay counts three: it postpones the probe at every start, fast ones included, so
 /// a startup probe (which lets a fast start through at once) ranks before a liveness delay of
 /// the same budget (the advice of the Kubernetes documentation for slow starts).
-fn complexity(p: &ProbeSpec) -> u32 {
-    let d = ProbeTiming::default();
-    1 + 3 * u32::from(p.initial_delay_seconds() != d.initial_delay_seconds)
+fn distance(before: Option<&ProbeSpec>, p: Option<&ProbeSpec>) -> u32 {
+    let Some(p) = p else {
+        return u32::from(before.is_some());
+    };
+    let (new, d) = match before {
+        Some(b) => (0, timing(b)),
+        None => (1, ProbeTiming::default()),
+    };
+    new + 3 * u32::from(p.initial_delay_seconds() != d.initial_delay_seconds)
         + u32::from(p.timeout_seconds() != d.timeout_seconds)
         + u32::from(p.period_seconds() != d.period_seconds)
         + u32::from(p.success_threshold() != d.success_threshold)
         + u32::from(p.failure_threshold() != d.failure_threshold)
+        + u32::from(p.termination_grace_period_seconds() != d.termination_grace_period_seconds)
 }
 
-fn total(probes: &[Option<ProbeSpec>; 3]) -> u32 {
-    probes.iter().flatten().map(complexity).sum()
+/// How far a configuration is from the file's: the sum over the three probes.
+#[must_use]
+pub fn change(before: &[Option<ProbeSpec>; 3], after: &[Option<ProbeSpec>; 3]) -> u32 {
+    before
+        .iter()
+        .zip(after)
+        .map(|(b, a)| distance(b.as_ref(), a.as_ref()))
+        .sum()
 }
 
-/// A probe with `template`'s handler (and probe-level grace) and new timing.
-fn with_timing(template: &ProbeSpec, period: i32, failure: i32, timeout: i32) -> Option<ProbeSpec> {
+fn timing(p: &ProbeSpec) -> ProbeTiming {
+    ProbeTiming {
+        initial_delay_seconds: p.initial_delay_seconds(),
+        timeout_seconds: p.timeout_seconds(),
+        period_seconds: p.period_seconds(),
+        success_threshold: p.success_threshold(),
+        failure_threshold: p.failure_threshold(),
+        termination_grace_period_seconds: p.termination_grace_period_seconds(),
+    }
+}
+
+/// A probe with `template`'s handler (and probe-level grace) and new timing. With `keep` (the
+/// template is the file's probe of the same kind) the fields the search does not vary, the
+/// initial delay and the success threshold, stay as the file has them.
+fn with_timing(
+    template: &ProbeSpec,
+    period: i32,
+    failure: i32,
+    timeout: i32,
+    keep: bool,
+) -> Option<ProbeSpec> {
     let timing = ProbeTiming {
-        initial_delay_seconds: 0,
+        initial_delay_seconds: if keep {
+            template.initial_delay_seconds()
+        } else {
+            0
+        },
         timeout_seconds: timeout,
         period_seconds: period,
-        success_threshold: 1,
+        success_threshold: if keep {
+            template.success_threshold()
+        } else {
+            1
+        },
         failure_threshold: failure,
         termination_grace_period_seconds: template.termination_grace_period_seconds(),
     };
@@ -157,15 +206,9 @@ fn with_timing(template: &ProbeSpec, period: i32, failure: i32, timeout: i32) ->
 
 /// `p` with another initial delay.
 fn with_delay(p: &ProbeSpec, delay: i32) -> Option<ProbeSpec> {
-    let timing = ProbeTiming {
-        initial_delay_seconds: delay,
-        timeout_seconds: p.timeout_seconds(),
-        period_seconds: p.period_seconds(),
-        success_threshold: p.success_threshold(),
-        failure_threshold: p.failure_threshold(),
-        termination_grace_period_seconds: p.termination_grace_period_seconds(),
-    };
-    ProbeSpec::new(p.handler().clone(), timing).ok()
+    let mut t = timing(p);
+    t.initial_delay_seconds = delay;
+    ProbeSpec::new(p.handler().clone(), t).ok()
 }
 
 struct Searcher<'a> {
@@ -257,6 +300,20 @@ pub fn recommend(
         configurations: 0,
         simulations: 0,
     };
+    // 0. The file's probes: when they already meet every requirement, nothing is to change.
+    let current = searcher
+        .judge(core::slice::from_ref(&spec.probes), Want::ALL)?
+        .remove(0);
+    if req.met_by(&current) {
+        return Ok(Search {
+            current,
+            already: true,
+            candidates: Vec::new(),
+            configurations: searcher.configurations,
+            simulations: searcher.simulations,
+            threads: sweep.threads(),
+        });
+    }
     // 1. Liveness, for hang detection (the startup probe does not matter once started).
     let mut livenesses: Vec<Option<ProbeSpec>> = Vec::new();
     if req.detect_hang_within.is_some() {
@@ -268,7 +325,7 @@ pub fn recommend(
                     if timeout >= period && !(period == 1 && timeout == 1) {
                         continue;
                     }
-                    if let Some(p) = with_timing(base, period, failure, timeout) {
+                    if let Some(p) = with_timing(base, period, failure, timeout, l0.is_some()) {
                         configs.push([None, None, Some(p)]);
                     }
                 }
@@ -280,11 +337,11 @@ pub fn recommend(
             .zip(&figures)
             .filter(|(_, f)| req.hang_met(f))
             .filter_map(|([_, _, l], _)| l)
-            .map(|l| (complexity(&l), -l.period_seconds(), l))
+            .map(|l| (distance(l0.as_ref(), Some(&l)), -l.period_seconds(), l))
             .collect();
-        // Simplest first; then the fewest probes per second, the most tolerant threshold and
-        // the longest timeout.
-        ok.sort_by_key(|(c, p, l)| (*c, *p, -l.failure_threshold(), -l.timeout_seconds()));
+        // The smallest change first; then the most tolerant threshold (a threshold of 1 kills
+        // on one slow answer), the fewest probes per second and the longest timeout.
+        ok.sort_by_key(|(c, p, l)| (*c, -l.failure_threshold(), *p, -l.timeout_seconds()));
         livenesses.extend(ok.into_iter().take(3).map(|(_, _, l)| Some(l)));
     } else {
         livenesses.push(l0.clone());
@@ -305,7 +362,8 @@ pub fn recommend(
         let base = s0.as_ref().unwrap_or(&template);
         for &period in STARTUP_PERIODS {
             let probes = |failure: i32| {
-                with_timing(base, period, failure, 1).map(|s| [Some(s), None, liveness.clone()])
+                with_timing(base, period, failure, 1, s0.is_some())
+                    .map(|s| [Some(s), None, liveness.clone()])
             };
             let meets =
                 |searcher: &mut Searcher<'_>, failure: i32| -> Result<bool, AnalysisError> {
@@ -379,7 +437,7 @@ pub fn recommend(
         let mut configs = Vec::new();
         for &period in READINESS_PERIODS {
             for &failure in READINESS_FAILURES {
-                if let Some(p) = with_timing(base, period, failure, 1) {
+                if let Some(p) = with_timing(base, period, failure, 1, r0.is_some()) {
                     configs.push([None, Some(p), liveness.clone()]);
                 }
             }
@@ -390,9 +448,9 @@ pub fn recommend(
             .zip(&figures)
             .filter(|(_, f)| req.not_ready_met(f))
             .filter_map(|([_, r, _], _)| r)
-            .map(|r| (complexity(&r), -r.period_seconds(), r))
+            .map(|r| (distance(r0.as_ref(), Some(&r)), -r.period_seconds(), r))
             .collect();
-        ok.sort_by_key(|(c, p, r)| (*c, *p, -r.failure_threshold()));
+        ok.sort_by_key(|(c, p, r)| (*c, -r.failure_threshold(), *p));
         readinesses.extend(ok.into_iter().take(2).map(|(_, _, r)| Some(r)));
     } else {
         readinesses.push(r0.clone());
@@ -407,21 +465,37 @@ pub fn recommend(
             }
         }
     }
-    combos.sort_by_key(total);
+    let original = spec.probes.clone();
+    combos.retain(|c| *c != original);
+    combos.sort_by_key(|c| change(&original, c));
     combos.truncate(n.saturating_mul(2).max(n));
     let figures = searcher.judge(&combos, Want::ALL)?;
+    // Never a configuration that a finding of probesim flags where the file's is not flagged.
+    let flagged = |probes: &[Option<ProbeSpec>; 3], f: &ContainerFigures| -> Vec<&'static str> {
+        let mut s = subject.clone();
+        s.pod.containers[container].probes = probes.clone();
+        findings(&s, core::slice::from_ref(f))
+            .into_iter()
+            .filter(|g| g.container == spec.name)
+            .map(|g| g.rule.id)
+            .collect()
+    };
+    let before = flagged(&original, &current);
     let mut candidates: Vec<Candidate> = combos
         .into_iter()
         .zip(figures)
         .filter(|(_, f)| req.met_by(f))
+        .filter(|(p, f)| flagged(p, f).iter().all(|id| before.contains(id)))
         .map(|(probes, figures)| Candidate {
-            complexity: total(&probes),
+            complexity: change(&original, &probes),
             probes,
             figures,
         })
         .collect();
     candidates.truncate(n);
     Ok(Search {
+        current,
+        already: false,
         candidates,
         configurations: searcher.configurations,
         simulations: searcher.simulations,

@@ -125,7 +125,7 @@ fn inner(args: &RecommendArgs) -> Result<ExitStatus, ExitStatus> {
             return Err(ExitStatus::Error);
         }
     }
-    if found.candidates.is_empty() {
+    if found.candidates.is_empty() && !found.already {
         print_error("no configuration in the search space meets every requirement");
         return Ok(ExitStatus::Failure);
     }

@@ -107,6 +107,67 @@ fn summary(f: &ContainerFigures) -> String {
     )
 }
 
+/// The figures a candidate is judged on, each with whether a smaller value is better.
+fn headline(f: &ContainerFigures) -> [(&'static str, Option<probesim_core::SimDuration>, bool); 5] {
+    [
+        (
+            "startupBudget.min",
+            f.startup_budget.as_ref().and_then(|b| b.min.value),
+            false,
+        ),
+        ("hangDetection.kill.max", f.hang.kill.max.value, true),
+        (
+            "hangDetection.restarted.max",
+            f.hang.restarted.max.value,
+            true,
+        ),
+        (
+            "readiness.toReady.max",
+            f.readiness.to_ready.max.value,
+            true,
+        ),
+        (
+            "readiness.toNotReady.max",
+            f.readiness.to_not_ready.as_ref().and_then(|n| n.max.value),
+            true,
+        ),
+    ]
+}
+
+/// Every figure that differs from the file's, `name before → after`, marked `(worse)` where it
+/// gets worse. A start-up budget that no probe limits reads `unlimited`.
+#[must_use]
+pub fn changes(before: &ContainerFigures, after: &ContainerFigures) -> Vec<(String, bool)> {
+    let show = |name: &str, v: Option<probesim_core::SimDuration>, f: &ContainerFigures| match v {
+        Some(d) => format!("{d}s"),
+        None if name == "startupBudget.min" && f.startup_budget.is_none() => "unlimited".to_owned(),
+        None => "never".to_owned(),
+    };
+    let order = |v: Option<probesim_core::SimDuration>| {
+        v.map_or((true, probesim_core::SimDuration::ZERO), |d| (false, d))
+    };
+    headline(before)
+        .into_iter()
+        .zip(headline(after))
+        .filter(|((_, a, _), (_, b, _))| a != b)
+        .map(|((name, a, smaller), (_, b, _))| {
+            let worse = if smaller {
+                order(b) > order(a)
+            } else {
+                order(b) < order(a)
+            };
+            (
+                format!(
+                    "{name} {} → {}",
+                    show(name, a, before),
+                    show(name, b, after)
+                ),
+                worse,
+            )
+        })
+        .collect()
+}
+
 /// The candidates as YAML to paste under the container, each with its figures in comments.
 #[must_use]
 pub fn recommendation_text(
@@ -132,11 +193,33 @@ pub fn recommendation_text(
         search.threads,
         if search.threads == 1 { "" } else { "s" }
     );
-    if search.candidates.is_empty() {
+    if search.already {
+        let _ = writeln!(
+            out,
+            "# the probes as written already meet every requirement ({}): nothing to change",
+            summary(&search.current)
+        );
+    } else if search.candidates.is_empty() {
         out.push_str("# no configuration in the search space meets every requirement\n");
+    } else {
+        let _ = writeln!(out, "# as written: {}", summary(&search.current));
     }
     for (i, c) in search.candidates.iter().enumerate() {
         let _ = writeln!(out, "\n# candidate {}: {}", i + 1, summary(&c.figures));
+        let list = changes(&search.current, &c.figures);
+        if !list.is_empty() {
+            let text: Vec<String> = list
+                .iter()
+                .map(|(t, worse)| {
+                    if *worse {
+                        format!("{t} (worse)")
+                    } else {
+                        t.clone()
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "# changes: {}", text.join(", "));
+        }
         for kind in ORDER {
             if let Some(p) = &c.probes[kind.index()] {
                 let _ = writeln!(out, "{}:", key(kind));
@@ -171,6 +254,17 @@ pub fn recommendation_json(
                 ));
             }
             m.push(("figures", J::Obj(figures(&c.figures))));
+            m.push((
+                "changes",
+                J::Arr(
+                    changes(&search.current, &c.figures)
+                        .into_iter()
+                        .map(|(text, worse)| {
+                            J::Obj(vec![("figure", J::str(text)), ("worse", J::Bool(worse))])
+                        })
+                        .collect(),
+                ),
+            ));
             J::Obj(m)
         })
         .collect();
@@ -192,6 +286,8 @@ pub fn recommendation_json(
         ("configurations", J::int(search.configurations)),
         ("simulations", J::int(search.simulations)),
         ("threads", J::int(search.threads as u64)),
+        ("alreadyMet", J::Bool(search.already)),
+        ("current", J::Obj(figures(&search.current))),
         ("candidates", J::Arr(candidates)),
     ])
     .render()
