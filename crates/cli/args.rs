@@ -243,9 +243,20 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "DURATION")]
     pub detect_hang_within: Option<String>,
 
-    /// A failing app must turn the pod not Ready within this: readiness.toNotReady.max.
+    /// A failing app must turn the pod not Ready within this: readiness.toNotReady.max, also
+    /// when only the readiness endpoint fails.
     #[arg(long, value_name = "DURATION")]
     pub not_ready_within: Option<String>,
+
+    /// Through any failure shorter than this (every probe refused), at any phase, the
+    /// container is not killed and the pod stays Ready.
+    #[arg(long, value_name = "DURATION")]
+    pub tolerate_blip: Option<String>,
+
+    /// Through any stall shorter than this (every probe timing out), at any phase, the
+    /// container is not killed.
+    #[arg(long, value_name = "DURATION")]
+    pub tolerate_stall: Option<String>,
 
     /// Output format: text (YAML ready to paste, with figures) or json.
     #[arg(long, short = 'f', value_name = "F", default_value = "text")]

@@ -15,6 +15,8 @@
 //! - [`fix`]: a change for a finding, simulated before it is offered, with its measured effect.
 //! - [`gate`]: `--require` expressions over the figures, for CI.
 //! - [`recommend`]: a search for the simplest probe settings meeting requirements.
+//! - [`robust`]: readiness failing alone, and whether a blip or a stall kills or turns the pod
+//!   not Ready, for the recommender's robustness requirements.
 //! - [`sweep`]: runs many simulation jobs on every core, results in job order.
 //! - [`report`]: text, JSON and SARIF renderings.
 //!
@@ -30,6 +32,7 @@ pub mod fix;
 pub mod gate;
 pub mod recommend;
 pub mod report;
+pub mod robust;
 pub mod subject;
 pub mod sweep;
 pub mod trial;

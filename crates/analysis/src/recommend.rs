@@ -14,8 +14,9 @@ use core::fmt;
 use probesim_core::{ProbeSpec, ProbeTiming, SimDuration};
 
 use crate::analyze::{AnalysisError, Analyzer, Want};
-use crate::figure::ContainerFigures;
+use crate::figure::{ContainerFigures, Figure};
 use crate::finding::findings;
+use crate::robust::{to_not_ready_alone, tolerance, Tolerance};
 use crate::subject::Subject;
 use crate::sweep::Sweep;
 
@@ -26,8 +27,26 @@ pub struct Requirements {
     pub startup_up_to: Option<SimDuration>,
     /// `--detect-hang-within`: `hangDetection.kill.max` at most this.
     pub detect_hang_within: Option<SimDuration>,
-    /// `--not-ready-within`: `readiness.toNotReady.max` at most this.
+    /// `--not-ready-within`: `readiness.toNotReady.max` at most this, and met by readiness
+    /// alone: also when only the readiness endpoint fails and liveness keeps answering.
     pub not_ready_within: Option<SimDuration>,
+    /// `--tolerate-blip`: through any failure shorter than this (every probe refused), at any
+    /// phase, the container is not killed and the pod stays Ready.
+    pub tolerate_blip: Option<SimDuration>,
+    /// `--tolerate-stall`: through any stall shorter than this (every probe timing out), at
+    /// any phase, the container is not killed.
+    pub tolerate_stall: Option<SimDuration>,
+}
+
+/// The robustness figures of a configuration, computed for the requirements that ask them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Robustness {
+    /// From the readiness endpoint failing alone to pod not Ready (for `not_ready_within`).
+    pub not_ready_alone: Option<Figure>,
+    /// What a blip just shorter than `tolerate_blip` did.
+    pub blip: Option<Tolerance>,
+    /// What a stall just shorter than `tolerate_stall` did.
+    pub stall: Option<Tolerance>,
 }
 
 impl Requirements {
@@ -35,6 +54,30 @@ impl Requirements {
     #[must_use]
     pub fn met_by(&self, f: &ContainerFigures) -> bool {
         self.startup_met(f) && self.hang_met(f) && self.not_ready_met(f)
+    }
+
+    /// Whether the robustness figures meet the requirements that ask them.
+    #[must_use]
+    pub fn robust(&self, r: &Robustness) -> bool {
+        let alone = self.not_ready_within.is_none_or(|d| {
+            r.not_ready_alone
+                .is_some_and(|n| n.max.value.is_some_and(|v| v <= d))
+        });
+        let blip = self.tolerate_blip.is_none_or(|_| {
+            r.blip
+                .is_some_and(|t| t.killed.is_none() && t.not_ready.is_none())
+        });
+        let stall = self
+            .tolerate_stall
+            .is_none_or(|_| r.stall.is_some_and(|t| t.killed.is_none()));
+        alone && blip && stall
+    }
+
+    /// Whether any robustness figure is asked.
+    fn asks_robustness(&self) -> bool {
+        self.not_ready_within.is_some()
+            || self.tolerate_blip.is_some()
+            || self.tolerate_stall.is_some()
     }
 
     fn startup_met(&self, f: &ContainerFigures) -> bool {
@@ -100,6 +143,8 @@ pub struct Candidate {
     pub probes: [Option<ProbeSpec>; 3],
     /// The figures of the container with these probes.
     pub figures: ContainerFigures,
+    /// Its robustness figures, those the requirements ask.
+    pub robustness: Robustness,
     /// How far the configuration is from the file's ([`change`]): probes added or removed and
     /// fields changed.
     pub complexity: u32,
@@ -110,6 +155,8 @@ pub struct Candidate {
 pub struct Search {
     /// The figures of the container's probes as the file has them.
     pub current: ContainerFigures,
+    /// Their robustness figures, those the requirements ask.
+    pub current_robustness: Robustness,
     /// Whether the file's probes already meet every requirement: then there are no
     /// candidates, and nothing is to change.
     pub already: bool,
@@ -253,6 +300,42 @@ impl Searcher<'_> {
     }
 }
 
+impl Searcher<'_> {
+    /// The robustness figures `req` asks of a configuration.
+    fn robustness(
+        &mut self,
+        probes: &[Option<ProbeSpec>; 3],
+        req: &Requirements,
+    ) -> Result<Robustness, AnalysisError> {
+        if !req.asks_robustness() {
+            return Ok(Robustness::default());
+        }
+        let mut s = self.subject.clone();
+        s.pod.containers[self.container].probes = probes.clone();
+        let engine = s.pod.init_containers.len() + self.container;
+        let a = Analyzer::new(&s, Sweep::single());
+        let sweep = self.sweep;
+        let just_under = |d: SimDuration| d.saturating_sub(SimDuration::from_millis(1));
+        let out = Robustness {
+            not_ready_alone: match req.not_ready_within {
+                Some(_) => to_not_ready_alone(&a, engine, sweep)?,
+                None => None,
+            },
+            blip: match req.tolerate_blip {
+                Some(d) => Some(tolerance(&a, engine, just_under(d), false, sweep)?),
+                None => None,
+            },
+            stall: match req.tolerate_stall {
+                Some(d) => Some(tolerance(&a, engine, just_under(d), true, sweep)?),
+                None => None,
+            },
+        };
+        self.configurations += 1;
+        self.simulations += a.simulations();
+        Ok(out)
+    }
+}
+
 const ONLY_HANG: Want = Want {
     startup: false,
     hang: true,
@@ -304,9 +387,11 @@ pub fn recommend(
     let current = searcher
         .judge(core::slice::from_ref(&spec.probes), Want::ALL)?
         .remove(0);
-    if req.met_by(&current) {
+    let current_robustness = searcher.robustness(&spec.probes, req)?;
+    if req.met_by(&current) && req.robust(&current_robustness) {
         return Ok(Search {
             current,
+            current_robustness,
             already: true,
             candidates: Vec::new(),
             configurations: searcher.configurations,
@@ -316,9 +401,16 @@ pub fn recommend(
     }
     // 1. Liveness, for hang detection (the startup probe does not matter once started).
     let mut livenesses: Vec<Option<ProbeSpec>> = Vec::new();
-    if req.detect_hang_within.is_some() {
+    // A blip or a stall can only be killed by a liveness probe: without one, none is added
+    // for them.
+    let liveness_asked = req.detect_hang_within.is_some()
+        || (l0.is_some() && (req.tolerate_stall.is_some() || req.tolerate_blip.is_some()));
+    if liveness_asked {
         let base = l0.as_ref().unwrap_or(&template);
         let mut configs = Vec::new();
+        if l0.is_some() {
+            configs.push([None, None, l0.clone()]);
+        }
         for &period in LIVENESS_PERIODS {
             for &failure in LIVENESS_FAILURES {
                 for &timeout in TIMEOUTS {
@@ -342,7 +434,26 @@ pub fn recommend(
         // The smallest change first; then the most tolerant threshold (a threshold of 1 kills
         // on one slow answer), the fewest probes per second and the longest timeout.
         ok.sort_by_key(|(c, p, l)| (*c, -l.failure_threshold(), *p, -l.timeout_seconds()));
-        livenesses.extend(ok.into_iter().take(3).map(|(_, _, l)| Some(l)));
+        ok.dedup_by(|a, b| a.2 == b.2);
+        // A blip or a stall must not kill: judged on the liveness alone (readiness never
+        // kills), in rank order until three pass.
+        let kill_asked = Requirements {
+            tolerate_blip: req.tolerate_blip,
+            tolerate_stall: req.tolerate_stall,
+            ..Requirements::default()
+        };
+        for (_, _, l) in ok {
+            if livenesses.len() == 3 {
+                break;
+            }
+            let probes = [None, None, Some(l.clone())];
+            let r = searcher.robustness(&probes, &kill_asked)?;
+            let killed = r.blip.is_some_and(|t| t.killed.is_some())
+                || r.stall.is_some_and(|t| t.killed.is_some());
+            if !killed {
+                livenesses.push(Some(l));
+            }
+        }
     } else {
         livenesses.push(l0.clone());
     }
@@ -431,10 +542,13 @@ pub fn recommend(
     }
     // 3. Readiness, with the simplest liveness.
     let mut readinesses: Vec<Option<ProbeSpec>> = Vec::new();
-    if req.not_ready_within.is_some() {
+    if req.not_ready_within.is_some() || (req.tolerate_blip.is_some() && r0.is_some()) {
         let base = r0.as_ref().unwrap_or(&template);
         let liveness = livenesses.first().cloned().flatten();
         let mut configs = Vec::new();
+        if r0.is_some() {
+            configs.push([None, r0.clone(), liveness.clone()]);
+        }
         for &period in READINESS_PERIODS {
             for &failure in READINESS_FAILURES {
                 if let Some(p) = with_timing(base, period, failure, 1, r0.is_some()) {
@@ -451,7 +565,28 @@ pub fn recommend(
             .map(|r| (distance(r0.as_ref(), Some(&r)), -r.period_seconds(), r))
             .collect();
         ok.sort_by_key(|(c, p, r)| (*c, -r.failure_threshold(), *p));
-        readinesses.extend(ok.into_iter().take(2).map(|(_, _, r)| Some(r)));
+        ok.dedup_by(|a, b| a.2 == b.2);
+        // Met by readiness alone, and Ready through a blip: in rank order until two pass.
+        let asked = Requirements {
+            not_ready_within: req.not_ready_within,
+            tolerate_blip: req.tolerate_blip,
+            ..Requirements::default()
+        };
+        for (_, _, r) in ok {
+            if readinesses.len() == 2 {
+                break;
+            }
+            let probes = [None, Some(r.clone()), liveness.clone()];
+            let rob = searcher.robustness(&probes, &asked)?;
+            let alone = req.not_ready_within.is_none_or(|d| {
+                rob.not_ready_alone
+                    .is_some_and(|n| n.max.value.is_some_and(|v| v <= d))
+            });
+            let blip = rob.blip.is_none_or(|t| t.not_ready.is_none());
+            if alone && blip {
+                readinesses.push(Some(r));
+            }
+        }
     } else {
         readinesses.push(r0.clone());
     }
@@ -481,20 +616,30 @@ pub fn recommend(
             .collect()
     };
     let before = flagged(&original, &current);
-    let mut candidates: Vec<Candidate> = combos
-        .into_iter()
-        .zip(figures)
-        .filter(|(_, f)| req.met_by(f))
-        .filter(|(p, f)| flagged(p, f).iter().all(|id| before.contains(id)))
-        .map(|(probes, figures)| Candidate {
-            complexity: change(&original, &probes),
-            probes,
-            figures,
-        })
-        .collect();
-    candidates.truncate(n);
+    let n = n.max(1);
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for (probes, figures) in combos.into_iter().zip(figures) {
+        if candidates.len() == n
+            || !req.met_by(&figures)
+            || !flagged(&probes, &figures)
+                .iter()
+                .all(|id| before.contains(id))
+        {
+            continue;
+        }
+        let robustness = searcher.robustness(&probes, req)?;
+        if req.robust(&robustness) {
+            candidates.push(Candidate {
+                complexity: change(&original, &probes),
+                probes,
+                figures,
+                robustness,
+            });
+        }
+    }
     Ok(Search {
         current,
+        current_robustness,
         already: false,
         candidates,
         configurations: searcher.configurations,

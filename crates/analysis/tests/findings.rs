@@ -245,6 +245,7 @@ fn every_recommended_candidate_meets_the_requirements_when_analysed_again() {
         startup_up_to: Some(SimDuration::from_secs(60)),
         detect_hang_within: Some(SimDuration::from_secs(20)),
         not_ready_within: Some(SimDuration::from_secs(8)),
+        ..Requirements::default()
     };
     let search = recommend(&subject, 0, &req, Sweep::new(2), 2).unwrap();
     assert!(!search.candidates.is_empty());

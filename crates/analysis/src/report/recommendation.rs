@@ -80,7 +80,17 @@ pub fn describe(req: &Requirements) -> String {
         parts.push(format!("hangDetection.kill.max <= {d}s"));
     }
     if let Some(d) = req.not_ready_within {
-        parts.push(format!("readiness.toNotReady.max <= {d}s"));
+        parts.push(format!(
+            "readiness.toNotReady.max <= {d}s, also when only readiness fails"
+        ));
+    }
+    if let Some(d) = req.tolerate_blip {
+        parts.push(format!(
+            "no kill and no NotReady through a failure shorter than {d}s"
+        ));
+    }
+    if let Some(d) = req.tolerate_stall {
+        parts.push(format!("no kill through a stall shorter than {d}s"));
     }
     if parts.is_empty() {
         "no requirement".to_owned()
@@ -168,6 +178,42 @@ pub fn changes(before: &ContainerFigures, after: &ContainerFigures) -> Vec<(Stri
         .collect()
 }
 
+/// The robustness figures asked, in words: `readiness alone: toNotReady.max 9.999s; a blip of
+/// 4.999s: not killed, stays Ready`.
+fn robustness(req: &Requirements, r: &crate::recommend::Robustness) -> Option<String> {
+    let mut parts = Vec::new();
+    if req.not_ready_within.is_some() {
+        parts.push(format!(
+            "readiness failing alone: toNotReady.max {}",
+            r.not_ready_alone
+                .as_ref()
+                .map_or_else(|| "never".to_owned(), |n| v(n, true))
+        ));
+    }
+    let told = |what: &str, d: probesim_core::SimDuration, t: Option<crate::robust::Tolerance>| {
+        let d = d.saturating_sub(probesim_core::SimDuration::from_millis(1));
+        match t {
+            None => format!("a {what} of {d}s: not simulated"),
+            Some(t) => {
+                let kill = t
+                    .killed
+                    .map_or_else(|| "not killed".to_owned(), |p| format!("killed ({p})"));
+                let ready = t
+                    .not_ready
+                    .map_or_else(|| "stays Ready".to_owned(), |p| format!("not Ready ({p})"));
+                format!("a {what} of {d}s at any phase: {kill}, {ready}")
+            }
+        }
+    };
+    if let Some(d) = req.tolerate_blip {
+        parts.push(told("failure", d, r.blip));
+    }
+    if let Some(d) = req.tolerate_stall {
+        parts.push(told("stall", d, r.stall));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
 /// The candidates as YAML to paste under the container, each with its figures in comments.
 #[must_use]
 pub fn recommendation_text(
@@ -203,9 +249,15 @@ pub fn recommendation_text(
         out.push_str("# no configuration in the search space meets every requirement\n");
     } else {
         let _ = writeln!(out, "# as written: {}", summary(&search.current));
+        if let Some(r) = robustness(req, &search.current_robustness) {
+            let _ = writeln!(out, "# as written: {r}");
+        }
     }
     for (i, c) in search.candidates.iter().enumerate() {
         let _ = writeln!(out, "\n# candidate {}: {}", i + 1, summary(&c.figures));
+        if let Some(r) = robustness(req, &c.robustness) {
+            let _ = writeln!(out, "# {r}");
+        }
         let list = changes(&search.current, &c.figures);
         if !list.is_empty() {
             let text: Vec<String> = list
@@ -281,6 +333,8 @@ pub fn recommendation_json(
                 ("startupUpTo", opt(req.startup_up_to)),
                 ("detectHangWithin", opt(req.detect_hang_within)),
                 ("notReadyWithin", opt(req.not_ready_within)),
+                ("tolerateBlip", opt(req.tolerate_blip)),
+                ("tolerateStall", opt(req.tolerate_stall)),
             ]),
         ),
         ("configurations", J::int(search.configurations)),
