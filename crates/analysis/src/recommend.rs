@@ -162,12 +162,28 @@ pub struct Search {
     pub already: bool,
     /// The candidates, the smallest change from the file first.
     pub candidates: Vec<Candidate>,
+    /// When no configuration meets every requirement: each requirement that binds (left out,
+    /// the others are met), with the value the best configuration meeting the others reaches
+    /// for it.
+    pub binding: Vec<Binding>,
+    /// The fastest hang detection (`hangDetection.kill.max`) of every liveness probe judged.
+    pub best_hang: Option<SimDuration>,
     /// Configurations judged.
     pub configurations: u64,
     /// Simulations run.
     pub simulations: u64,
     /// Threads used.
     pub threads: usize,
+}
+
+/// A requirement of an impossible set that binds.
+#[derive(Clone, Debug)]
+pub struct Binding {
+    /// The requirement, as [`crate::report::describe`] words it.
+    pub requirement: String,
+    /// What the best configuration meeting every other requirement achieves for it (the
+    /// value of its figure, or what the disturbance did).
+    pub best: String,
 }
 
 const LIVENESS_PERIODS: &[i32] = &[1, 2, 3, 5, 10, 15, 20, 30];
@@ -367,6 +383,118 @@ pub fn recommend(
     sweep: Sweep,
     n: usize,
 ) -> Result<Search, RecommendError> {
+    let mut found = search_once(subject, container, req, sweep, n)?;
+    if found.already || !found.candidates.is_empty() {
+        return Ok(found);
+    }
+    // Impossible: which requirement binds, and how close the others let it come.
+    let fields: [(Requirements, &str); 5] = [
+        (
+            Requirements {
+                startup_up_to: None,
+                ..*req
+            },
+            "startup",
+        ),
+        (
+            Requirements {
+                detect_hang_within: None,
+                ..*req
+            },
+            "hang",
+        ),
+        (
+            Requirements {
+                not_ready_within: None,
+                ..*req
+            },
+            "notReady",
+        ),
+        (
+            Requirements {
+                tolerate_blip: None,
+                ..*req
+            },
+            "blip",
+        ),
+        (
+            Requirements {
+                tolerate_stall: None,
+                ..*req
+            },
+            "stall",
+        ),
+    ];
+    for (others, which) in fields {
+        if others == *req || others == Requirements::default() {
+            continue;
+        }
+        let alone = Requirements {
+            startup_up_to: req.startup_up_to.filter(|_| which == "startup"),
+            detect_hang_within: req.detect_hang_within.filter(|_| which == "hang"),
+            not_ready_within: req.not_ready_within.filter(|_| which == "notReady"),
+            tolerate_blip: req.tolerate_blip.filter(|_| which == "blip"),
+            tolerate_stall: req.tolerate_stall.filter(|_| which == "stall"),
+        };
+        let sub = search_once(subject, container, &others, sweep, 1)?;
+        found.configurations += sub.configurations;
+        found.simulations += sub.simulations;
+        let (figures, probes) = match sub.candidates.first() {
+            Some(c) => (c.figures.clone(), c.probes.clone()),
+            None if sub.already => (
+                sub.current.clone(),
+                subject.pod.containers[container].probes.clone(),
+            ),
+            None => continue,
+        };
+        let mut searcher = Searcher {
+            subject,
+            container,
+            sweep,
+            configurations: 0,
+            simulations: 0,
+        };
+        let rob = searcher.robustness(&probes, &alone)?;
+        found.simulations += searcher.simulations;
+        let secs =
+            |v: Option<SimDuration>| v.map_or_else(|| "never".to_owned(), |d| format!("{d}s"));
+        let tol = |t: Option<Tolerance>| match t {
+            Some(t) if t.killed.is_some() => "killed".to_owned(),
+            Some(t) if t.not_ready.is_some() => "not Ready".to_owned(),
+            _ => "survived".to_owned(),
+        };
+        let best = match which {
+            "startup" => format!(
+                "startupBudget.min {}",
+                secs(figures.startup_budget.and_then(|b| b.min.value))
+            ),
+            "hang" => format!(
+                "hangDetection.kill.max {} (the fastest of every liveness probe searched)",
+                secs(found.best_hang.or(figures.hang.kill.max.value))
+            ),
+            "notReady" => format!(
+                "readiness.toNotReady.max {} when readiness fails alone",
+                secs(rob.not_ready_alone.and_then(|n| n.max.value))
+            ),
+            "blip" => format!("a blip: {}", tol(rob.blip)),
+            _ => format!("a stall: {}", tol(rob.stall)),
+        };
+        found.binding.push(Binding {
+            requirement: crate::report::describe(&alone),
+            best,
+        });
+    }
+    Ok(found)
+}
+
+/// One search for every requirement of `req`.
+fn search_once(
+    subject: &Subject,
+    container: usize,
+    req: &Requirements,
+    sweep: Sweep,
+    n: usize,
+) -> Result<Search, RecommendError> {
     let spec = &subject.pod.containers[container];
     let [s0, r0, l0] = spec.probes.clone();
     let template = l0
@@ -394,6 +522,8 @@ pub fn recommend(
             current_robustness,
             already: true,
             candidates: Vec::new(),
+            binding: Vec::new(),
+            best_hang: None,
             configurations: searcher.configurations,
             simulations: searcher.simulations,
             threads: sweep.threads(),
@@ -401,6 +531,7 @@ pub fn recommend(
     }
     // 1. Liveness, for hang detection (the startup probe does not matter once started).
     let mut livenesses: Vec<Option<ProbeSpec>> = Vec::new();
+    let mut best_hang = None;
     // A blip or a stall can only be killed by a liveness probe: without one, none is added
     // for them.
     let liveness_asked = req.detect_hang_within.is_some()
@@ -424,6 +555,7 @@ pub fn recommend(
             }
         }
         let figures = searcher.judge(&configs, ONLY_HANG)?;
+        best_hang = figures.iter().filter_map(|f| f.hang.kill.max.value).min();
         let mut ok: Vec<(u32, i32, ProbeSpec)> = configs
             .into_iter()
             .zip(&figures)
@@ -642,6 +774,8 @@ pub fn recommend(
         current_robustness,
         already: false,
         candidates,
+        binding: Vec::new(),
+        best_hang,
         configurations: searcher.configurations,
         simulations: searcher.simulations,
         threads: sweep.threads(),

@@ -164,3 +164,25 @@ spec:
     }
     check(&s, &req, &search);
 }
+
+#[test]
+fn an_impossible_set_names_the_requirement_that_binds() {
+    let s = subject(ADAPTER);
+    let req = Requirements {
+        detect_hang_within: secs(1),
+        not_ready_within: secs(30),
+        ..Requirements::default()
+    };
+    let search = recommend(&s, 0, &req, Sweep::new(2), 1).unwrap();
+    assert!(search.candidates.is_empty() && !search.already);
+    let names: Vec<&str> = search
+        .binding
+        .iter()
+        .map(|b| b.requirement.as_str())
+        .collect();
+    assert_eq!(names, ["hangDetection.kill.max <= 1s"]);
+    // The best value reported is above the requirement, and is a liveness probe's figure.
+    let best = search.best_hang.unwrap();
+    assert!(best > SimDuration::from_secs(1), "{best}");
+    assert!(search.binding[0].best.contains(&format!("{best}s")));
+}

@@ -247,6 +247,16 @@ pub fn recommendation_text(
         );
     } else if search.candidates.is_empty() {
         out.push_str("# no configuration in the search space meets every requirement\n");
+        for b in &search.binding {
+            let _ = writeln!(
+                out,
+                "# binding: {}; the other requirements can be met, and then this reaches at best {}",
+                b.requirement, b.best
+            );
+        }
+        if search.binding.is_empty() {
+            out.push_str("# no single requirement left out lets the others be met\n");
+        }
     } else {
         let _ = writeln!(out, "# as written: {}", summary(&search.current));
         if let Some(r) = robustness(req, &search.current_robustness) {
