@@ -300,3 +300,45 @@ fn the_behaviour_options_of_run_reach_the_analysis() {
         .iter()
         .any(|f| f.rule.id == "grace-dominates-recovery"));
 }
+
+#[test]
+fn sarif_keeps_suppressed_results_with_their_suppression() {
+    use probesim_analysis::report::sarif;
+
+    let text = insert_after(
+        NGINX,
+        "  template:\n    metadata:\n",
+        "      annotations:\n        ignore-check.probesim.io/liveness-equals-readiness: \"one endpoint by design\"\n",
+    );
+    let mut r = analyse(&text, &[]).unwrap();
+    // --ignore, as the command line adds it.
+    r[0].subject
+        .ignore
+        .push(("probe-port-not-exposed", "--ignore".to_owned()));
+    let subject = r[0].subject.clone();
+    let r = vec![WorkloadReport::of(subject, Sweep::new(2)).unwrap()];
+    let log: serde_json::Value = serde_json::from_str(&sarif("0.1.0", &r)).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let kinds: Vec<(&str, &str)> = results
+        .iter()
+        .map(|x| {
+            (
+                x["ruleId"].as_str().unwrap(),
+                x["suppressions"][0]["kind"].as_str().unwrap_or("none"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("liveness-equals-readiness", "inSource"),
+            ("probe-port-not-exposed", "external"),
+            ("probe-port-not-exposed", "external"),
+        ]
+    );
+    // Each still points at its field.
+    for x in results {
+        let region = &x["locations"][0]["physicalLocation"]["region"];
+        assert!(region["startLine"].as_u64().is_some(), "{x}");
+    }
+}
