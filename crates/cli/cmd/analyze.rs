@@ -132,6 +132,7 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
             (AppFlag::Sigterm, &args.sigterm),
             (AppFlag::Pull, &args.pull),
         ]),
+        sets: args.set.clone(),
     };
     let mut ignore = Vec::new();
     for id in args.ignore.iter().flat_map(|v| v.split(',')).map(str::trim) {

@@ -56,6 +56,7 @@ use probesim_core::cycle::Visitor;
 use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, Replay, SimDuration, SimTime, Sink};
 
 pub mod check;
+pub mod compare;
 mod describe;
 mod events;
 pub mod explain;
@@ -100,6 +101,19 @@ pub struct RunInfo<'a> {
     pub seed: u64,
     /// The virtual time simulated (the horizon).
     pub duration: SimDuration,
+    /// The command-line edits of the scenario (`--set …`, `--app …`), listed under the header
+    /// line; empty for the file's own run.
+    pub overridden: &'a [String],
+}
+
+impl RunInfo<'_> {
+    /// The line that lists the edits, `overridden: --set … · --app …`, or `None` when there
+    /// are none.
+    #[must_use]
+    pub fn overridden_line(&self) -> Option<String> {
+        (!self.overridden.is_empty())
+            .then(|| format!("overridden: {}", self.overridden.join(" · ")))
+    }
 }
 
 /// The `--format` of `probesim run`.
