@@ -209,8 +209,9 @@ fn propose(
         };
         let found = match recommend(subject, regular, &req, sweep, 4) {
             Ok(found) => found.candidates,
-            Err(RecommendError::NoHandler { .. }) => return Ok(Vec::new()),
             Err(RecommendError::Analysis(e)) => return Err(e),
+            // No handler, a start beyond the search, or a search too costly: no fix offered.
+            Err(_) => return Ok(Vec::new()),
         };
         let mut out = Vec::new();
         for c in found {
