@@ -187,10 +187,31 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
 
+    /// How a container answers its probes, 'NAME: KEY=SCRIPT; …', as for `run` (repeatable; on
+    /// a scenario file, replaces the scripts of the same keys in its `apps`); a script that
+    /// fails at first declares a start-up time.
+    #[arg(long, value_name = "'NAME: KEY=SCRIPT'")]
+    pub app: Vec<String>,
+
+    /// A container's process exits by itself, 'NAME: CODE after DURATION' (repeatable; on a
+    /// scenario file, replaces its `exit`).
+    #[arg(long, value_name = "'NAME: CODE after D'")]
+    pub exit: Vec<String>,
+
     /// What a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit [CODE] after
     /// DURATION' (repeatable; on a scenario file, replaces its `sigterm`).
     #[arg(long, value_name = "'NAME: ignore'")]
     pub sigterm: Vec<String>,
+
+    /// How long each image pull of a container takes, 'NAME: DURATION' (repeatable; on a
+    /// scenario file, replaces its `pull`).
+    #[arg(long, value_name = "'NAME: D'")]
+    pub pull: Vec<String>,
+
+    /// Leave out the findings with this id (repeatable, or ids separated by commas), as the
+    /// annotation probesim.io/ignore does in a manifest.
+    #[arg(long, value_name = "ID")]
+    pub ignore: Vec<String>,
 
     /// A requirement on a figure, 'CONTAINER.FIGURE.min|max OP DURATION', e.g.
     /// 'web.startupBudget.min>=90s' or 'web.hangDetection.kill.max<=45s' (repeatable); exit 1
@@ -239,9 +260,20 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "DURATION")]
     pub detect_hang_within: Option<String>,
 
-    /// A failing app must turn the pod not Ready within this: readiness.toNotReady.max.
+    /// A failing app must turn the pod not Ready within this: readiness.toNotReady.max, also
+    /// when only the readiness endpoint fails.
     #[arg(long, value_name = "DURATION")]
     pub not_ready_within: Option<String>,
+
+    /// Through any failure shorter than this (every probe refused), at any phase, the
+    /// container is not killed and the pod stays Ready.
+    #[arg(long, value_name = "DURATION")]
+    pub tolerate_blip: Option<String>,
+
+    /// Through any stall shorter than this (every probe timing out), at any phase, the
+    /// container is not killed.
+    #[arg(long, value_name = "DURATION")]
+    pub tolerate_stall: Option<String>,
 
     /// Output format: text (YAML ready to paste, with figures) or json.
     #[arg(long, short = 'f', value_name = "F", default_value = "text")]

@@ -232,6 +232,25 @@ impl<'s> Analyzer<'s> {
         }
     }
 
+    /// The subject analysed.
+    #[must_use]
+    pub fn subject(&self) -> &'s Subject {
+        self.subject
+    }
+
+    /// Per seed, an instant long after the container is steady and Ready, on a grid-cycle
+    /// boundary: the base of every change trial.
+    ///
+    /// # Errors
+    /// A stuck engine.
+    pub fn steady_bases(
+        &self,
+        index: usize,
+        space: &GridPhaseSpace,
+    ) -> Result<Vec<(u64, SimTime)>, AnalysisError> {
+        self.bases(index, space)
+    }
+
     /// The simulations run so far.
     #[must_use]
     pub fn simulations(&self) -> u64 {
@@ -714,6 +733,15 @@ impl<'s> Analyzer<'s> {
 }
 
 /// The phase of a trial whose container started at `start` and whose app changed at `change`.
+pub(crate) fn phase_of(
+    space: &GridPhaseSpace,
+    start: SimTime,
+    change: Option<SimTime>,
+    seed: u64,
+) -> GridPhase {
+    phase(space, start, change, seed)
+}
+
 fn phase(space: &GridPhaseSpace, start: SimTime, change: Option<SimTime>, seed: u64) -> GridPhase {
     let cycle = ms(space.cycle).max(1);
     let modulo = |t: SimTime| dur(ms(t.saturating_since(SimTime::ZERO)) % cycle);

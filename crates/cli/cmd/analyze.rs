@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use probesim_analysis::finding::Severity;
+use probesim_analysis::finding::{rule, Severity, RULES};
 use probesim_analysis::report::{self, WorkloadReport};
 use probesim_analysis::requirement::{Requirement, Verdict};
 use probesim_analysis::subject::{self, LoadOptions, Subject};
@@ -61,6 +61,19 @@ pub fn load_subjects(
     Ok((subjects, kubernetes))
 }
 
+/// The behaviour options as `run` takes them, in the order given per option.
+pub fn app_args(options: &[(AppFlag, &Vec<String>)]) -> Vec<AppArg> {
+    options
+        .iter()
+        .flat_map(|(flag, values)| {
+            values.iter().map(|v| AppArg {
+                flag: *flag,
+                value: v.clone(),
+            })
+        })
+        .collect()
+}
+
 pub fn analyze(args: &AnalyzeArgs) -> ExitStatus {
     match analyze_inner(args) {
         Ok(s) | Err(s) => s,
@@ -113,21 +126,37 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
     let options = LoadOptions {
         select: args.select.clone(),
         kubernetes: args.kubernetes.clone(),
-        apps: args
-            .sigterm
-            .iter()
-            .map(|v| AppArg {
-                flag: AppFlag::Sigterm,
-                value: v.clone(),
-            })
-            .collect(),
+        apps: app_args(&[
+            (AppFlag::App, &args.app),
+            (AppFlag::Exit, &args.exit),
+            (AppFlag::Sigterm, &args.sigterm),
+            (AppFlag::Pull, &args.pull),
+        ]),
         sets: args.set.clone(),
     };
+    let mut ignore = Vec::new();
+    for id in args.ignore.iter().flat_map(|v| v.split(',')).map(str::trim) {
+        match rule(id) {
+            Some(r) => ignore.push((r.id, "--ignore".to_owned())),
+            None => {
+                print_error(&format!(
+                    "--ignore: unknown finding id {id:?} (the ids are {})",
+                    RULES.iter().map(|r| r.id).collect::<Vec<_>>().join(", ")
+                ));
+                return Err(ExitStatus::Error);
+            }
+        }
+    }
     let (subjects, kubernetes) = load_subjects(&args.file, &options)?;
     let sweep = machine_sweep();
     let mut reports = Vec::new();
     for mut s in subjects {
         s.expect_startup = expect_startup;
+        for (id, by) in &ignore {
+            if s.ignores(id).is_none() {
+                s.ignore.push((id, by.clone()));
+            }
+        }
         match WorkloadReport::of(s, sweep) {
             Ok(r) => reports.push(r),
             Err(e) => {

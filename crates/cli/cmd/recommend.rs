@@ -44,10 +44,12 @@ fn inner(args: &RecommendArgs) -> Result<ExitStatus, ExitStatus> {
         startup_up_to: duration("--startup-up-to", args.startup_up_to.as_ref())?,
         detect_hang_within: duration("--detect-hang-within", args.detect_hang_within.as_ref())?,
         not_ready_within: duration("--not-ready-within", args.not_ready_within.as_ref())?,
+        tolerate_blip: duration("--tolerate-blip", args.tolerate_blip.as_ref())?,
+        tolerate_stall: duration("--tolerate-stall", args.tolerate_stall.as_ref())?,
     };
     if req == Requirements::default() {
         print_error(
-            "nothing to recommend for: give at least one of --startup-up-to, --detect-hang-within and --not-ready-within",
+            "nothing to recommend for: give at least one of --startup-up-to, --detect-hang-within, --not-ready-within, --tolerate-blip and --tolerate-stall",
         );
         return Err(ExitStatus::Error);
     }
@@ -126,7 +128,7 @@ fn inner(args: &RecommendArgs) -> Result<ExitStatus, ExitStatus> {
             return Err(ExitStatus::Error);
         }
     }
-    if found.candidates.is_empty() {
+    if found.candidates.is_empty() && !found.already {
         print_error("no configuration in the search space meets every requirement");
         return Ok(ExitStatus::Failure);
     }

@@ -125,6 +125,15 @@ pub fn json(kubernetes: &str, workloads: &[WorkloadReport], requirements: &[Verd
                                     m.push(("column", J::int(col as u64)));
                                 }
                                 m.push(("message", J::str(f.message.clone())));
+                                if let Some(fix) = &f.fix {
+                                    m.push((
+                                        "fix",
+                                        J::Obj(vec![
+                                            ("change", J::str(fix.change.clone())),
+                                            ("effect", J::str(fix.effect.clone())),
+                                        ]),
+                                    ));
+                                }
                                 J::Obj(m)
                             })
                             .collect(),

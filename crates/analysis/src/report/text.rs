@@ -218,6 +218,17 @@ pub fn text(kubernetes: &str, workloads: &[WorkloadReport]) -> String {
                 "    {}[{}] {}{at}: {}: {}",
                 f.rule.severity, f.rule.id, w.subject.file, f.path, f.message
             );
+            if let Some(fix) = &f.fix {
+                let _ = writeln!(out, "      fix, simulated: {}: {}", fix.change, fix.effect);
+            }
+        }
+        for (f, by) in &w.suppressed {
+            let at = f.at.map_or_else(String::new, |(l, c)| format!(":{l}:{c}"));
+            let _ = writeln!(
+                out,
+                "  suppressed: {} {}{at}: {} (by {by})",
+                f.rule.id, w.subject.file, f.path
+            );
         }
     }
     out
