@@ -91,6 +91,11 @@ pub struct RunArgs {
     #[command(flatten)]
     pub manifest: ManifestArgs,
 
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
+
     /// Manifest only: print the scenario built from the manifest and the options (a file that
     /// replays to the same timeline) instead of running it.
     #[arg(long)]
@@ -129,8 +134,18 @@ pub struct CheckArgs {
     pub snapshot: bool,
 
     /// With --snapshot: write the snapshots that are missing or differ instead of failing.
+    /// Refused under CI (the environment variable CI is `true`) unless --force is given.
     #[arg(long, requires = "snapshot")]
     pub update: bool,
+
+    /// With --update: write snapshots even under CI.
+    #[arg(long, requires = "update")]
+    pub force: bool,
+
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
 
     /// How many scenarios to simulate at once (default: the number of CPU cores); the output
     /// is the same, in the same order, whatever the number.
@@ -195,6 +210,11 @@ pub struct AnalyzeArgs {
     /// probes do not guarantee that much (startup-budget-below-expected).
     #[arg(long, value_name = "DURATION")]
     pub expect_startup: Option<String>,
+
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
 }
 
 #[derive(Debug, Args)]
@@ -234,6 +254,11 @@ pub struct RecommendArgs {
     /// How many candidates to print.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub candidates: usize,
+
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
 }
 
 #[derive(Debug, Args)]
@@ -257,6 +282,11 @@ pub struct ExplainArgs {
     /// The manifest options, as for `run`.
     #[command(flatten)]
     pub manifest: ManifestArgs,
+
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
 }
 
 impl ExplainArgs {
@@ -275,6 +305,7 @@ impl ExplainArgs {
             manifest: self.manifest.clone(),
             emit_scenario: false,
             no_fast_forward: false,
+            allow_outside_tree: self.allow_outside_tree,
         }
     }
 }

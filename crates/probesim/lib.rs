@@ -55,6 +55,7 @@
 
 mod error;
 mod files;
+pub mod input;
 pub mod manifest;
 mod run;
 #[cfg(feature = "proptest")]

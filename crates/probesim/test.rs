@@ -11,7 +11,8 @@ use probesim_scenario::scenario::{horizon, ManifestRun, Overrides, Scenario};
 use probesim_script::ScriptPlayer;
 
 use crate::error::{Error, ErrorKind};
-use crate::files::{self, Files};
+use crate::files;
+use crate::input::{References, Tree};
 use crate::run::{Recorder, Run};
 
 /// The input: a Kubernetes manifest (a Pod or a workload) or a scenario file.
@@ -56,6 +57,7 @@ pub struct Test {
     kubernetes: Option<String>,
     seed: Option<u64>,
     horizon: Option<Horizon>,
+    outside_tree: bool,
 }
 
 impl fmt::Debug for Test {
@@ -69,6 +71,7 @@ impl fmt::Debug for Test {
             .field("kubernetes", &self.kubernetes)
             .field("seed", &self.seed)
             .field("horizon", &self.horizon)
+            .field("outside_tree", &self.outside_tree)
             .finish()
     }
 }
@@ -84,6 +87,7 @@ impl Test {
             kubernetes: None,
             seed: None,
             horizon: None,
+            outside_tree: false,
         }
     }
 
@@ -123,6 +127,16 @@ impl Test {
             file: display_path.to_owned(),
             text: text.to_owned(),
         })
+    }
+
+    /// Lets a scenario file's `manifest:` references leave its tree (`--allow-outside-tree`).
+    /// By default a reference must resolve, links followed, under the working directory or
+    /// the scenario file's own directory, so that a scenario from elsewhere cannot read
+    /// `/etc/passwd` or `/proc/self/environ` into an error message.
+    #[must_use]
+    pub fn allow_outside_tree(mut self) -> Test {
+        self.outside_tree = true;
+        self
     }
 
     /// Which workload of the manifest: `[NAMESPACE/]KIND/NAME` or `NAME` (`--select`).
@@ -297,7 +311,13 @@ impl Test {
                         ),
                     ));
                 }
-                let scenario = Scenario::load_with(text, file, &mut Files, &overrides)
+                let tree = if self.outside_tree {
+                    Tree::anywhere()
+                } else {
+                    Tree::of(Some(std::path::Path::new(file)), "Test::allow_outside_tree")
+                };
+                let mut files = References::new(tree);
+                let scenario = Scenario::load_with(text, file, &mut files, &overrides)
                     .map_err(|e| input(text, &e))?;
                 let mut replay = text.clone();
                 if !replay.ends_with('\n') {

@@ -3,22 +3,20 @@
 pub mod analyze;
 pub mod check;
 pub mod generate;
-mod read;
 pub mod recommend;
 pub mod run;
 
 use std::io::{self, Write};
 use std::path::Path;
 
+use probesim::input::{self, ReadError, References, Tree};
 use probesim_scenario::printable::printable;
-use probesim_scenario::scenario::ManifestReader;
 
-use read::{read_text, ReadError};
-
-/// Reads a scenario's text; `-` is standard input.
+/// Reads a scenario's text; `-` is standard input. Every input goes through the library's
+/// reader (`probesim::input`), the one the library's own tests read with.
 pub fn read_input(path: &str) -> Result<String, String> {
     if path == "-" {
-        return read::read_stdin().map_err(|e| match e {
+        return input::read_stdin().map_err(|e| match e {
             ReadError::Io(reason) => format!("<stdin>: cannot read standard input: {reason}"),
             ReadError::Content(reason) => format!("<stdin>: {reason}"),
         });
@@ -28,19 +26,22 @@ pub fn read_input(path: &str) -> Result<String, String> {
 
 /// Reads a file as UTF-8 text, with an error that names it.
 pub fn read_file(path: &Path) -> Result<String, String> {
-    read_text(path).map_err(|e| match e {
-        ReadError::Io(reason) => format!("{}: cannot read file: {reason}", path.display()),
-        ReadError::Content(reason) => format!("{}: {reason}", path.display()),
+    input::read_text(path).map_err(|e| e.with_path(&path.display().to_string()))
+}
+
+/// The reader of the manifests a scenario references (`manifest:`): inside the scenario's
+/// tree (`scenario`: its file, `None` for standard input) unless `--allow-outside-tree`.
+pub fn references(scenario: Option<&Path>, allow_outside_tree: bool) -> References {
+    References::new(if allow_outside_tree {
+        Tree::anywhere()
+    } else {
+        Tree::of(scenario, "--allow-outside-tree")
     })
 }
 
-/// Reads the manifest files scenarios reference (`manifest:`), from the file system.
-pub struct FileReader;
-
-impl ManifestReader for FileReader {
-    fn read(&mut self, path: &str) -> Result<String, String> {
-        read_text(Path::new(path)).map_err(ReadError::into_reason)
-    }
+/// The scenario file a path names, for its tree (`-` is standard input, which has none).
+pub fn scenario_file(path: &str) -> Option<&Path> {
+    (path != "-").then(|| Path::new(path))
 }
 
 /// Prints notes (not errors) on standard error: `note: …`.
@@ -58,12 +59,7 @@ fn stderr_line(line: &str) {
 }
 
 pub(crate) fn io_text(e: &io::Error) -> String {
-    match e.kind() {
-        io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-        io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        io::ErrorKind::IsADirectory => "is a directory (probesim run takes one scenario file; use probesim check for directories)".to_owned(),
-        _ => e.to_string(),
-    }
+    input::io_text(e)
 }
 
 /// Prints an error the way every probesim error looks: `error: ` then the message.

@@ -61,7 +61,7 @@ fn inner(args: &RecommendArgs) -> Result<ExitStatus, ExitStatus> {
         kubernetes: args.kubernetes.clone(),
         apps: Vec::new(),
     };
-    let (subjects, _) = load_subjects(&args.file, &options)?;
+    let (subjects, _) = load_subjects(&args.file, &options, args.allow_outside_tree)?;
     // The container: named, or the only one of the (only) workload.
     let mut found = Vec::new();
     for (w, s) in subjects.iter().enumerate() {

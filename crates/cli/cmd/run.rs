@@ -11,7 +11,7 @@ use probesim_scenario::run::RunFailure;
 use probesim_scenario::scenario::{horizon, ManifestRun, Overrides, Scenario};
 
 use crate::args::RunArgs;
-use crate::cmd::{print_error, print_notes, read_input, FileReader};
+use crate::cmd::{print_error, print_notes, read_input, references, scenario_file};
 use crate::exit::ExitStatus;
 
 /// The options that only make sense with a manifest, with the ones given.
@@ -173,7 +173,8 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
             ));
             return ExitStatus::Error;
         }
-        let scenario = match Scenario::load_with(&text, display, &mut FileReader, &overrides) {
+        let mut files = references(scenario_file(&args.scenario), args.allow_outside_tree);
+        let scenario = match Scenario::load_with(&text, display, &mut files, &overrides) {
             Ok(s) => s,
             Err(e) => {
                 print_error(&e.render(&text));

@@ -10,7 +10,9 @@ use probesim_scenario::run::{check_with, RunFailure};
 use probesim_scenario::scenario::{Overrides, Scenario};
 use probesim_scenario::yaml::SourceId;
 
-use crate::cmd::{read_file, FileReader};
+use probesim::input::{self, Tree};
+
+use crate::cmd::{read_file, references};
 
 /// Why a scenario without `duration` cannot be checked.
 const NO_DURATION: &str = "duration: Required value: the scenario sets no duration, and `probesim check` replays a scenario for its own: add `duration:`";
@@ -42,6 +44,9 @@ pub struct Options {
     pub release_in_snapshot_name: bool,
     /// Jump over repeated cycles (not with `--no-fast-forward`).
     pub fast_forward: bool,
+    /// Let scenarios found in a directory, and `manifest:` references, leave the tree
+    /// (`--allow-outside-tree`).
+    pub allow_outside_tree: bool,
 }
 
 /// What a job found, and the error text for standard error.
@@ -57,7 +62,17 @@ impl Job<'_> {
             Input::Unreadable { path, reason } => return Some(super::unreadable(path, reason)),
             Input::File { path, named } => {
                 let display = path.display().to_string();
-                let text = read_file(path);
+                // A scenario found in a directory is confined like a reference: a link to
+                // /etc/passwd among the scenarios must not reach an error message.
+                let admitted = if *named || options.allow_outside_tree {
+                    Ok(())
+                } else {
+                    Tree::of(Some(path), "--allow-outside-tree")
+                        .admit(path)
+                        .map(drop)
+                        .map_err(|e| e.with_path(&display))
+                };
+                let text = admitted.and_then(|()| read_file(path));
                 (display, Some(path.as_path()), *named, text)
             }
             Input::Stdin(text) => ("<stdin>".to_owned(), None, true, text.clone()),
@@ -101,7 +116,8 @@ impl Job<'_> {
             kubernetes: release.clone(),
             ..Overrides::default()
         };
-        let scenario = match Scenario::load_with(&text, &display, &mut FileReader, &overrides) {
+        let mut files = references(path, options.allow_outside_tree);
+        let scenario = match Scenario::load_with(&text, &display, &mut files, &overrides) {
             Ok(s) => s,
             // The only problem is the missing duration (which `run` could take from --for):
             // say what `check` needs.
@@ -195,22 +211,7 @@ fn snapshot(
     let shown = snap.display().to_string();
     let bytes = render(scenario, Format::Timeline, false, Vec::new()).map_err(|e| e.to_string())?;
     let actual = String::from_utf8(bytes).map_err(|e| format!("the timeline is not UTF-8: {e}"))?;
-    // A snapshot that is not a regular file (a FIFO could block for ever) is not opened.
-    if let Ok(m) = std::fs::metadata(&snap) {
-        if let super::walk::Kind::Other(what) = super::walk::kind_of(&m.file_type()) {
-            return Err(format!("snapshot {shown}: not a regular file ({what})"));
-        }
-    }
-    let expected = match std::fs::read(&snap) {
-        Ok(b) => Some(String::from_utf8_lossy(&b).into_owned()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => {
-            return Err(format!(
-                "snapshot {shown}: cannot read file: {}",
-                crate::cmd::io_text(&e)
-            ))
-        }
-    };
+    let expected = read_snapshot(&snap, &shown, actual.len(), options.allow_outside_tree)?;
     let state = match (&expected, options.update) {
         (Some(e), _) if *e == actual => SnapshotState::Matched,
         (None, false) => SnapshotState::Missing,
@@ -220,8 +221,7 @@ fn snapshot(
             SnapshotState::Differs { line, diff }
         }
         (_, true) => {
-            std::fs::write(&snap, &actual)
-                .map_err(|e| format!("snapshot {shown}: cannot write file: {e}"))?;
+            write_snapshot(&snap, &shown, &actual)?;
             if expected.is_some() {
                 SnapshotState::Updated
             } else {
@@ -230,4 +230,75 @@ fn snapshot(
         }
     };
     Ok(SnapshotCheck { path: shown, state })
+}
+
+/// The snapshot's text, `None` when there is none. It is read through the one bounded reader
+/// (never more than the input limit, or the timeline's own size when that is larger), and a
+/// snapshot that is a link out of the scenario's tree is refused like a `manifest:` reference.
+fn read_snapshot(
+    snap: &Path,
+    shown: &str,
+    timeline: usize,
+    allow_outside_tree: bool,
+) -> Result<Option<String>, String> {
+    match std::fs::symlink_metadata(snap) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(format!(
+                "snapshot {shown}: cannot read file: {}",
+                input::io_text(&e)
+            ))
+        }
+        Ok(_) => {}
+    }
+    if !allow_outside_tree {
+        Tree::of(Some(snap), "--allow-outside-tree")
+            .admit(snap)
+            .map_err(|e| format!("snapshot {}", e.with_path(shown)))?;
+    }
+    // One byte more than the timeline is enough to know they differ; the limit keeps a huge
+    // (or sparse) file from being read whole.
+    let limit = input::MAX_INPUT_BYTES.max(timeline);
+    let bytes =
+        input::read_bytes(snap, limit).map_err(|e| format!("snapshot {}", e.with_path(shown)))?;
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// Writes a snapshot beside its scenario, never through a symbolic link: a `.snap` that is a
+/// link (to `~/.bashrc`, say) is refused, and the new bytes go to a fresh file in the same
+/// directory that then replaces the old name, so no other file is ever opened for writing.
+fn write_snapshot(snap: &Path, shown: &str, text: &str) -> Result<(), String> {
+    if let Ok(m) = std::fs::symlink_metadata(snap) {
+        if m.file_type().is_symlink() {
+            return Err(format!(
+                "snapshot {shown}: is a symbolic link; --update writes only regular files beside the scenario, never through a link (remove the link to have it written)"
+            ));
+        }
+        if !m.file_type().is_file() {
+            return Err(format!(
+                "snapshot {shown}: not a regular file; --update writes only regular files beside the scenario"
+            ));
+        }
+    }
+    let name = snap.file_name().unwrap_or_default().to_string_lossy();
+    let fresh = snap.with_file_name(format!(".{name}.probesim-new"));
+    // A leftover of an interrupted write (or a link planted under that name) goes first.
+    let _ = std::fs::remove_file(&fresh);
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&fresh)
+        .and_then(|mut f| {
+            use std::io::Write;
+            f.write_all(text.as_bytes())?;
+            f.sync_all()
+        });
+    if let Err(e) = written.and_then(|()| std::fs::rename(&fresh, snap)) {
+        let _ = std::fs::remove_file(&fresh);
+        return Err(format!(
+            "snapshot {shown}: cannot write file: {}",
+            input::io_text(&e)
+        ));
+    }
+    Ok(())
 }
