@@ -324,7 +324,8 @@ impl Test {
                     replay.push('\n');
                 }
                 replay.push_str(&format!(
-                    "# replay: probesim run {file} --seed {} --kubernetes {}{}\n",
+                    "# replay: probesim run {} --seed {} --kubernetes {}{}\n",
+                    probesim_scenario::printable::printable(file),
                     scenario.seed,
                     scenario.profile.version(),
                     scenario.duration.map_or_else(String::new, |d| format!(

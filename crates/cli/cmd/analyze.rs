@@ -176,6 +176,11 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
             out.push_str(&format!("  {word}: {v}\n"));
         }
     }
+    if format == Format::Text {
+        // Names from the input (the scenario's, a container's), in the figures and in the
+        // requirement lines, must not drive the terminal.
+        out = probesim_scenario::printable::printable_lines(&out).into_owned();
+    }
     let mut stdout = io::stdout().lock();
     if let Err(e) = stdout
         .write_all(out.as_bytes())

@@ -113,7 +113,11 @@ fn inner(args: &RecommendArgs) -> Result<ExitStatus, ExitStatus> {
     let out = if json {
         recommendation_json(subject, index, &req, &found)
     } else {
-        recommendation_text(subject, index, &req, &found)
+        // Names from the input (the scenario's, a container's) must not drive the terminal.
+        probesim_scenario::printable::printable_lines(&recommendation_text(
+            subject, index, &req, &found,
+        ))
+        .into_owned()
     };
     let mut stdout = io::stdout().lock();
     if let Err(e) = stdout

@@ -126,11 +126,9 @@ pub fn recommendation_text(
     );
     let _ = writeln!(
         out,
-        "# searched {} configurations with {} simulations on {} thread{}; every candidate below was checked by a full analysis",
+        "# searched {} configurations with {} simulations; every candidate below was checked by a full analysis",
         search.configurations,
         search.simulations,
-        search.threads,
-        if search.threads == 1 { "" } else { "s" }
     );
     if search.candidates.is_empty() {
         out.push_str("# no configuration in the search space meets every requirement\n");
@@ -191,7 +189,6 @@ pub fn recommendation_json(
         ),
         ("configurations", J::int(search.configurations)),
         ("simulations", J::int(search.simulations)),
-        ("threads", J::int(search.threads as u64)),
         ("candidates", J::Arr(candidates)),
     ])
     .render()

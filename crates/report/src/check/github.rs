@@ -13,6 +13,8 @@
 
 use std::io::{self, Write};
 
+use probesim_scenario::printable::{printable, printable_lines};
+
 use super::{display_name, CheckResult, ReportOptions, SnapshotState, Verdict};
 
 pub(super) fn write_result<W: Write>(
@@ -28,7 +30,7 @@ pub(super) fn write_result<W: Write>(
     match r.verdict() {
         Verdict::Passed => {
             if !options.quiet {
-                writeln!(w, "ok      {name}")?;
+                writeln!(w, "ok      {}", printable(&name))?;
             }
         }
         Verdict::Failed => {
@@ -84,14 +86,21 @@ fn annotate<W: Write>(
     writeln!(w, ",title={}::{}", property(title), data(message))
 }
 
-/// A message: `%`, CR and LF escaped.
+/// A message: `%`, CR and LF escaped as the workflow-command rules say (a line break is kept
+/// as `%0A`, which the runner shows as one), and every other character that must not reach a
+/// log raw (ESC, BEL, C1, bidirectional, zero-width, U+2028) as a `\u{…}` escape.
 pub(super) fn data(s: &str) -> String {
-    s.replace('%', "%25")
+    printable_lines(s)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
-/// A property value: as [`data`], and `:` and `,` too.
+/// A property value (`file=`, `title=`): every unprintable character escaped, line breaks
+/// included, then `%`, `:` and `,` as the rules say; a file name cannot end the command.
 pub(super) fn property(s: &str) -> String {
-    data(s).replace(':', "%3A").replace(',', "%2C")
+    printable(s)
+        .replace('%', "%25")
+        .replace(':', "%3A")
+        .replace(',', "%2C")
 }

@@ -206,8 +206,10 @@ impl ManifestScenario {
         let s = &self.scenario;
         let mut out = format!(
             "# Built by probesim from {} ({}).\nname: {}\nkubernetes: {}\n",
-            self.file,
-            self.workload,
+            // A file name may hold a line break: escaped, it cannot end the comment and
+            // inject settings.
+            crate::printable::printable(&self.file),
+            crate::printable::printable(&self.workload),
             emit::string(&s.name),
             emit::string(&s.profile.version())
         );
