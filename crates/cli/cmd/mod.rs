@@ -46,16 +46,26 @@ pub fn scenario_file(path: &str) -> Option<&Path> {
 
 /// Prints notes (not errors) on standard error: `note: …`.
 pub fn print_notes(notes: &[String]) {
+    let mut out = String::new();
     for note in notes {
-        stderr_line(&format!("note: {note}"));
+        push_line(&mut out, &format!("note: {note}"));
     }
+    write_stderr(&out);
 }
 
-/// Writes one line to standard error. A closed standard error is no reason to fail (or
-/// panic, as `eprintln!` does): the exit code still tells what happened.
-fn stderr_line(line: &str) {
-    // Text from input (a file name, a quoted value) must not drive the terminal.
-    let _ = writeln!(io::stderr().lock(), "{}", printable(line));
+/// Appends one line for standard error. Text from input (a file name, a quoted value) must not
+/// drive the terminal.
+fn push_line(out: &mut String, line: &str) {
+    out.push_str(&printable(line));
+    out.push('\n');
+}
+
+/// Writes all of `text` to standard error at once: standard error is unbuffered, and thousands
+/// of error lines written one piece at a time cost a system call each. A closed standard error
+/// is no reason to fail (or panic, as `eprintln!` does): the exit code still tells what
+/// happened.
+fn write_stderr(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
 pub(crate) fn io_text(e: &io::Error) -> String {
@@ -64,11 +74,13 @@ pub(crate) fn io_text(e: &io::Error) -> String {
 
 /// Prints an error the way every probesim error looks: `error: ` then the message.
 pub fn print_error(message: &str) {
+    let mut out = String::with_capacity(message.len() + 16);
     for (i, line) in message.lines().enumerate() {
         if i == 0 && !line.starts_with("error") {
-            stderr_line(&format!("error: {line}"));
+            push_line(&mut out, &format!("error: {line}"));
         } else {
-            stderr_line(line);
+            push_line(&mut out, line);
         }
     }
+    write_stderr(&out);
 }
