@@ -207,3 +207,76 @@ fn the_library_reads_with_the_same_bounded_reader() {
     assert!(allowed.contains("not a Kubernetes manifest"), "{allowed}");
     assert!(!allowed.contains("root:"), "{allowed}");
 }
+
+const WEB: &str = "\
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers:
+  - name: web
+    image: nginx
+    livenessProbe: {httpGet: {port: 8080, path: /healthz}, periodSeconds: 10}
+";
+
+#[test]
+fn a_panicking_closure_is_a_typed_error_that_names_it() {
+    let run = probesim::Test::manifest_text(WEB, "web.yaml")
+        .behaviour(probesim::ProbeKind::Liveness, |a: &probesim::Attempt| {
+            assert!(a.now.whole_secs() < 25, "the app gave up");
+            probesim::Response::now(probesim::Answer::Ok)
+        })
+        .horizon("1m")
+        .run();
+    let e = run.unwrap_err();
+    assert_eq!(e.kind(), probesim::ErrorKind::Closure);
+    assert_eq!(
+        e.to_string(),
+        "error: web.yaml: the livenessProbe closure of container \"web\" panicked: the app gave up (attempt at 30s)"
+    );
+}
+
+#[test]
+fn closure_answers_are_checked_against_the_probe_like_scripts() {
+    use probesim::{Answer, Attempt, ProbeKind, Response, Test};
+    for (answer, why) in [
+        (
+            Answer::Exit(0),
+            "answered \"exit 0\", which cannot answer a httpGet probe",
+        ),
+        (
+            Answer::Serving,
+            "answered \"serving\", which cannot answer a httpGet probe",
+        ),
+        (
+            Answer::Status(0),
+            "answered HTTP status 0, which no server sends (a status is 100 to 599)",
+        ),
+        (
+            Answer::Status(65535),
+            "answered HTTP status 65535, which no server sends (a status is 100 to 599)",
+        ),
+    ] {
+        let e = Test::manifest_text(WEB, "web.yaml")
+            .behaviour(ProbeKind::Liveness, move |_: &Attempt| {
+                Response::now(answer)
+            })
+            .horizon("1m")
+            .run()
+            .unwrap_err();
+        assert_eq!(e.kind(), probesim::ErrorKind::Closure);
+        assert_eq!(
+            e.to_string(),
+            format!("error: web.yaml: the livenessProbe closure of container \"web\" {why} (attempt at 10s)")
+        );
+    }
+    // What an HTTP probe can answer goes through.
+    let run = Test::manifest_text(WEB, "web.yaml")
+        .behaviour(ProbeKind::Liveness, |_: &Attempt| {
+            Response::now(Answer::Status(503))
+        })
+        .horizon("1m")
+        .run()
+        .unwrap();
+    assert!(!run.kills().is_empty());
+}

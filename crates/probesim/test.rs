@@ -2,8 +2,11 @@
 //! the app behaves, the release, the seed and the horizon), built into a run.
 
 use core::fmt;
+use std::rc::Rc;
 
-use probesim_core::{Behaviour, Behaviours, ProbeKind, SimDuration, SimTime, Simulation};
+use probesim_core::{
+    Behaviour, Behaviours, Handler, HandlerFamily, ProbeKind, SimDuration, SimTime, Simulation,
+};
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::catalog;
 use probesim_scenario::run::RunFailure;
@@ -12,6 +15,7 @@ use probesim_script::ScriptPlayer;
 
 use crate::error::{Error, ErrorKind};
 use crate::files;
+use crate::guard::{Fault, Guarded};
 use crate::input::{References, Tree};
 use crate::run::{Recorder, Run};
 
@@ -363,7 +367,8 @@ impl Test {
             ));
         };
         let closures = !self.bound.is_empty();
-        let mut sim = simulation(&scenario, self.bound)?;
+        let fault = Fault::default();
+        let mut sim = simulation(&scenario, self.bound, &fault)?;
         if closures {
             replay.push_str(
                 "# note: closures answered some probes; the file replays its scripts only\n",
@@ -377,6 +382,12 @@ impl Test {
                 format!("{}: {}", scenario.file, RunFailure::Stuck(at)),
             ),
         })?;
+        if let Some(why) = fault.borrow_mut().take() {
+            return Err(Error::new(
+                ErrorKind::Closure,
+                format!("{}: {why}", scenario.file),
+            ));
+        }
         Ok(Run::new(
             scenario,
             end,
@@ -389,7 +400,7 @@ impl Test {
 
 /// The scenario's simulation with the closures bound over its scripts (what
 /// [`Scenario::simulation`] builds, plus them).
-fn simulation(scenario: &Scenario, bound: Vec<Bound>) -> Result<Simulation, Error> {
+fn simulation(scenario: &Scenario, bound: Vec<Bound>, fault: &Fault) -> Result<Simulation, Error> {
     let pod = &scenario.pod;
     let mut behaviours = Behaviours::new(pod);
     let regular = pod.init_containers.len();
@@ -430,7 +441,7 @@ fn simulation(scenario: &Scenario, bound: Vec<Bound>) -> Result<Simulation, Erro
                 ))
             }
         };
-        if pod.container(index).probe(b.probe).is_none() {
+        let Some(spec) = pod.container(index).probe(b.probe) else {
             return Err(Error::new(
                 ErrorKind::Input,
                 format!(
@@ -440,8 +451,20 @@ fn simulation(scenario: &Scenario, bound: Vec<Bound>) -> Result<Simulation, Erro
                     b.probe.field()
                 ),
             ));
-        }
-        let slot = behaviours.add(b.behaviour);
+        };
+        let family = match spec.handler() {
+            Handler::Exec { .. } => HandlerFamily::Exec,
+            Handler::HttpGet { .. } => HandlerFamily::Http,
+            Handler::TcpSocket { .. } => HandlerFamily::Tcp,
+            Handler::Grpc { .. } => HandlerFamily::Grpc,
+        };
+        let name = format!(
+            "the {} closure of container {:?}",
+            b.probe.field(),
+            names[index]
+        );
+        let guarded = Guarded::new(b.behaviour, family, name, Rc::clone(fault));
+        let slot = behaviours.add(Box::new(guarded));
         behaviours.bind(index, b.probe, slot);
     }
     let mut sim = Simulation::new(
