@@ -103,7 +103,10 @@ impl Job<'_> {
                 return invalid(message, e);
             }
         };
-        if catalog::is_manifest(&text) {
+        // A file with a manifest's top-level key (`kind`, `apiVersion`, `items`) and a
+        // scenario's is not passed over as a manifest: it is loaded as the scenario it meant to
+        // be, and the stray key is reported at its line.
+        if catalog::is_manifest(&text) && !has_scenario_keys(&text) {
             if !named {
                 return None;
             }
@@ -186,6 +189,29 @@ fn problems(e: &ScenarioError) -> Vec<Problem> {
             }
         })
         .collect()
+}
+
+/// Keys that only a scenario has at its top level (a manifest has `apiVersion`, `kind`,
+/// `metadata`, `spec`, `status` or `items`).
+const SCENARIO_ONLY_KEYS: &[&str] = &[
+    "duration",
+    "expect",
+    "apps",
+    "pod",
+    "manifest",
+    "select",
+    "featureGates",
+    "kubelet",
+    "deleteAt",
+    "seed",
+    "kubernetes",
+];
+
+/// Whether the first document has a key that only scenarios have.
+fn has_scenario_keys(text: &str) -> bool {
+    probesim_scenario::yaml::first_document_keys(text)
+        .iter()
+        .any(|k| SCENARIO_ONLY_KEYS.contains(&k.as_str()))
 }
 
 /// The snapshot file of a scenario: `x.snap` beside `x.yaml`, or `x@1.30.snap` for a release
