@@ -288,6 +288,13 @@ fn snapshots_are_written_on_update_and_then_compared() {
         text.contains("%0A- ") && text.contains("restartCount 7"),
         "{text}"
     );
+    // Annotated on the scenario file (in the pull request's diff), not on the `.snap`.
+    assert!(
+        text.contains(&format!(
+            "::error file={path},title=probesim check::snapshot "
+        )),
+        "{text}"
+    );
 
     let updated = probesim(&["check", "--snapshot", "--update", path]);
     assert!(stdout(&updated).contains("updated)"));

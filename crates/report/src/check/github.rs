@@ -5,8 +5,8 @@
 //! ::error file=tests/cmd/fixtures/failing-expectation.yaml,line=28,title=probesim check::expect[1]: at 1m container web: restartCount expected 0, saw 2
 //! ```
 //!
-//! A failing expectation points at its line; a differing snapshot at the first differing line
-//! of the `.snap` file; an invalid scenario gives one annotation per problem, at its line and
+//! A failing expectation points at its line; a differing or missing snapshot at the scenario
+//! file (the message names the `.snap` and its first differing line); an invalid scenario gives one annotation per problem, at its line and
 //! column. Passing scenarios are plain `ok` lines (left out with `--quiet`), and the count
 //! ends the output as in `text`. Values are escaped as the runner expects: `%`, CR and LF in
 //! the message; also `:` and `,` in the properties.
@@ -44,17 +44,16 @@ pub(super) fn write_result<W: Write>(
                     &format!("expect[{}]: {}", f.index, f.message),
                 )?;
             }
+            // A snapshot failure is annotated on the scenario file, which a pull request
+            // changes (the `.snap` usually is not in its diff, where an annotation would not
+            // show); the message names the snapshot and its first differing line.
             if let Some(s) = &r.snapshot {
-                let line = match &s.state {
-                    SnapshotState::Differs { line, .. } => Some(*line),
-                    _ => None,
-                };
                 if let Some(message) = s.failure_line() {
                     let message = match &s.state {
                         SnapshotState::Differs { diff, .. } => format!("{message}\n{diff}"),
                         _ => message,
                     };
-                    annotate(w, &s.path, line, None, &title, message.trim_end())?;
+                    annotate(w, &r.file, None, None, &title, message.trim_end())?;
                 }
             }
         }
