@@ -2,9 +2,11 @@
 
 pub mod analyze;
 pub mod check;
+pub mod compare;
 pub mod generate;
 pub mod recommend;
 pub mod run;
+pub mod serve;
 
 use std::io::{self, Write};
 use std::path::Path;

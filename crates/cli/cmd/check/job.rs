@@ -7,7 +7,7 @@ use probesim_report::{render, Format};
 use probesim_scenario::catalog;
 use probesim_scenario::error::ScenarioError;
 use probesim_scenario::run::{check_with, RunFailure};
-use probesim_scenario::scenario::{Overrides, Scenario};
+use probesim_scenario::scenario::{Edits, Overrides, Scenario};
 use probesim_scenario::yaml::SourceId;
 
 use probesim::input::{self, Tree};
@@ -47,6 +47,8 @@ pub struct Options {
     /// Let scenarios found in a directory, and `manifest:` references, leave the tree
     /// (`--allow-outside-tree`).
     pub allow_outside_tree: bool,
+    /// `--set` edits of every scenario's pod.
+    pub sets: Vec<String>,
 }
 
 /// What a job found, and the error text for standard error.
@@ -119,8 +121,13 @@ impl Job<'_> {
             kubernetes: release.clone(),
             ..Overrides::default()
         };
+        let edits = Edits {
+            apps: Vec::new(),
+            sets: options.sets.clone(),
+        };
         let mut files = references(path, options.allow_outside_tree);
-        let scenario = match Scenario::load_with(&text, &display, &mut files, &overrides) {
+        let scenario = match Scenario::load_edited(&text, &display, &mut files, &overrides, &edits)
+        {
             Ok(s) => s,
             // The only problem is the missing duration (which `run` could take from --for):
             // say what `check` needs.

@@ -237,6 +237,19 @@ pub fn svg(
     pod: &PodSpec,
     trace: &Trace,
 ) -> fmt::Result {
+    svg_marked(w, info, pod, trace, &[])
+}
+
+/// [`svg`] with a hidden cursor at each of `marks`, a vertical line with the id `at-<ms>` that
+/// the page shows when a link to it is followed (`:target`): the explanation's steps point at
+/// their place in the picture this way, without a script.
+pub(crate) fn svg_marked(
+    w: &mut impl fmt::Write,
+    info: &RunInfo<'_>,
+    pod: &PodSpec,
+    trace: &Trace,
+    marks: &[SimTime],
+) -> fmt::Result {
     let (scale, _) = Scale::new(trace, pod);
     // Lanes.
     // Lanes: (key, label, sub-label, height, gap after).
@@ -295,11 +308,14 @@ pub fn svg(
     writeln!(w, "<style>{STYLE}</style>{DEFS}")?;
     writeln!(
         w,
-        "<text class=\"ttl\" x=\"8\" y=\"18\">{}: Kubernetes {}, seed {}, {} simulated</text>",
+        "<text class=\"ttl\" x=\"8\" y=\"18\">{}: Kubernetes {}, seed {}, {} simulated{}</text>",
         Esc(info.scenario),
         Esc(info.kubernetes),
         info.seed,
-        Took(info.duration)
+        Took(info.duration),
+        Esc(&info
+            .overridden_line()
+            .map_or_else(String::new, |l| format!(" · {l}")))
     )?;
     axis(w, &scale, plot_bottom)?;
     // Lane labels.
@@ -458,6 +474,23 @@ pub fn svg(
         )?;
     }
     legend(w, legend_y, width)?;
+    let mut seen = Vec::new();
+    for &t in marks {
+        if seen.contains(&t) {
+            continue;
+        }
+        seen.push(t);
+        let x = scale.x(t);
+        writeln!(
+            w,
+            "<line id=\"at-{}\" class=\"cursor\" x1=\"{}\" y1=\"40\" x2=\"{}\" y2=\"{}\"><title>t={}</title></line>",
+            t.as_millis(),
+            N(x),
+            N(x),
+            N(plot_bottom),
+            At(t)
+        )?;
+    }
     writeln!(w, "</svg>")
 }
 

@@ -19,6 +19,7 @@ pub struct PictureSink<W: io::Write> {
     description: Option<String>,
     kubernetes: String,
     seed: u64,
+    overridden: Vec<String>,
     /// The `kubectl describe pod` view the page shows at the end of the run (HTML only).
     describe: Option<DescribeSink<Vec<u8>>>,
 }
@@ -41,6 +42,7 @@ impl<W: io::Write> PictureSink<W> {
             description: description.map(str::to_owned),
             kubernetes: info.kubernetes.to_owned(),
             seed: info.seed,
+            overridden: info.overridden.to_vec(),
             describe: None,
         }
     }
@@ -67,6 +69,7 @@ impl<W: io::Write> PictureSink<W> {
             kubernetes: &self.kubernetes,
             seed: self.seed,
             duration: end.saturating_since(SimTime::ZERO),
+            overridden: &self.overridden,
         };
         let mut out = String::new();
         if self.html {
