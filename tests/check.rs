@@ -16,6 +16,8 @@ const FIXTURES: &str = "tests/cmd/fixtures";
 fn probesim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_probesim"))
         .args(args)
+        // `check --update` is refused under CI, where these tests also run.
+        .env_remove("CI")
         .current_dir(support::root())
         .stdin(Stdio::null())
         .output()
@@ -284,6 +286,13 @@ fn snapshots_are_written_on_update_and_then_compared() {
     assert!(text.contains("snapshot"), "{text}");
     assert!(
         text.contains("%0A- ") && text.contains("restartCount 7"),
+        "{text}"
+    );
+    // Annotated on the scenario file (in the pull request's diff), not on the `.snap`.
+    assert!(
+        text.contains(&format!(
+            "::error file={path},title=probesim check::snapshot "
+        )),
         "{text}"
     );
 
@@ -720,4 +729,64 @@ fn the_pre_commit_hooks_run_on_the_bundled_scenarios() {
             stderr(&out)
         );
     }
+}
+
+/// A scenario with a stray top-level `kind:` (or `apiVersion:`, `items:`) is not passed over as
+/// a manifest: its expectations would never run and the exit code would say all is well.
+#[test]
+fn a_scenario_with_a_stray_manifest_key_is_not_passed_over() {
+    let dir = scratch("stray-kind");
+    let good =
+        std::fs::read_to_string(support::root().join(fixture("quick-restart.yaml"))).unwrap();
+    for key in ["kind: Scenario", "apiVersion: v1", "items: []"] {
+        std::fs::write(dir.join("s.yaml"), format!("{key}\n{good}")).unwrap();
+        let out = probesim(&["check", dir.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{key}: {}", stdout(&out));
+        let field = key.split(':').next().unwrap();
+        assert!(
+            stderr(&out).starts_with(&format!("error: unknown field \"{field}\"")),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // A manifest beside the scenarios is still passed over.
+    std::fs::copy(
+        support::root().join("examples/manifests/pod.yaml"),
+        dir.join("s.yaml"),
+    )
+    .unwrap();
+    let out = probesim(&["check", dir.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "no scenario at all: {}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("no scenario files"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A broken link that is no scenario by its name (`README.md` pointing nowhere) does not make
+/// `check DIR` fail.
+#[cfg(unix)]
+#[test]
+fn a_broken_link_that_is_no_scenario_is_passed_over() {
+    let dir = scratch("broken-readme");
+    std::fs::copy(
+        support::root().join(fixture("quick-restart.yaml")),
+        dir.join("a.yaml"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("nowhere/README.md", dir.join("README.md")).unwrap();
+    let out = probesim(&["check", dir.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
 }

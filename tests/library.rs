@@ -320,13 +320,13 @@ fn the_guide_shows_the_team_repository_test_and_its_dependencies() {
     assert_eq!(blocks(&guide, "rust"), [test]);
     let toml = blocks(&guide, "toml");
     assert_eq!(toml.len(), 1);
-    // The same dev-dependencies as the team repository's, with probesim from its git source
-    // instead of the path of this checkout.
+    // The same dev-dependencies as the team repository's, with probesim from a checkout
+    // beside the user's repository instead of the path of this one.
     let manifest = std::fs::read_to_string("examples/team-repo/Cargo.toml").unwrap();
     let deps = &manifest[manifest.find("[dev-dependencies]").unwrap()..];
     let local = deps.replace(
         "probesim = { path = \"../..\",",
-        "probesim = { git = \"https://example.invalid/probesim\",",
+        "probesim = { path = \"../probesim\",",
     );
     assert_eq!(toml[0], local);
 }

@@ -97,6 +97,11 @@ pub struct RunArgs {
     #[command(flatten)]
     pub manifest: ManifestArgs,
 
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
+
     /// Manifest only: print the scenario built from the manifest and the options (a file that
     /// replays to the same timeline) instead of running it.
     #[arg(long)]
@@ -135,8 +140,18 @@ pub struct CheckArgs {
     pub snapshot: bool,
 
     /// With --snapshot: write the snapshots that are missing or differ instead of failing.
+    /// Refused under CI (the environment variable CI is `true`) unless --force is given.
     #[arg(long, requires = "snapshot")]
     pub update: bool,
+
+    /// With --update: write snapshots even under CI.
+    #[arg(long, requires = "update")]
+    pub force: bool,
+
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
 
     /// How many scenarios to simulate at once (default: the number of CPU cores); the output
     /// is the same, in the same order, whatever the number.
@@ -228,6 +243,10 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "DURATION")]
     pub expect_startup: Option<String>,
 
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
     /// What if: sets a field of the pod before it is validated, as if the file said so, e.g.
     /// livenessProbe.failureThreshold=1 (repeatable; see `probesim run --help`).
     #[arg(long = "set", value_name = "PATH=VALUE")]
@@ -283,6 +302,10 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub candidates: usize,
 
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
     /// What if: sets a field of the pod before it is validated, as if the file said so, e.g.
     /// livenessProbe.failureThreshold=1 (repeatable; see `probesim run --help`).
     #[arg(long = "set", value_name = "PATH=VALUE")]
@@ -310,6 +333,11 @@ pub struct ExplainArgs {
     /// The manifest options, as for `run`.
     #[command(flatten)]
     pub manifest: ManifestArgs,
+
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
 }
 
 impl ExplainArgs {
@@ -328,6 +356,7 @@ impl ExplainArgs {
             manifest: self.manifest.clone(),
             emit_scenario: false,
             no_fast_forward: false,
+            allow_outside_tree: self.allow_outside_tree,
         }
     }
 }
@@ -383,6 +412,11 @@ pub struct CompareArgs {
     /// for both.
     #[command(flatten)]
     pub manifest: ManifestArgs,
+
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
 }
 
 impl CompareArgs {
@@ -418,6 +452,7 @@ impl CompareArgs {
             manifest,
             emit_scenario: false,
             no_fast_forward: false,
+            allow_outside_tree: self.allow_outside_tree,
         }
     }
 }

@@ -2,8 +2,11 @@
 //! the app behaves, the release, the seed and the horizon), built into a run.
 
 use core::fmt;
+use std::rc::Rc;
 
-use probesim_core::{Behaviour, Behaviours, ProbeKind, SimDuration, SimTime, Simulation};
+use probesim_core::{
+    Behaviour, Behaviours, Handler, HandlerFamily, ProbeKind, SimDuration, SimTime, Simulation,
+};
 use probesim_kube::catalog;
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::run::RunFailure;
@@ -11,7 +14,9 @@ use probesim_scenario::scenario::{horizon, ManifestRun, Overrides, Scenario};
 use probesim_script::ScriptPlayer;
 
 use crate::error::{Error, ErrorKind};
-use crate::files::{self, Files};
+use crate::files;
+use crate::guard::{Fault, Guarded};
+use crate::input::{References, Tree};
 use crate::run::{Recorder, Run};
 
 /// The input: a Kubernetes manifest (a Pod or a workload) or a scenario file.
@@ -56,6 +61,7 @@ pub struct Test {
     kubernetes: Option<String>,
     seed: Option<u64>,
     horizon: Option<Horizon>,
+    outside_tree: bool,
 }
 
 impl fmt::Debug for Test {
@@ -69,6 +75,7 @@ impl fmt::Debug for Test {
             .field("kubernetes", &self.kubernetes)
             .field("seed", &self.seed)
             .field("horizon", &self.horizon)
+            .field("outside_tree", &self.outside_tree)
             .finish()
     }
 }
@@ -84,6 +91,7 @@ impl Test {
             kubernetes: None,
             seed: None,
             horizon: None,
+            outside_tree: false,
         }
     }
 
@@ -123,6 +131,16 @@ impl Test {
             file: display_path.to_owned(),
             text: text.to_owned(),
         })
+    }
+
+    /// Lets a scenario file's `manifest:` references leave its tree (`--allow-outside-tree`).
+    /// By default a reference must resolve, links followed, under the working directory or
+    /// the scenario file's own directory, so that a scenario from elsewhere cannot read
+    /// `/etc/passwd` or `/proc/self/environ` into an error message.
+    #[must_use]
+    pub fn allow_outside_tree(mut self) -> Test {
+        self.outside_tree = true;
+        self
     }
 
     /// Which workload of the manifest: `[NAMESPACE/]KIND/NAME` or `NAME` (`--select`).
@@ -297,14 +315,21 @@ impl Test {
                         ),
                     ));
                 }
-                let scenario = Scenario::load_with(text, file, &mut Files, &overrides)
+                let tree = if self.outside_tree {
+                    Tree::anywhere()
+                } else {
+                    Tree::of(Some(std::path::Path::new(file)), "Test::allow_outside_tree")
+                };
+                let mut files = References::new(tree);
+                let scenario = Scenario::load_with(text, file, &mut files, &overrides)
                     .map_err(|e| input(text, &e))?;
                 let mut replay = text.clone();
                 if !replay.ends_with('\n') {
                     replay.push('\n');
                 }
                 replay.push_str(&format!(
-                    "# replay: probesim run {file} --seed {} --kubernetes {}{}\n",
+                    "# replay: probesim run {} --seed {} --kubernetes {}{}\n",
+                    probesim_kube::printable::printable(file),
                     scenario.seed,
                     scenario.profile.version(),
                     scenario.duration.map_or_else(String::new, |d| format!(
@@ -342,7 +367,8 @@ impl Test {
             ));
         };
         let closures = !self.bound.is_empty();
-        let mut sim = simulation(&scenario, self.bound)?;
+        let fault = Fault::default();
+        let mut sim = simulation(&scenario, self.bound, &fault)?;
         if closures {
             replay.push_str(
                 "# note: closures answered some probes; the file replays its scripts only\n",
@@ -356,6 +382,12 @@ impl Test {
                 format!("{}: {}", scenario.file, RunFailure::Stuck(at)),
             ),
         })?;
+        if let Some(why) = fault.borrow_mut().take() {
+            return Err(Error::new(
+                ErrorKind::Closure,
+                format!("{}: {why}", scenario.file),
+            ));
+        }
         Ok(Run::new(
             scenario,
             end,
@@ -368,7 +400,7 @@ impl Test {
 
 /// The scenario's simulation with the closures bound over its scripts (what
 /// [`Scenario::simulation`] builds, plus them).
-fn simulation(scenario: &Scenario, bound: Vec<Bound>) -> Result<Simulation, Error> {
+fn simulation(scenario: &Scenario, bound: Vec<Bound>, fault: &Fault) -> Result<Simulation, Error> {
     let pod = &scenario.pod;
     let mut behaviours = Behaviours::new(pod);
     let regular = pod.init_containers.len();
@@ -409,7 +441,7 @@ fn simulation(scenario: &Scenario, bound: Vec<Bound>) -> Result<Simulation, Erro
                 ))
             }
         };
-        if pod.container(index).probe(b.probe).is_none() {
+        let Some(spec) = pod.container(index).probe(b.probe) else {
             return Err(Error::new(
                 ErrorKind::Input,
                 format!(
@@ -419,8 +451,20 @@ fn simulation(scenario: &Scenario, bound: Vec<Bound>) -> Result<Simulation, Erro
                     b.probe.field()
                 ),
             ));
-        }
-        let slot = behaviours.add(b.behaviour);
+        };
+        let family = match spec.handler() {
+            Handler::Exec { .. } => HandlerFamily::Exec,
+            Handler::HttpGet { .. } => HandlerFamily::Http,
+            Handler::TcpSocket { .. } => HandlerFamily::Tcp,
+            Handler::Grpc { .. } => HandlerFamily::Grpc,
+        };
+        let name = format!(
+            "the {} closure of container {:?}",
+            b.probe.field(),
+            names[index]
+        );
+        let guarded = Guarded::new(b.behaviour, family, name, Rc::clone(fault));
+        let slot = behaviours.add(Box::new(guarded));
         behaviours.bind(index, b.probe, slot);
     }
     let mut sim = Simulation::new(

@@ -12,7 +12,7 @@ use probesim_core::Profile;
 use probesim_scenario::argument::{AppArg, AppFlag};
 
 use crate::args::AnalyzeArgs;
-use crate::cmd::{print_error, read_input, FileReader};
+use crate::cmd::{print_error, read_input, references, scenario_file};
 use crate::exit::ExitStatus;
 
 /// The output formats of `analyze`.
@@ -45,13 +45,15 @@ pub fn check_kubernetes(version: Option<&String>) -> Result<(), ExitStatus> {
 pub fn load_subjects(
     file: &str,
     options: &LoadOptions,
+    allow_outside_tree: bool,
 ) -> Result<(Vec<Subject>, String), ExitStatus> {
     let display = if file == "-" { "<stdin>" } else { file };
     let text = read_input(file).map_err(|e| {
         print_error(&e);
         ExitStatus::Error
     })?;
-    let subjects = subject::load(&text, display, options, &mut FileReader).map_err(|e| {
+    let mut files = references(scenario_file(file), allow_outside_tree);
+    let subjects = subject::load(&text, display, options, &mut files).map_err(|e| {
         print_error(&e);
         ExitStatus::Error
     })?;
@@ -147,7 +149,7 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
             }
         }
     }
-    let (subjects, kubernetes) = load_subjects(&args.file, &options)?;
+    let (subjects, kubernetes) = load_subjects(&args.file, &options, args.allow_outside_tree)?;
     let sweep = machine_sweep();
     let mut reports = Vec::new();
     for mut s in subjects {
@@ -203,6 +205,11 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
             let word = if v.holds { "met" } else { "NOT MET" };
             out.push_str(&format!("  {word}: {v}\n"));
         }
+    }
+    if format == Format::Text {
+        // Names from the input (the scenario's, a container's), in the figures and in the
+        // requirement lines, must not drive the terminal.
+        out = probesim_kube::printable::printable_lines(&out).into_owned();
     }
     let mut stdout = io::stdout().lock();
     if let Err(e) = stdout

@@ -64,7 +64,7 @@ fn inner(args: &RecommendArgs) -> Result<ExitStatus, ExitStatus> {
         apps: Vec::new(),
         sets: args.set.clone(),
     };
-    let (subjects, _) = load_subjects(&args.file, &options)?;
+    let (subjects, _) = load_subjects(&args.file, &options, args.allow_outside_tree)?;
     // The container: named, or the only one of the (only) workload.
     let mut found = Vec::new();
     for (w, s) in subjects.iter().enumerate() {
@@ -116,7 +116,11 @@ fn inner(args: &RecommendArgs) -> Result<ExitStatus, ExitStatus> {
     let out = if json {
         recommendation_json(subject, index, &req, &found)
     } else {
-        recommendation_text(subject, index, &req, &found)
+        // Names from the input (the scenario's, a container's) must not drive the terminal.
+        probesim_kube::printable::printable_lines(&recommendation_text(
+            subject, index, &req, &found,
+        ))
+        .into_owned()
     };
     let mut stdout = io::stdout().lock();
     if let Err(e) = stdout

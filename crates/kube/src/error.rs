@@ -9,7 +9,7 @@
 use core::fmt;
 
 use crate::field_path::FieldPath;
-use crate::printable::{printable, push_printable, source_line};
+use crate::printable::{printable, push_printable, Lines};
 use crate::yaml::{Mark, SourceId};
 
 /// One problem in an input file.
@@ -152,6 +152,8 @@ impl InputError {
     #[must_use]
     pub fn render(&self, source: &str) -> String {
         let mut out = String::new();
+        // Each source's lines are indexed once, however many problems point into it.
+        let mut indexed: Vec<Lines<'_>> = Vec::new();
         for (i, d) in self.items.iter().enumerate() {
             if i > 0 {
                 out.push('\n');
@@ -166,15 +168,31 @@ impl InputError {
                     out.push('\n');
                 }
                 Some(mark) => match self.source(mark.source) {
-                    None => render_snippet(&mut out, &self.file, source, mark, d.width, false),
+                    None => {
+                        let line = line_in(&mut indexed, source, mark.line);
+                        render_snippet(&mut out, &self.file, line, mark, d.width, false);
+                    }
                     Some(s) => {
-                        render_snippet(&mut out, &s.name, &s.text, mark, d.width, s.argument)
+                        let line = line_in(&mut indexed, &s.text, mark.line);
+                        render_snippet(&mut out, &s.name, line, mark, d.width, s.argument);
                     }
                 },
             }
         }
         out
     }
+}
+
+/// Line `number` of `text`, from the index of its lines in `indexed` (made on first use).
+fn line_in<'a>(indexed: &mut Vec<Lines<'a>>, text: &'a str, number: usize) -> Option<&'a str> {
+    let at = match indexed.iter().position(|l| l.is_of(text)) {
+        Some(at) => at,
+        None => {
+            indexed.push(Lines::new(text));
+            indexed.len() - 1
+        }
+    };
+    indexed[at].line(number)
 }
 
 /// Where the first `{{ … }}` template action outside a comment starts, if there is one.
@@ -206,7 +224,7 @@ fn push_lines(out: &mut String, text: &str) {
 fn render_snippet(
     out: &mut String,
     file: &str,
-    source: &str,
+    line: Option<&str>,
     mark: Mark,
     width: Option<usize>,
     argument: bool,
@@ -223,7 +241,7 @@ fn render_snippet(
     } else {
         out.push_str(&format!("{pad}--> {file}:{mark}\n"));
     }
-    let Some(line) = source_line(source, mark.line) else {
+    let Some(line) = line else {
         return;
     };
     let number = if argument { " ".to_owned() } else { number };

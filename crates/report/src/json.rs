@@ -28,42 +28,23 @@ const FLUSH_AT: usize = 64 * 1024;
 /// the summary. Parentheses keep it apart from every container name (a DNS label).
 pub const POD_COUNTS_KEY: &str = "(pod)";
 
-/// Writes `s` as a JSON string literal: `"`, `\` and control characters are escaped the way
-/// `serde_json` escapes them; everything else, non-ASCII included, is written as is.
+/// Writes `s` as a JSON string literal, escaped as
+/// [`json_string`](probesim_kube::printable::json_string) escapes it: `"`, `\` and C0
+/// controls as `serde_json` does, DEL, C1, bidirectional, zero-width characters and U+2028 and
+/// U+2029 as `\uXXXX`; everything else as is. Plain ASCII, the usual case, is written at once.
 pub(crate) fn string<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
-    w.write_all(b"\"")?;
     let bytes = s.as_bytes();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let escape: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0c => b"\\f",
-            0x00..=0x1f => b"",
-            _ => continue,
-        };
-        w.write_all(&bytes[start..i])?;
-        if escape.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            w.write_all(&[
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[usize::from(b >> 4)],
-                HEX[usize::from(b & 0xf)],
-            ])?;
-        } else {
-            w.write_all(escape)?;
-        }
-        start = i + 1;
+    if bytes
+        .iter()
+        .all(|&b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
+        w.write_all(b"\"")?;
+        w.write_all(bytes)?;
+        return w.write_all(b"\"");
     }
-    w.write_all(&bytes[start..])?;
-    w.write_all(b"\"")
+    let mut out = String::with_capacity(s.len() + 8);
+    probesim_kube::printable::json_string(&mut out, s);
+    w.write_all(out.as_bytes())
 }
 
 /// Writes `, "key": ` (keys are plain ASCII and need no escaping).
@@ -781,13 +762,20 @@ mod tests {
 
     #[test]
     fn strings_are_escaped_like_serde_json() {
-        let nasty =
-            "a \"quoted\" \\ back\nnew\rret\ttab \u{1} \u{8} \u{c} \u{1f} \u{7f} é ✓ {kubia}";
+        let nasty = "a \"quoted\" \\ back\nnew\rret\ttab \u{1} \u{8} \u{c} \u{1f} é ✓ {kubia}";
         let mut out = Vec::new();
         string(&mut out, nasty).unwrap();
         let ours = String::from_utf8(out).unwrap();
         assert_eq!(ours, serde_json::to_string(nasty).unwrap());
         assert_eq!(serde_json::from_str::<String>(&ours).unwrap(), nasty);
+        // Beyond serde_json: DEL, C1, bidi, zero-width and the line separators, which
+        // break the line-splitting of jsonl in common tools.
+        let hostile = "\u{7f}\u{9b}\u{202e}\u{200b}\u{2028}\u{2029}";
+        let mut out = Vec::new();
+        string(&mut out, hostile).unwrap();
+        let ours = String::from_utf8(out).unwrap();
+        assert_eq!(ours, r#""\u007f\u009b\u202e\u200b\u2028\u2029""#);
+        assert_eq!(serde_json::from_str::<String>(&ours).unwrap(), hostile);
     }
 
     #[test]

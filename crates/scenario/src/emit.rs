@@ -81,7 +81,10 @@ pub fn string(s: &str) -> String {
     if is_plain_safe(s) {
         s.to_owned()
     } else {
-        serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+        // JSON's escapes are YAML's too; the unprintable ones come out as `\uXXXX`.
+        let mut out = String::with_capacity(s.len() + 2);
+        probesim_kube::printable::json_string(&mut out, s);
+        out
     }
 }
 

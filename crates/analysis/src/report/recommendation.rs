@@ -233,11 +233,9 @@ pub fn recommendation_text(
     );
     let _ = writeln!(
         out,
-        "# searched {} configurations with {} simulations on {} thread{}; every candidate below was checked by a full analysis",
+        "# searched {} configurations with {} simulations; every candidate below was checked by a full analysis",
         search.configurations,
         search.simulations,
-        search.threads,
-        if search.threads == 1 { "" } else { "s" }
     );
     if search.already {
         let _ = writeln!(
@@ -349,7 +347,6 @@ pub fn recommendation_json(
         ),
         ("configurations", J::int(search.configurations)),
         ("simulations", J::int(search.simulations)),
-        ("threads", J::int(search.threads as u64)),
         ("alreadyMet", J::Bool(search.already)),
         ("current", J::Obj(figures(&search.current))),
         ("candidates", J::Arr(candidates)),

@@ -336,7 +336,10 @@ fn container_fields(out: &mut Vec<u8>, status: &ContainerStatus) {
 /// `s` as a JSON string literal, escaped as [`string`](super::string) escapes it.
 pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
-    if bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\') {
+    if bytes
+        .iter()
+        .all(|&b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
         out.reserve(bytes.len() + 2);
         out.push(b'"');
         out.extend_from_slice(bytes);

@@ -222,8 +222,10 @@ impl ManifestScenario {
         let s = &self.scenario;
         let mut out = format!(
             "# Built by probesim from {} ({}).\nname: {}\nkubernetes: {}\n",
-            self.file,
-            self.workload,
+            // A file name may hold a line break: escaped, it cannot end the comment and
+            // inject settings.
+            probesim_kube::printable::printable(&self.file),
+            probesim_kube::printable::printable(&self.workload),
             emit::string(&s.name),
             emit::string(&s.profile.version())
         );
