@@ -39,6 +39,9 @@ pub struct Subject {
     /// script that begins by failing for a while (`refused for 90s then ok`), with where it
     /// is written.
     pub declared_startup: Vec<(usize, SimDuration, String)>,
+    /// The command-line edits of the scenario (`--set …`, `--sigterm …`), as the reports'
+    /// headers list them; empty for the file as written.
+    pub overridden: Vec<String>,
 }
 
 impl Subject {
@@ -58,6 +61,7 @@ impl Subject {
             manifest,
             expect_startup: None,
             declared_startup: declared_startup(scenario),
+            overridden: scenario.overridden.clone(),
         }
     }
 
@@ -71,6 +75,20 @@ impl Subject {
     #[must_use]
     pub fn is_job(&self) -> bool {
         self.kind.is_job()
+    }
+
+    /// The line that lists the edits, `overridden: --set … · --sigterm …`, or `None` when
+    /// there are none (the wording of `probesim run`'s header).
+    #[must_use]
+    pub fn overridden_line(&self) -> Option<String> {
+        (!self.overridden.is_empty())
+            .then(|| format!("overridden: {}", self.overridden.join(" · ")))
+    }
+
+    /// The edits as a JSON array of strings.
+    pub(crate) fn overridden_json(&self) -> crate::report::ordered::J {
+        use crate::report::ordered::J;
+        J::Arr(self.overridden.iter().map(|e| J::str(e.clone())).collect())
     }
 }
 
