@@ -137,6 +137,11 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
             Ok(()) => ExitStatus::Success,
             Err(e) => io_failure(&e),
         },
+        // A picture past its byte limit (before anything was written).
+        Err(RunFailure::Io(e)) if e.kind() == io::ErrorKind::FileTooLarge => {
+            print_error(&format!("{display}: {e}"));
+            ExitStatus::Error
+        }
         Err(RunFailure::Io(e)) => io_failure(&e),
         Err(
             e @ (RunFailure::NoDuration

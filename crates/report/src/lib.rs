@@ -166,9 +166,11 @@ impl Format {
         }
     }
 
-    /// Whether the format writes one entry per event, and so is held to
+    /// Whether the format writes one entry per event, or steps through every event without
+    /// fast-forward (`describe`, which keeps only the pod's Event objects but rebuilds them
+    /// event by event), and so is held to
     /// [`MAX_LISTED_EVENTS`](probesim_scenario::run::MAX_LISTED_EVENTS) by [`check_listing`].
-    /// A new format that lists events says so here.
+    /// A new format that lists events, or that cannot fast-forward, says so here.
     #[must_use]
     pub const fn lists_events(self) -> bool {
         match self {
@@ -177,8 +179,9 @@ impl Format {
             | Format::Jsonl
             | Format::Get
             | Format::Svg
-            | Format::Html => true,
-            Format::Summary | Format::Describe => false,
+            | Format::Html
+            | Format::Describe => true,
+            Format::Summary => false,
         }
     }
 }
