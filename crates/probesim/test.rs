@@ -10,7 +10,7 @@ use probesim_core::{
 use probesim_kube::catalog;
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::run::RunFailure;
-use probesim_scenario::scenario::{horizon, ManifestRun, Overrides, Scenario};
+use probesim_scenario::scenario::{horizon, Edits, ManifestRun, Overrides, Scenario};
 use probesim_script::ScriptPlayer;
 
 use crate::error::{Error, ErrorKind};
@@ -47,7 +47,8 @@ enum Horizon {
 /// whose test runs. Then say which workload ([`Test::select`]) and container
 /// ([`Test::container`]), how the app behaves, in the behaviour language
 /// ([`Test::probe`], [`Test::endpoint`], [`Test::app`], [`Test::exit`], [`Test::sigterm`],
-/// [`Test::pull`]) or with a closure ([`Test::behaviour`]), and pick the release
+/// [`Test::pull`]) or with a closure ([`Test::behaviour`]), what to change in the pod
+/// ([`Test::set`], as `--set` does), and pick the release
 /// ([`Test::kubernetes`]), [`Test::seed`] and [`Test::horizon`]. [`Test::run`] simulates and
 /// hands back a [`Run`] to query.
 ///
@@ -57,6 +58,8 @@ pub struct Test {
     select: Option<String>,
     container: Option<String>,
     apps: Vec<AppArg>,
+    /// `--set PATH=VALUE` edits of the pod, in order.
+    sets: Vec<String>,
     bound: Vec<Bound>,
     kubernetes: Option<String>,
     seed: Option<u64>,
@@ -71,6 +74,7 @@ impl fmt::Debug for Test {
             .field("select", &self.select)
             .field("container", &self.container)
             .field("apps", &self.apps)
+            .field("sets", &self.sets)
             .field("closures", &self.bound.len())
             .field("kubernetes", &self.kubernetes)
             .field("seed", &self.seed)
@@ -87,6 +91,7 @@ impl Test {
             select: None,
             container: None,
             apps: Vec::new(),
+            sets: Vec::new(),
             bound: Vec::new(),
             kubernetes: None,
             seed: None,
@@ -206,6 +211,18 @@ impl Test {
         self.arg(AppFlag::Pull, pull)
     }
 
+    /// What if: one field of the pod changed before it is validated, as `--set PATH=VALUE`
+    /// does (docs/cli.md#what-if---set) and by the same code: `.set("livenessProbe.failureThreshold",
+    /// "1")` for the only container, `.set("web.livenessProbe.periodSeconds", "5")` for the one
+    /// named `web`, `.set("spec.terminationGracePeriodSeconds", "5")` for the pod. The value is
+    /// YAML (`"null"` removes the field); a later edit of a field wins. For manifests and
+    /// scenario files alike; a bad value is the error `probesim run --set` prints.
+    #[must_use]
+    pub fn set(mut self, path: &str, value: &str) -> Test {
+        self.sets.push(format!("{path}={value}"));
+        self
+    }
+
     /// A closure (or any [`Behaviour`]) answers one probe of the container, in place of any
     /// script. A closure that needs randomness takes the simulation's generator through
     /// [`Drawing`](crate::Drawing), so runs stay reproducible per seed.
@@ -288,8 +305,8 @@ impl Test {
                     apps: self.apps.clone(),
                     kubernetes: self.kubernetes.clone(),
                 };
-                let mut built =
-                    Scenario::from_manifest(text, file, &run).map_err(|e| input(text, &e))?;
+                let mut built = Scenario::from_manifest_edited(text, file, &run, &self.sets)
+                    .map_err(|e| input(text, &e))?;
                 built
                     .scenario
                     .apply(&overrides)
@@ -321,9 +338,14 @@ impl Test {
                     Tree::of(Some(std::path::Path::new(file)), "Test::allow_outside_tree")
                 };
                 let mut files = References::new(tree);
-                let scenario = Scenario::load_with(text, file, &mut files, &overrides)
+                let edits = Edits {
+                    apps: Vec::new(),
+                    sets: self.sets.clone(),
+                };
+                let scenario = Scenario::load_edited(text, file, &mut files, &overrides, &edits)
                     .map_err(|e| input(text, &e))?;
-                let mut replay = text.clone();
+                // The edits written into the file, so that it replays without flags.
+                let mut replay = edits.write_into(text, file).map_err(|e| input(text, &e))?;
                 if !replay.ends_with('\n') {
                     replay.push('\n');
                 }

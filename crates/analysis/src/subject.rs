@@ -43,6 +43,9 @@ pub struct Subject {
     /// The finding ids suppressed for this pod, each with what suppressed it: an annotation of
     /// the workload or of its pod template (see [`suppressions`]), or `--ignore`.
     pub ignore: Vec<(&'static str, String)>,
+    /// The command-line edits of the scenario (`--set …`, `--sigterm …`), as the reports'
+    /// headers list them; empty for the file as written.
+    pub overridden: Vec<String>,
 }
 
 impl Subject {
@@ -63,6 +66,7 @@ impl Subject {
             expect_startup: None,
             declared_startup: declared_startup(scenario),
             ignore: Vec::new(),
+            overridden: scenario.overridden.clone(),
         }
     }
 
@@ -86,6 +90,20 @@ impl Subject {
     #[must_use]
     pub fn is_job(&self) -> bool {
         self.kind.is_job()
+    }
+
+    /// The line that lists the edits, `overridden: --set … · --sigterm …`, or `None` when
+    /// there are none (the wording of `probesim run`'s header).
+    #[must_use]
+    pub fn overridden_line(&self) -> Option<String> {
+        (!self.overridden.is_empty())
+            .then(|| format!("overridden: {}", self.overridden.join(" · ")))
+    }
+
+    /// The edits as a JSON array of strings.
+    pub(crate) fn overridden_json(&self) -> crate::report::ordered::J {
+        use crate::report::ordered::J;
+        J::Arr(self.overridden.iter().map(|e| J::str(e.clone())).collect())
     }
 }
 

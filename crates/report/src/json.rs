@@ -209,7 +209,25 @@ fn header_fields<W: Write + ?Sized>(w: &mut W, info: &RunInfo<'_>) -> io::Result
     string(w, info.scenario)?;
     field_str(w, "kubernetes", info.kubernetes)?;
     field_raw(w, "seed", info.seed)?;
-    field_raw(w, "duration", info.duration)
+    field_raw(w, "duration", info.duration)?;
+    overridden_field(w, info.overridden)
+}
+
+/// Writes `, "overridden": ["--set …", …]` when the command line edited the scenario, and
+/// nothing otherwise (the file's own run keeps the header it always had).
+fn overridden_field<W: Write + ?Sized>(w: &mut W, overridden: &[String]) -> io::Result<()> {
+    if overridden.is_empty() {
+        return Ok(());
+    }
+    key(w, "overridden")?;
+    w.write_all(b"[")?;
+    for (i, edit) in overridden.iter().enumerate() {
+        if i > 0 {
+            w.write_all(b", ")?;
+        }
+        string(w, edit)?;
+    }
+    w.write_all(b"]")
 }
 
 /// `--format json`: the JSON timeline of docs/cli.md#--format-json, streamed.
@@ -326,6 +344,8 @@ fn flush_full<W: Write>(w: &mut W, out: &mut Vec<u8>) -> io::Result<()> {
 #[derive(Debug)]
 pub struct JsonlSink<W: Write> {
     w: W,
+    /// The command-line edits, listed in the final line.
+    overridden: Vec<String>,
     /// Event lines not yet handed to `w` (at most about [`FLUSH_AT`] bytes).
     out: Vec<u8>,
     lines: line::EventWriter,
@@ -339,10 +359,19 @@ impl<W: Write> JsonlSink<W> {
     pub fn new(w: W) -> JsonlSink<W> {
         JsonlSink {
             w,
+            overridden: Vec::new(),
             out: Vec::new(),
             lines: line::EventWriter::default(),
             cycles: replay::Cycles::default(),
         }
+    }
+
+    /// Lists the command-line edits of the scenario in the final line (`"overridden"`, after
+    /// `kind`); none by default.
+    #[must_use]
+    pub fn with_overridden(mut self, overridden: &[String]) -> JsonlSink<W> {
+        self.overridden = overridden.to_vec();
+        self
     }
 
     /// Writes the `{"kind": "final", …}` line and returns the writer, flushed.
@@ -351,7 +380,9 @@ impl<W: Write> JsonlSink<W> {
     /// Writing or flushing failed.
     pub fn finish(mut self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
         self.w.write_all(&self.out)?;
-        self.w.write_all(b"{\"kind\": \"final\", ")?;
+        self.w.write_all(b"{\"kind\": \"final\"")?;
+        overridden_field(&mut self.w, &self.overridden)?;
+        self.w.write_all(b", ")?;
         final_fields(&mut self.w, end, pod, status)?;
         self.w.write_all(b"}\n")?;
         self.w.flush()?;

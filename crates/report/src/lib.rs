@@ -289,7 +289,7 @@ impl<W: io::Write> ReportSink<W> {
         Ok(match format {
             Format::Timeline => ReportSink::Timeline(TextSink::new(w, info, pod, false)?),
             Format::Json => ReportSink::Json(JsonSink::new(w, info)?),
-            Format::Jsonl => ReportSink::Jsonl(JsonlSink::new(w)),
+            Format::Jsonl => ReportSink::Jsonl(JsonlSink::new(w).with_overridden(info.overridden)),
             Format::Summary => ReportSink::Summary(SummarySink::new(w, info, pod)?),
             Format::Get => {
                 let initial = PodStatus::initial(pod, profile);

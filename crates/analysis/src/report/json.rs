@@ -94,6 +94,8 @@ fn container(c: &ContainerFigures) -> J {
 
 /// The analysis as one JSON document:
 /// `{"probesim": 1, "kubernetes": …, "workloads": [{"name": …, "containers": […], "findings": […]}]}`,
+/// each workload with `"overridden": ["--set …", …]` after its `file` when the command line
+/// edited it,
 /// with `"requirements": [{"require": …, "workload": …, "value": …, "phase": …, "holds": …}]`
 /// when requirements were checked.
 #[must_use]
@@ -101,9 +103,14 @@ pub fn json(kubernetes: &str, workloads: &[WorkloadReport], requirements: &[Verd
     let workloads = workloads
         .iter()
         .map(|w| {
-            J::Obj(vec![
+            let mut head = vec![
                 ("name", J::str(w.subject.name.clone())),
                 ("file", J::str(w.subject.file.clone())),
+            ];
+            if !w.subject.overridden.is_empty() {
+                head.push(("overridden", w.subject.overridden_json()));
+            }
+            head.extend([
                 (
                     "containers",
                     J::Arr(w.containers.iter().map(container).collect()),
@@ -139,7 +146,8 @@ pub fn json(kubernetes: &str, workloads: &[WorkloadReport], requirements: &[Verd
                             .collect(),
                     ),
                 ),
-            ])
+            ]);
+            J::Obj(head)
         })
         .collect();
     let mut doc = vec![

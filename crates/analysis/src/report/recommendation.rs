@@ -231,6 +231,9 @@ pub fn recommendation_text(
         subject.file,
         describe(req)
     );
+    if let Some(line) = subject.overridden_line() {
+        let _ = writeln!(out, "# {line}");
+    }
     let _ = writeln!(
         out,
         "# searched {} configurations with {} simulations; every candidate below was checked by a full analysis",
@@ -291,7 +294,8 @@ pub fn recommendation_text(
 }
 
 /// The candidates as JSON: `{"candidates": [{"startupProbe": …, "livenessProbe": …,
-/// "readinessProbe": …, "figures": …}]}`.
+/// "readinessProbe": …, "figures": …}]}`, with `"overridden": ["--set …", …]` after
+/// `container` when the command line edited the pod.
 #[must_use]
 pub fn recommendation_json(
     subject: &Subject,
@@ -328,13 +332,18 @@ pub fn recommendation_json(
             J::Obj(m)
         })
         .collect();
-    J::Obj(vec![
+    let mut doc = vec![
         ("probesim", J::int(1u8)),
         ("workload", J::str(subject.name.clone())),
         (
             "container",
             J::str(subject.pod.containers[container].name.clone()),
         ),
+    ];
+    if !subject.overridden.is_empty() {
+        doc.push(("overridden", subject.overridden_json()));
+    }
+    doc.extend([
         (
             "requirements",
             J::Obj(vec![
@@ -350,6 +359,6 @@ pub fn recommendation_json(
         ("alreadyMet", J::Bool(search.already)),
         ("current", J::Obj(figures(&search.current))),
         ("candidates", J::Arr(candidates)),
-    ])
-    .render()
+    ]);
+    J::Obj(doc).render()
 }

@@ -200,6 +200,9 @@ pub fn text(kubernetes: &str, workloads: &[WorkloadReport]) -> String {
             "{} ({}), Kubernetes {kubernetes}",
             w.subject.name, w.subject.file
         );
+        if let Some(line) = w.subject.overridden_line() {
+            let _ = writeln!(out, "  {line}");
+        }
         if w.containers.is_empty() {
             out.push_str("  no container has probes\n");
         }
