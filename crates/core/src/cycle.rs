@@ -53,11 +53,6 @@ pub trait Visitor {
     fn count(&mut self, n: &mut u64, limit: Option<u64>, max: u64);
     /// An identifier, compared relative to `base` and moved with it. At most `max`.
     fn id(&mut self, id: &mut u64, base: u64, max: u64);
-    /// The walk passes through a listing: a sink that prints every event and so cannot skip
-    /// a cycle's events, only write them again from the ones it kept
-    /// ([`Sink::replay`](crate::Sink::replay)). A jump over such a walk goes through the
-    /// listing's replay or does not happen. The default does nothing.
-    fn listing(&mut self) {}
 }
 
 /// Visits an optional time: whether it is set, then the time.
@@ -123,8 +118,6 @@ struct Field {
 pub struct Snapshot {
     at: SimTime,
     fields: Vec<Field>,
-    /// The walk passed through a listing ([`Visitor::listing`]).
-    listing: bool,
 }
 
 impl Snapshot {
@@ -132,14 +125,6 @@ impl Snapshot {
     pub fn begin(&mut self, at: SimTime) {
         self.at = at;
         self.fields.clear();
-        self.listing = false;
-    }
-
-    /// Whether the walk passed through a listing ([`Visitor::listing`]): a jump must replay the
-    /// cycle's events into it.
-    #[must_use]
-    pub fn has_listing(&self) -> bool {
-        self.listing
     }
 
     /// When the snapshot was taken.
@@ -164,7 +149,6 @@ impl Snapshot {
     #[must_use]
     pub fn same_state(&self, later: &Snapshot) -> bool {
         self.fields.len() == later.fields.len()
-            && self.listing == later.listing
             && self
                 .fields
                 .iter()
@@ -265,10 +249,6 @@ impl Visitor for Capture<'_> {
 
     fn id(&mut self, id: &mut u64, base: u64, max: u64) {
         self.push(Tag::Id, id.wrapping_sub(base), *id, max);
-    }
-
-    fn listing(&mut self) {
-        self.snapshot.listing = true;
     }
 }
 

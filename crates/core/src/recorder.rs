@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 
 use crate::cycle::{count32, exact_hash, Visitor};
 use crate::event::{Event, EventKind, EventType, KubeEvent, Message, Recorded};
-use crate::sink::{Flow, Replay, Sink};
+use crate::sink::{Flow, Sink};
 use crate::time::{SimDuration, SimTime};
 
 pub mod key;
@@ -394,12 +394,6 @@ impl<S: Sink> Sink for Recorder<S> {
 
     fn next_boundary(&self, from: SimTime) -> SimTime {
         self.inner.next_boundary(from)
-    }
-
-    /// A replay writes the Events this recorder annotated in the kept cycles: its own state is
-    /// moved on by the jump's walk, like any other.
-    fn replay(&mut self, step: Replay) -> Result<bool, S::Error> {
-        self.inner.replay(step)
     }
 }
 

@@ -5,33 +5,7 @@ use std::convert::Infallible;
 
 use crate::cycle::Visitor;
 use crate::event::{Event, EventKind};
-use crate::time::{SimDuration, SimTime};
-
-/// One step of a listing's replay of whole cycles ([`Sink::replay`]).
-///
-/// When fast-forward finds that the state repeats and the sink prints every event, the engine
-/// does not skip the cycles: it marks where cycles begin and end in the event stream, keeps
-/// simulating step by step while the sink keeps the events of each cycle, and once the sink says
-/// it can write later cycles from the kept ones, asks it to write them and moves its own state on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Replay {
-    /// The state has just repeated: keep the events from here on, as the first cycle.
-    Begin,
-    /// The state repeated again, one cycle after the last mark: the events since then are a
-    /// whole cycle; keep the ones that follow as the next.
-    Mark,
-    /// Write the events of the next `cycles` cycles, each `period` later than the one before,
-    /// from the cycles kept so far; answer `false` (writing nothing) when they do not show
-    /// how. After `true` the engine's state is moved on by the same cycles.
-    Emit {
-        /// How many cycles.
-        cycles: u64,
-        /// The length of one.
-        period: SimDuration,
-    },
-    /// Stop keeping events (after an `Emit`, or when the cycle broke).
-    End,
-}
+use crate::time::SimTime;
 
 /// Whether the run should go on after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,19 +62,6 @@ pub trait Sink {
         let _ = from;
         SimTime::MAX
     }
-
-    /// A listing's replay of whole cycles (see [`Replay`]). A sink that can write a cycle's
-    /// events again from the ones it kept calls [`Visitor::listing`] in
-    /// [`visit_cycle`](Sink::visit_cycle) and returns `true` from it; it answers `true` to
-    /// `Begin`, keeps events until `End`, and writes them on `Emit` when it can. The default
-    /// answers `false` to everything, so fast-forward stays off for a listing that cannot.
-    ///
-    /// # Errors
-    /// Writing the replayed events failed.
-    fn replay(&mut self, step: Replay) -> Result<bool, Self::Error> {
-        let _ = step;
-        Ok(false)
-    }
 }
 
 impl<S: Sink + ?Sized> Sink for &mut S {
@@ -121,9 +82,6 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     }
     fn next_boundary(&self, from: SimTime) -> SimTime {
         (**self).next_boundary(from)
-    }
-    fn replay(&mut self, step: Replay) -> Result<bool, Self::Error> {
-        (**self).replay(step)
     }
 }
 

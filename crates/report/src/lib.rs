@@ -53,7 +53,7 @@ use core::str::FromStr;
 use std::io;
 
 use probesim_core::cycle::Visitor;
-use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, Replay, SimDuration, SimTime, Sink};
+use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, SimDuration, SimTime, Sink};
 
 pub mod check;
 mod describe;
@@ -359,22 +359,11 @@ impl<W: io::Write> Sink for ReportSink<W> {
         }
     }
 
-    /// The summary is moved on by fast-forward and the JSON listings replay cycles; the
-    /// other views see every event.
+    /// The summary is moved on by fast-forward; the listings see every event.
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         match self {
-            ReportSink::Json(s) => s.visit_cycle(v),
-            ReportSink::Jsonl(s) => s.visit_cycle(v),
             ReportSink::Summary(s) => s.visit_cycle(v),
             _ => false,
-        }
-    }
-
-    fn replay(&mut self, step: Replay) -> io::Result<bool> {
-        match self {
-            ReportSink::Json(s) => s.replay(step),
-            ReportSink::Jsonl(s) => s.replay(step),
-            _ => Ok(false),
         }
     }
 }

@@ -11,7 +11,7 @@
 //! exactly the events counted; nothing is printed before the answer is known.
 
 use probesim_core::cycle::{exact_hash, Visitor};
-use probesim_core::{Event, Flow, Replay, SimTime, Sink};
+use probesim_core::{Event, Flow, SimTime, Sink};
 #[cfg(doc)]
 use probesim_scenario::run::MAX_LISTED_EVENTS;
 use probesim_scenario::run::{estimate_events, Discard, RunFailure};
@@ -95,11 +95,6 @@ impl<S: Sink> Sink for EventLimit<S> {
 
     fn next_boundary(&self, from: SimTime) -> SimTime {
         self.inner.next_boundary(from)
-    }
-
-    /// A replay's events are counted by the jump's walk (the count above).
-    fn replay(&mut self, step: Replay) -> Result<bool, S::Error> {
-        self.inner.replay(step)
     }
 }
 

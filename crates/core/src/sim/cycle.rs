@@ -9,7 +9,7 @@
 use crate::cycle::{count32, exact_hash, id32, opt_id32, opt_time, Apply, Capture};
 use crate::cycle::{Snapshot, Visitor};
 use crate::event::{ContainerState, ContainerStatus, Terminated};
-use crate::sink::{Replay, Sink};
+use crate::sink::Sink;
 use crate::time::{SimDuration, SimTime};
 
 use super::{Instance, Instances, Key, Simulation};
@@ -35,8 +35,6 @@ pub(super) struct Detector {
     /// times while its probes start).
     pub(super) steps: u64,
     last_size: u64,
-    /// A listing's replay under way.
-    armed: Option<Armed>,
 }
 
 impl Detector {
@@ -52,14 +50,13 @@ impl Detector {
             skipped: SimDuration::ZERO,
             steps: 0,
             last_size: 0,
-            armed: None,
         }
     }
 
     /// Whether to compare at this sync's end. Which syncs are compared depends only on the run
     /// (the steps between syncs), so once the run repeats, so do the compared states.
     pub(super) fn due(&self) -> bool {
-        self.enabled && (self.armed.is_some() || self.steps.saturating_mul(8) >= self.last_size)
+        self.enabled && self.steps.saturating_mul(8) >= self.last_size
     }
 
     fn restart(&mut self) {
@@ -67,34 +64,6 @@ impl Detector {
         self.power = 1;
         self.lam = 0;
     }
-}
-
-/// How many cycles a listing may keep step by step, after the one that showed the state
-/// repeats, before it replays one: three, so it can check that the third changed its events
-/// exactly as the second did (see the JSON sinks). Fast-forward gives up on a listing that
-/// asks for more.
-const KEPT_CYCLES: u32 = 3;
-
-/// A listing's replay under way ([`Replay`]).
-#[derive(Debug)]
-struct Armed {
-    /// The state at the last cycle boundary; the next is due one `period` later.
-    base: Snapshot,
-    period: SimDuration,
-    /// Cycles the listing has kept so far.
-    marks: u32,
-}
-
-/// What a jump came to.
-enum Jump {
-    /// The state moved on (after the listing wrote the cycles, for a replay).
-    Done,
-    /// The listing needs another kept cycle first.
-    NotYet,
-    /// No whole cycle fits before the horizon or the sink's boundary.
-    NoRoom,
-    /// The two states do not make a cycle that can be extrapolated.
-    Refused,
 }
 
 /// The time between two equal snapshots, when it is a whole number of seconds: status times
@@ -110,7 +79,6 @@ impl Simulation {
     /// events' effect on them and the same state as the step-by-step run.
     pub fn set_fast_forward(&mut self, on: bool) {
         self.cycle.enabled = on;
-        self.cycle.armed = None;
         self.cycle.restart();
     }
 
@@ -121,36 +89,23 @@ impl Simulation {
     }
 
     /// At the end of a pod sync: compares the state with the saved one and jumps whole cycles
-    /// towards `until` when they match. With a listing in the sink, a match starts its replay
-    /// instead ([`Replay`]).
-    pub(super) fn cycle_point<S: Sink>(
-        &mut self,
-        until: SimTime,
-        sink: &mut S,
-    ) -> Result<(), S::Error> {
-        if self.cycle.armed.is_some() {
-            return self.replay_point(until, sink);
-        }
+    /// towards `until` when they match.
+    pub(super) fn cycle_point<S: Sink>(&mut self, until: SimTime, sink: &mut S) {
         let (current, visited) = self.capture(sink);
         if !visited {
             self.cycle.enabled = false;
             self.cycle.current = current;
-            return Ok(());
+            return;
         }
         if self.cycle.has_saved && self.cycle.saved.same_state(&current) {
-            if current.has_listing() {
-                return self.arm(current, until, sink);
-            }
             let saved = core::mem::take(&mut self.cycle.saved);
-            let jumped = match whole_period(&saved, &current) {
-                Some(period) => self.jump(&saved, &current, period, until, sink, false),
-                None => Ok(Jump::Refused),
-            };
+            let jumped = whole_period(&saved, &current)
+                .is_some_and(|period| self.jump(&saved, &current, period, until, sink));
             self.cycle.saved = saved;
             self.cycle.current = current;
             self.cycle.restart();
-            if let Jump::Done = jumped? {
-                return Ok(());
+            if jumped {
+                return;
             }
         } else {
             self.cycle.current = current;
@@ -162,7 +117,6 @@ impl Simulation {
             self.cycle.power = self.cycle.power.saturating_mul(2);
             self.cycle.lam = 0;
         }
-        Ok(())
     }
 
     /// Records the state now into the spare snapshot; whether every part could be visited.
@@ -175,85 +129,10 @@ impl Simulation {
         (current, visited)
     }
 
-    /// The state `current` repeats the saved one and the sink lists every event: asks the
-    /// listing to keep the cycles from here on, or gives fast-forward up when it cannot.
-    fn arm<S: Sink>(
-        &mut self,
-        current: Snapshot,
-        until: SimTime,
-        sink: &mut S,
-    ) -> Result<(), S::Error> {
-        let period = whole_period(&self.cycle.saved, &current);
-        self.cycle.restart();
-        let Some(period) = period else {
-            self.cycle.current = current;
-            return Ok(());
-        };
-        // The listing keeps up to three cycles step by step first: not worth it near the end.
-        let left = until.saturating_since(self.now).as_millis() / period.as_millis();
-        if left <= u64::from(KEPT_CYCLES) {
-            self.cycle.current = current;
-            return Ok(());
-        }
-        if !sink.replay(Replay::Begin)? {
-            self.cycle.enabled = false;
-            self.cycle.current = current;
-            return Ok(());
-        }
-        self.cycle.armed = Some(Armed {
-            period,
-            base: current,
-            marks: 0,
-        });
-        Ok(())
-    }
-
-    /// A pod sync's end while a listing keeps cycles: at the instant the next cycle is due,
-    /// compares the state with the one a cycle earlier; a match closes a kept cycle and tries
-    /// the replay, anything else ends it.
-    fn replay_point<S: Sink>(&mut self, until: SimTime, sink: &mut S) -> Result<(), S::Error> {
-        let Some(mut armed) = self.cycle.armed.take() else {
-            return Ok(());
-        };
-        let due = armed.base.at().saturating_add(armed.period);
-        if self.now < due {
-            self.cycle.armed = Some(armed);
-            return Ok(());
-        }
-        let (current, visited) = self.capture(sink);
-        let on_time = visited && self.now == due;
-        if on_time && armed.base.same_state(&current) {
-            sink.replay(Replay::Mark)?;
-            match self.jump(&armed.base, &current, armed.period, until, sink, true)? {
-                Jump::Done | Jump::NoRoom => {
-                    sink.replay(Replay::End)?;
-                    self.cycle.current = current;
-                    self.cycle.restart();
-                    return Ok(());
-                }
-                Jump::NotYet if armed.marks < KEPT_CYCLES => {
-                    self.cycle.current = core::mem::replace(&mut armed.base, current);
-                    armed.marks += 1;
-                    self.cycle.armed = Some(armed);
-                    return Ok(());
-                }
-                Jump::NotYet | Jump::Refused => {}
-            }
-        } else if on_time {
-            // Another sync may end at this instant in the cycle's place.
-            self.cycle.current = current;
-            self.cycle.armed = Some(armed);
-            return Ok(());
-        }
-        // The cycle broke, or the listing cannot replay it: step by step from here.
-        sink.replay(Replay::End)?;
-        self.cycle.enabled = false;
-        self.cycle.current = current;
-        Ok(())
-    }
-
     /// Moves the state on by as many whole cycles of `period` as fit, from `later` (the state
-    /// now, one cycle after `earlier`); with `replay`, only once the listing has written them.
+    /// now, one cycle after `earlier`); whether it moved. It does not when no whole cycle
+    /// fits before the horizon or the sink's boundary, or when the two states do not make a
+    /// cycle that can be extrapolated.
     fn jump<S: Sink>(
         &mut self,
         earlier: &Snapshot,
@@ -261,26 +140,17 @@ impl Simulation {
         period: SimDuration,
         until: SimTime,
         sink: &mut S,
-        replay: bool,
-    ) -> Result<Jump, S::Error> {
+    ) -> bool {
         let Some(wanted) = self.cycles_wanted(earlier.at(), period, until, sink) else {
-            return Ok(Jump::NoRoom);
+            return false;
         };
         let mut plan = core::mem::take(&mut self.cycle.plan);
         let k = earlier.plan(later, wanted, &mut plan);
-        let written = match k {
-            Some(cycles) if replay => sink.replay(Replay::Emit { cycles, period }),
-            _ => Ok(true),
-        };
-        if let (Some(k), Ok(true)) = (k, &written) {
+        if let Some(k) = k {
             self.apply_jump(&plan, k, period, sink);
         }
         self.cycle.plan = plan;
-        Ok(match (k, written?) {
-            (None, _) => Jump::Refused,
-            (Some(_), true) => Jump::Done,
-            (Some(_), false) => Jump::NotYet,
-        })
+        k.is_some()
     }
 
     /// How many whole cycles of `period` fit before `until` and before the sink's next
