@@ -109,7 +109,7 @@ pub struct Attempt {
     pub probe: ProbeKind,
     /// The container instance reached (0 for the first, +1 for each restart); a new value means
     /// a new process that remembers nothing.
-    pub instance: u32,
+    pub instance: u64,
     /// Time since that instance started.
     pub uptime: SimDuration,
     /// Time since the timeline origin (for `pod:`-scoped scripts).
@@ -156,7 +156,7 @@ pub trait Behaviour {
     /// the run then goes on step by step). `instances` is the next instance number of the one
     /// container whose probes use the behaviour (`None` when several containers share it):
     /// instance numbers are compared against it.
-    fn visit_cycle(&mut self, v: &mut dyn Visitor, instances: Option<u32>) -> bool {
+    fn visit_cycle(&mut self, v: &mut dyn Visitor, instances: Option<u64>) -> bool {
         let _ = (v, instances);
         false
     }
@@ -253,7 +253,7 @@ impl Behaviour for AlwaysOk {
         Response::now(Answer::Ok)
     }
 
-    fn visit_cycle(&mut self, _v: &mut dyn Visitor, _instances: Option<u32>) -> bool {
+    fn visit_cycle(&mut self, _v: &mut dyn Visitor, _instances: Option<u64>) -> bool {
         true
     }
 

@@ -29,7 +29,7 @@
 //! let mut behaviours = Behaviours::new(&pod);
 //! // 200 for the first five requests of each instance, then 500.
 //! let app = behaviours.add(Box::new({
-//!     let (mut instance, mut n) = (u32::MAX, 0);
+//!     let (mut instance, mut n) = (u64::MAX, 0);
 //!     move |a: &Attempt| {
 //!         if a.instance != instance { (instance, n) = (a.instance, 0); }
 //!         n += 1;

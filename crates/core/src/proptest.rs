@@ -341,7 +341,7 @@ pub fn kubelet() -> impl Strategy<Value = KubeletConfig> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnswerTable {
     responses: Vec<Response>,
-    instance: Option<u32>,
+    instance: Option<u64>,
     next: usize,
 }
 

@@ -275,15 +275,22 @@ fn key_of(at: Option<SimTime>, class: Class) -> Key {
 /// One container instance in the runtime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Instance {
-    /// Per-container instance number: the "container ID".
-    id: u32,
-    restart_count: u32,
+    /// Per-container instance number: the "container ID". 64 bits, so that no run within the
+    /// clock's range starts more instances than it can number.
+    id: u64,
+    /// 64 bits for the same reason; the API's `restartCount` shows it saturated at `u32::MAX`.
+    restart_count: u64,
     started_at: SimTime,
     /// `(finishedAt, exitCode)` once the process ended.
     exited: Option<(SimTime, i32)>,
 }
 
 impl Instance {
+    /// The restart count as the API shows it (`restartCount`), saturated at `u32::MAX`.
+    fn shown_restarts(&self) -> u32 {
+        u32::try_from(self.restart_count).unwrap_or(u32::MAX)
+    }
+
     fn terminated(&self) -> Option<Terminated> {
         self.exited.map(|(at, code)| Terminated {
             exit_code: code,
@@ -321,7 +328,7 @@ impl Instances {
 #[derive(Clone, Copy, Debug, Default)]
 struct Runtime {
     instances: Instances,
-    next_id: u32,
+    next_id: u64,
     image_present: bool,
     /// When the running process will exit, and with which code.
     exit_at: Option<(SimTime, i32)>,
@@ -330,7 +337,7 @@ struct Runtime {
 /// What a probe worker reads from the status view for its container (P24–P30).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct ViewEntry {
-    id: Option<u32>,
+    id: Option<u64>,
     running: bool,
     terminated: Option<i32>,
     started_at: SimTime,
@@ -343,7 +350,7 @@ struct InFlight {
     began: SimTime,
     attempt: u8,
     /// The container instance the attempt reached.
-    instance: u32,
+    instance: u64,
     ends: SimTime,
     outcome: Outcome,
     output: OutputKind,
@@ -364,7 +371,7 @@ struct Worker {
     pending_trigger: bool,
     stop_requested: bool,
     in_flight: Option<InFlight>,
-    container_id: Option<u32>,
+    container_id: Option<u64>,
     last_result: ProbeResult,
     result_run: u32,
     on_hold: bool,
@@ -584,7 +591,7 @@ pub struct Simulation {
     global_due: (Key, Slot),
     globals_dirty: bool,
     /// Results caches (P42): per worker, `(container id, result)`.
-    cache: Vec<Option<(u32, ProbeResult)>>,
+    cache: Vec<Option<(u64, ProbeResult)>>,
     /// Workers that were parked (some may have been unparked or re-created since), each once.
     parked: Vec<usize>,
     /// Per worker: whether it is listed in `parked`.
@@ -1067,6 +1074,7 @@ mod hot_path_tests;
 #[cfg(test)]
 mod kubelet_tests;
 #[cfg(test)]
+mod long_run_tests;
 #[cfg(test)]
 mod status_tests;
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! saving a new one after 1, 2, 4, 8 … comparisons, so a cycle of λ syncs is found within a few
 //! multiples of λ syncs after the state becomes periodic, with memory for two snapshots.
 
-use crate::cycle::{count32, exact_hash, id32, opt_id32, opt_time, Apply, Capture};
+use crate::cycle::{count32, exact_hash, opt_id, opt_time, Apply, Capture};
 use crate::cycle::{Snapshot, Visitor};
 use crate::event::{ContainerState, ContainerStatus, Terminated};
 use crate::sink::Sink;
@@ -255,7 +255,7 @@ impl Simulation {
         v.exact((word >> 64) as u64);
         v.exact(u64::from(self.created));
         v.exact(u64::from(self.terminal));
-        let bases: Vec<u32> = self.runtime.iter().map(|r| r.next_id).collect();
+        let bases: Vec<u64> = self.runtime.iter().map(|r| r.next_id).collect();
         let (users, young, uptime) = self.readers();
         // When an instance started matters while a probe's initial delay runs (P15) and, for
         // as long as the container's behaviours read uptime, to them; otherwise it only shows.
@@ -263,7 +263,7 @@ impl Simulation {
         for (c, rt) in self.runtime.iter_mut().enumerate() {
             let base = bases[c];
             visit_instances(v, &mut rt.instances, base, start_horizon(c));
-            count32(v, &mut rt.next_id, None);
+            v.count(&mut rt.next_id, None, u64::MAX);
             v.exact(u64::from(rt.image_present));
             v.exact(u64::from(rt.exit_at.is_some()));
             if let Some((t, code)) = &mut rt.exit_at {
@@ -290,7 +290,7 @@ impl Simulation {
         v.exact(u64::from(self.status.removed));
         v.exact(u64::from(self.status_written));
         for (c, view) in self.view.iter_mut().enumerate() {
-            opt_id32(v, &mut view.id, bases[c]);
+            opt_id(v, &mut view.id, bases[c]);
             v.exact(u64::from(view.running));
             exact_hash(v, &view.terminated);
             // P15: the start matters only until the initial delay has passed.
@@ -335,11 +335,11 @@ impl Simulation {
             if let Some(f) = &mut worker.in_flight {
                 v.time(&mut f.began);
                 v.exact(u64::from(f.attempt));
-                id32(v, &mut f.instance, base);
+                v.id(&mut f.instance, base, u64::MAX);
                 v.time(&mut f.ends);
                 exact_hash(v, &(f.outcome, f.output));
             }
-            opt_id32(v, &mut worker.container_id, base);
+            opt_id(v, &mut worker.container_id, base);
             exact_hash(v, &worker.last_result);
             // P34: a run of equal results decides only until it reaches the larger threshold.
             let cap = self
@@ -360,7 +360,7 @@ impl Simulation {
             let slot = &mut self.cache[w];
             v.exact(u64::from(slot.is_some()));
             if let Some((id, result)) = slot {
-                id32(v, id, base);
+                v.id(id, base, u64::MAX);
                 exact_hash(v, result);
             }
         }
@@ -427,13 +427,13 @@ impl Simulation {
 fn visit_instance(
     v: &mut dyn Visitor,
     i: &mut Option<Instance>,
-    base: u32,
+    base: u64,
     start_horizon: Option<SimDuration>,
 ) {
     v.exact(u64::from(i.is_some()));
     if let Some(i) = i {
-        id32(v, &mut i.id, base);
-        count32(v, &mut i.restart_count, None);
+        v.id(&mut i.id, base, u64::MAX);
+        v.count(&mut i.restart_count, None, u64::MAX);
         match start_horizon {
             Some(h) => v.past(&mut i.started_at, h),
             None => v.time(&mut i.started_at),
@@ -449,7 +449,7 @@ fn visit_instance(
 fn visit_instances(
     v: &mut dyn Visitor,
     s: &mut Instances,
-    base: u32,
+    base: u64,
     start_horizon: Option<SimDuration>,
 ) {
     visit_instance(v, &mut s.newest, base, start_horizon);
