@@ -29,6 +29,66 @@
 //! run must draw nothing from the generator between the two snapshots (its position is an exact
 //! value), and every behaviour and the sink must say how their state is visited; otherwise the run
 //! simply goes on step by step.
+//!
+//! # Every field decided
+//!
+//! A value that changes from cycle to cycle and is left out of the walk gives a wrong jump. So
+//! each walk starts by destructuring its struct without `..` (the simulation's in
+//! `sim/cycle.rs`, [`ContainerStatus::visit_cycle`](crate::ContainerStatus::visit_cycle)): every
+//! field is walked, or bound to `_` with the reason it cannot change across a cycle. A field
+//! added later does not compile until someone decides. With every field named, a walk builds:
+//!
+//! ```
+//! use probesim_core::cycle::{opt_time, Visitor};
+//! use probesim_core::SimTime;
+//!
+//! struct Worker {
+//!     alive: bool,
+//!     wake_at: Option<SimTime>,
+//!     period_ms: u64,
+//! }
+//!
+//! impl Worker {
+//!     fn visit(&mut self, v: &mut dyn Visitor) {
+//!         let Worker {
+//!             alive,
+//!             wake_at,
+//!             // Fixed for the run.
+//!             period_ms: _,
+//!         } = self;
+//!         v.exact(u64::from(*alive));
+//!         opt_time(v, wake_at);
+//!     }
+//! }
+//! ```
+//!
+//! and the same walk after a field was added to the struct, with no decision about it, does
+//! not (E0027: the pattern does not mention `retries`):
+//!
+//! ```compile_fail,E0027
+//! use probesim_core::cycle::{opt_time, Visitor};
+//! use probesim_core::SimTime;
+//!
+//! struct Worker {
+//!     alive: bool,
+//!     wake_at: Option<SimTime>,
+//!     period_ms: u64,
+//!     retries: u64,
+//! }
+//!
+//! impl Worker {
+//!     fn visit(&mut self, v: &mut dyn Visitor) {
+//!         let Worker {
+//!             alive,
+//!             wake_at,
+//!             // Fixed for the run.
+//!             period_ms: _,
+//!         } = self;
+//!         v.exact(u64::from(*alive));
+//!         opt_time(v, wake_at);
+//!     }
+//! }
+//! ```
 
 use core::hash::{Hash, Hasher};
 

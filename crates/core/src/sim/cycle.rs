@@ -12,7 +12,10 @@ use crate::event::{ContainerState, ContainerStatus, Terminated};
 use crate::sink::Sink;
 use crate::time::{SimDuration, SimTime};
 
-use super::{Instance, Instances, Key, Simulation};
+use super::{
+    BackOffEntry, InFlight, Instance, Instances, Job, Key, PodStatus, Runtime, Simulation,
+    ViewEntry, Worker,
+};
 
 /// The fast-forward detector of one simulation.
 #[derive(Debug)]
@@ -249,162 +252,288 @@ impl Simulation {
 
     /// Walks everything that decides what happens next, then the behaviours and the sink;
     /// `false` when a part cannot be walked.
+    ///
+    /// Every struct walked here is destructured field by field, with no `..`: a field added to
+    /// one of them does not compile until it is walked, or bound to `_` with the reason it
+    /// cannot change across a cycle (or is rebuilt after a jump, [`Simulation::after_jump`]).
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one destructuring of the simulation, walked in one fixed order"
+    )]
     fn visit_state<S: Sink>(&mut self, v: &mut dyn Visitor, sink: &mut S) -> bool {
-        let word = self.rng.get_word_pos();
+        let (users, young, uptime) = self.readers();
+        let Simulation {
+            pod,
+            // Fixed for the run.
+            profile: _,
+            kubelet: _,
+            behaviours,
+            rng,
+            now,
+            created,
+            terminal,
+            runtime,
+            pending_exits,
+            snapshot,
+            relist_at,
+            status,
+            status_written,
+            status_queue,
+            status_dirty,
+            tally,
+            created_regular,
+            running_regular,
+            actionable,
+            // A test setting, fixed for the run.
+            #[cfg(test)]
+                full_status: _,
+            view,
+            reason_cache,
+            backoff,
+            sandbox_ready,
+            sandbox_stopped,
+            workers,
+            alive_workers,
+            // The agenda and its bookkeeping are derived from the workers and timers walked
+            // here, and rebuilt after a jump (`after_jump`).
+            agenda: _,
+            worker_by: _,
+            dirty: _,
+            is_dirty: _,
+            global_due: _,
+            globals_dirty: _,
+            cache,
+            parked,
+            listed,
+            recheck_parked,
+            // Moved with the clock after a jump (`after_jump`).
+            last_due: _,
+            parking,
+            // The steady lane's shortcut state: dropped at a jump (`lane.epoch`), and a setting.
+            steady: _,
+            steady_ticks: _,
+            lane: _,
+            delete_at,
+            deleting,
+            restart_at,
+            kubelet_started,
+            job,
+            pending,
+            gate_after,
+            last_sync_end,
+            sync_due,
+            requeue,
+            // Cleared before every comparison.
+            sync_ended: _,
+            // The detector itself.
+            cycle: _,
+        } = self;
+        let now = *now;
+        let word = rng.get_word_pos();
         v.exact(word as u64);
         v.exact((word >> 64) as u64);
-        v.exact(u64::from(self.created));
-        v.exact(u64::from(self.terminal));
-        let bases: Vec<u64> = self.runtime.iter().map(|r| r.next_id).collect();
-        let (users, young, uptime) = self.readers();
+        v.exact(u64::from(*created));
+        v.exact(u64::from(*terminal));
+        let bases: Vec<u64> = runtime.iter().map(|r| r.next_id).collect();
         // When an instance started matters while a probe's initial delay runs (P15) and, for
         // as long as the container's behaviours read uptime, to them; otherwise it only shows.
         let start_horizon = |c: usize| (!uptime[c]).then_some(young[c]);
-        for (c, rt) in self.runtime.iter_mut().enumerate() {
+        for (c, rt) in runtime.iter_mut().enumerate() {
+            let Runtime {
+                instances,
+                next_id,
+                image_present,
+                exit_at,
+            } = rt;
             let base = bases[c];
-            visit_instances(v, &mut rt.instances, base, start_horizon(c));
-            v.count(&mut rt.next_id, None, u64::MAX);
-            v.exact(u64::from(rt.image_present));
-            v.exact(u64::from(rt.exit_at.is_some()));
-            if let Some((t, code)) = &mut rt.exit_at {
+            visit_instances(v, instances, base, start_horizon(c));
+            v.count(next_id, None, u64::MAX);
+            v.exact(u64::from(*image_present));
+            v.exact(u64::from(exit_at.is_some()));
+            if let Some((t, code)) = exit_at {
                 v.time(t);
                 exact_hash(v, code);
             }
         }
-        for (c, s) in self.snapshot.iter_mut().enumerate() {
+        for (c, s) in snapshot.iter_mut().enumerate() {
             visit_instances(v, s, bases[c], start_horizon(c));
         }
-        opt_time(v, &mut self.relist_at);
+        opt_time(v, relist_at);
         // The API status.
-        exact_hash(v, &self.status.phase);
-        exact_hash(v, &self.status.conditions);
-        for st in self
-            .status
-            .init_containers
-            .iter_mut()
-            .chain(&mut self.status.containers)
-        {
+        let PodStatus {
+            phase,
+            conditions,
+            init_containers,
+            containers,
+            deletion_timestamp,
+            removed,
+        } = status;
+        exact_hash(v, phase);
+        exact_hash(v, conditions);
+        for st in init_containers.iter_mut().chain(containers) {
             st.visit_cycle(v);
         }
-        opt_time(v, &mut self.status.deletion_timestamp);
-        v.exact(u64::from(self.status.removed));
-        v.exact(u64::from(self.status_written));
-        for (c, view) in self.view.iter_mut().enumerate() {
-            opt_id(v, &mut view.id, bases[c]);
-            v.exact(u64::from(view.running));
-            exact_hash(v, &view.terminated);
+        opt_time(v, deletion_timestamp);
+        v.exact(u64::from(*removed));
+        v.exact(u64::from(*status_written));
+        for (c, entry) in view.iter_mut().enumerate() {
+            let ViewEntry {
+                id,
+                running,
+                terminated,
+                started_at,
+                started,
+            } = entry;
+            opt_id(v, id, bases[c]);
+            v.exact(u64::from(*running));
+            exact_hash(v, terminated);
             // P15: the start matters only until the initial delay has passed.
-            v.past(&mut view.started_at, young[c]);
-            v.exact(u64::from(view.started));
+            v.past(started_at, young[c]);
+            v.exact(u64::from(*started));
         }
-        exact_hash(v, &self.reason_cache);
-        for entry in &mut self.backoff {
+        exact_hash(v, reason_cache);
+        for entry in backoff.iter_mut() {
             v.exact(u64::from(entry.is_some()));
-            if let Some(e) = entry {
-                v.exact(e.backoff.as_millis());
-                v.time(&mut e.last_update);
+            if let Some(BackOffEntry {
+                backoff,
+                last_update,
+            }) = entry
+            {
+                v.exact(backoff.as_millis());
+                v.time(last_update);
             }
         }
-        v.exact(u64::from(self.sandbox_ready));
-        v.exact(u64::from(self.sandbox_stopped));
-        let now = self.now;
+        v.exact(u64::from(*sandbox_ready));
+        v.exact(u64::from(*sandbox_stopped));
         // Which held workers are parked, in the order they are looked at again.
-        exact_hash(v, &(&self.parked, &self.listed, self.recheck_parked));
-        exact_hash(v, &(self.parking, self.alive_workers));
-        for (w, worker) in self.workers.iter_mut().enumerate() {
-            let base = bases[worker.container];
-            v.exact(u64::from(worker.alive));
-            v.exact(u64::from(worker.running));
-            v.exact(u64::from(worker.parked));
-            if worker.parked && !worker.period.is_zero() {
+        exact_hash(v, &(&*parked, &*listed, *recheck_parked));
+        exact_hash(v, &(*parking, *alive_workers));
+        for (worker, slot) in workers.iter_mut().zip(cache.iter_mut()) {
+            let Worker {
+                container,
+                kind,
+                period,
+                alive,
+                running,
+                next_tick,
+                wake_at,
+                pending_tick,
+                pending_trigger,
+                stop_requested,
+                in_flight,
+                container_id,
+                last_result,
+                result_run,
+                on_hold,
+                parked,
+                created_at,
+            } = worker;
+            // `container`, `kind` and `period` are fixed for the run.
+            let base = bases[*container];
+            v.exact(u64::from(*alive));
+            v.exact(u64::from(*running));
+            v.exact(u64::from(*parked));
+            if *parked && !period.is_zero() {
                 // A parked worker's ticks are off the agenda; `next_tick` is only a point of
                 // its grid, from which it comes back at the first tick not gone by: only the
                 // grid's phase against now decides.
-                let offset = i128::from(worker.next_tick.as_millis()) - i128::from(now.as_millis());
-                let phase = offset.rem_euclid(i128::from(worker.period.as_millis()));
+                let offset = i128::from(next_tick.as_millis()) - i128::from(now.as_millis());
+                let phase = offset.rem_euclid(i128::from(period.as_millis()));
                 v.exact(u64::try_from(phase).unwrap_or(u64::MAX));
-                v.past(&mut worker.next_tick, SimDuration::ZERO);
+                v.past(next_tick, SimDuration::ZERO);
             } else {
-                v.time(&mut worker.next_tick);
+                v.time(next_tick);
             }
-            opt_time(v, &mut worker.wake_at);
-            v.exact(u64::from(worker.pending_tick));
-            v.exact(u64::from(worker.pending_trigger));
-            v.exact(u64::from(worker.stop_requested));
-            v.exact(u64::from(worker.in_flight.is_some()));
-            if let Some(f) = &mut worker.in_flight {
-                v.time(&mut f.began);
-                v.exact(u64::from(f.attempt));
-                v.id(&mut f.instance, base, u64::MAX);
-                v.time(&mut f.ends);
-                exact_hash(v, &(f.outcome, f.output));
+            opt_time(v, wake_at);
+            v.exact(u64::from(*pending_tick));
+            v.exact(u64::from(*pending_trigger));
+            v.exact(u64::from(*stop_requested));
+            v.exact(u64::from(in_flight.is_some()));
+            if let Some(InFlight {
+                began,
+                attempt,
+                instance,
+                ends,
+                outcome,
+                output,
+            }) = in_flight
+            {
+                v.time(began);
+                v.exact(u64::from(*attempt));
+                v.id(instance, base, u64::MAX);
+                v.time(ends);
+                exact_hash(v, &(*outcome, *output));
             }
-            opt_id(v, &mut worker.container_id, base);
-            exact_hash(v, &worker.last_result);
+            opt_id(v, container_id, base);
+            exact_hash(v, last_result);
             // P34: a run of equal results decides only until it reaches the larger threshold.
-            let cap = self
-                .pod
-                .container(worker.container)
-                .probe(worker.kind)
-                .map_or(1, |p| {
-                    p.success_threshold()
-                        .unsigned_abs()
-                        .max(p.failure_threshold().unsigned_abs())
-                });
-            let mut run = u64::from(worker.result_run);
+            let cap = pod.container(*container).probe(*kind).map_or(1, |p| {
+                p.success_threshold()
+                    .unsigned_abs()
+                    .max(p.failure_threshold().unsigned_abs())
+            });
+            let mut run = u64::from(*result_run);
             v.saturating(&mut run, u64::from(cap), u64::from(u32::MAX));
-            worker.result_run = u32::try_from(run).unwrap_or(u32::MAX);
-            v.exact(u64::from(worker.on_hold));
+            *result_run = u32::try_from(run).unwrap_or(u32::MAX);
+            v.exact(u64::from(*on_hold));
             // Only "created at this very instant" matters (P14's churn check).
-            v.past(&mut worker.created_at, SimDuration::from_millis(1));
-            let slot = &mut self.cache[w];
+            v.past(created_at, SimDuration::from_millis(1));
             v.exact(u64::from(slot.is_some()));
             if let Some((id, result)) = slot {
                 v.id(id, base, u64::MAX);
                 exact_hash(v, result);
             }
         }
-        v.exact(u64::from(self.delete_at.is_some()));
-        if let Some((t, grace)) = &mut self.delete_at {
+        v.exact(u64::from(delete_at.is_some()));
+        if let Some((t, grace)) = delete_at {
             v.time(t);
             exact_hash(v, grace);
         }
-        exact_hash(v, &self.deleting);
-        opt_time(v, &mut self.restart_at);
-        opt_time(v, &mut self.kubelet_started);
+        exact_hash(v, deleting);
+        opt_time(v, restart_at);
+        opt_time(v, kubelet_started);
         // The sync in progress.
-        let job = &mut self.job;
-        v.exact(u64::from(job.active));
-        exact_hash(v, &job.stage);
+        let Job {
+            active,
+            stage,
+            snapshot,
+            shared,
+            kills,
+            pod_kill,
+            parallel,
+            starts,
+            pull_end,
+            changed,
+            backoff_expiry,
+        } = job;
+        v.exact(u64::from(*active));
+        exact_hash(v, stage);
         // Empty while the sync reads the PLEG's snapshot (`shared`).
-        v.exact(u64::from(job.shared));
-        v.exact(job.snapshot.len() as u64);
-        for (c, s) in job.snapshot.iter_mut().enumerate() {
+        v.exact(u64::from(*shared));
+        v.exact(snapshot.len() as u64);
+        for (c, s) in snapshot.iter_mut().enumerate() {
             visit_instances(v, s, bases[c], start_horizon(c));
         }
-        exact_hash(v, &job.kills);
-        v.exact(u64::from(job.pod_kill));
-        v.exact(job.parallel as u64);
-        exact_hash(v, &job.starts);
-        opt_time(v, &mut job.pull_end);
-        v.exact(u64::from(job.changed));
-        opt_time(v, &mut job.backoff_expiry);
-        exact_hash(v, &self.pending);
+        exact_hash(v, kills);
+        v.exact(u64::from(*pod_kill));
+        v.exact(*parallel as u64);
+        exact_hash(v, starts);
+        opt_time(v, pull_end);
+        v.exact(u64::from(*changed));
+        opt_time(v, backoff_expiry);
+        exact_hash(v, pending);
         // The incremental status's bookkeeping: which containers are to be recomputed, and
         // the counts the phase and conditions come from.
-        exact_hash(
-            v,
-            &(self.pending_exits, &self.status_queue, &self.status_dirty),
-        );
-        exact_hash(v, &(self.tally, self.created_regular, self.running_regular));
-        exact_hash(v, &self.actionable);
-        opt_time(v, &mut self.gate_after);
+        exact_hash(v, &(*pending_exits, &*status_queue, &*status_dirty));
+        exact_hash(v, &(*tally, *created_regular, *running_regular));
+        exact_hash(v, actionable);
+        opt_time(v, gate_after);
         // Only "ended at this very instant" matters (the churn check).
-        v.exact(u64::from(self.last_sync_end.is_some()));
-        if let Some(t) = &mut self.last_sync_end {
+        v.exact(u64::from(last_sync_end.is_some()));
+        if let Some(t) = last_sync_end {
             v.past(t, SimDuration::from_millis(1));
         }
-        for slot in [&mut self.sync_due, &mut self.requeue] {
+        for slot in [sync_due, requeue] {
             v.exact(u64::from(slot.is_some()));
             if let Some((t, trigger)) = slot {
                 v.time(t);
@@ -412,7 +541,7 @@ impl Simulation {
             }
         }
         // The behaviours, each against the one container that uses it.
-        for (b, user) in self.behaviours.entries.iter_mut().zip(users) {
+        for (b, user) in behaviours.entries.iter_mut().zip(users) {
             let base = user.flatten().map(|c| bases[c]);
             if !b.visit_cycle(v, base) {
                 return false;
@@ -431,15 +560,21 @@ fn visit_instance(
     start_horizon: Option<SimDuration>,
 ) {
     v.exact(u64::from(i.is_some()));
-    if let Some(i) = i {
-        v.id(&mut i.id, base, u64::MAX);
-        v.count(&mut i.restart_count, None, u64::MAX);
+    if let Some(Instance {
+        id,
+        restart_count,
+        started_at,
+        exited,
+    }) = i
+    {
+        v.id(id, base, u64::MAX);
+        v.count(restart_count, None, u64::MAX);
         match start_horizon {
-            Some(h) => v.past(&mut i.started_at, h),
-            None => v.time(&mut i.started_at),
+            Some(h) => v.past(started_at, h),
+            None => v.time(started_at),
         }
-        v.exact(u64::from(i.exited.is_some()));
-        if let Some((t, code)) = &mut i.exited {
+        v.exact(u64::from(exited.is_some()));
+        if let Some((t, code)) = exited {
             v.time(t);
             exact_hash(v, code);
         }
@@ -452,8 +587,9 @@ fn visit_instances(
     base: u64,
     start_horizon: Option<SimDuration>,
 ) {
-    visit_instance(v, &mut s.newest, base, start_horizon);
-    visit_instance(v, &mut s.previous, base, start_horizon);
+    let Instances { newest, previous } = s;
+    visit_instance(v, newest, base, start_horizon);
+    visit_instance(v, previous, base, start_horizon);
 }
 
 /// A time the API shows and nothing decides by: never compared, moved like the others (it
@@ -463,16 +599,29 @@ fn shown(v: &mut dyn Visitor, t: &mut SimTime) {
 }
 
 fn visit_terminated(v: &mut dyn Visitor, t: &mut Terminated) {
-    exact_hash(v, &(t.exit_code, t.reason));
-    shown(v, &mut t.started_at);
-    shown(v, &mut t.finished_at);
+    let Terminated {
+        exit_code,
+        reason,
+        started_at,
+        finished_at,
+    } = t;
+    exact_hash(v, &(*exit_code, *reason));
+    shown(v, started_at);
+    shown(v, finished_at);
 }
 
 impl ContainerStatus {
     /// Walks this status for fast-forward ([`cycle`](crate::cycle)): its state, its times (which
     /// only show: the simulation decides by its own records) and the restart count as a count.
     pub fn visit_cycle(&mut self, v: &mut dyn Visitor) {
-        match &mut self.state {
+        let ContainerStatus {
+            state,
+            last_state,
+            ready,
+            started,
+            restart_count,
+        } = self;
+        match state {
             ContainerState::Waiting(reason) => {
                 v.exact(0);
                 exact_hash(v, reason);
@@ -486,12 +635,12 @@ impl ContainerStatus {
                 visit_terminated(v, t);
             }
         }
-        v.exact(u64::from(self.last_state.is_some()));
-        if let Some(t) = &mut self.last_state {
+        v.exact(u64::from(last_state.is_some()));
+        if let Some(t) = last_state {
             visit_terminated(v, t);
         }
-        v.exact(u64::from(self.ready));
-        v.exact(u64::from(self.started));
-        count32(v, &mut self.restart_count, None);
+        v.exact(u64::from(*ready));
+        v.exact(u64::from(*started));
+        count32(v, restart_count, None);
     }
 }
