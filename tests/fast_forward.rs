@@ -12,7 +12,7 @@ use std::convert::Infallible;
 
 use probesim_core::cycle::Visitor;
 use probesim_core::{
-    Event, EventKind, Flow, Recorder, SimDuration, SimTime, Simulation, Sink, VecSink,
+    Event, EventKind, FastForward, Flow, Recorder, SimDuration, SimTime, Simulation, Sink, VecSink,
 };
 use probesim_report::{render_with, Format, ViewOptions};
 use probesim_scenario::expect::{ExpectSink, Failure};
@@ -385,6 +385,12 @@ impl Sink for RecordedCounts {
         Ok(Flow::Continue)
     }
 
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        Some(self)
+    }
+}
+
+impl FastForward for RecordedCounts {
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         v.exact(self.by.len() as u64);
         for n in self.by.values_mut() {

@@ -70,7 +70,7 @@ pub use event::{
 pub use profile::{Gate, GateError, Profile};
 pub use recorder::Recorder;
 pub use sim::{Behaviours, Conditions, KubeletConfig, PodStatus, RunEnd, RunError, Simulation};
-pub use sink::{CountSink, Flow, NameSlots, Record, Sink, VecSink};
+pub use sink::{CountSink, FastForward, Flow, NameSlots, Record, Sink, VecSink};
 pub use spec::{
     AppSpec, ContainerSpec, Handler, PodSpec, Port, ProbeKind, ProbeSpec, ProbeTiming, PullPolicy,
     RestartPolicy, Scheme, SelfExit, Sigterm, SpecError,

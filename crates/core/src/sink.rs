@@ -45,20 +45,29 @@ pub trait Sink {
         self.event(event)
     }
 
-    /// Steady-state fast-forward ([`cycle`](crate::cycle)): walks the sink's own state with `v`
-    /// and returns `true`, or returns `false` when the sink cannot be moved on by whole cycles
-    /// without seeing their events (the default: a listing must print every event). A sink
+    /// The sink's part in steady-state fast-forward ([`cycle`](crate::cycle)), if it takes
+    /// part: a sink that can be moved on by whole cycles without seeing their events implements
+    /// [`FastForward`] and returns itself here. The default, `None`, keeps the run step by step
+    /// (a listing must print every event).
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        None
+    }
+}
+
+/// Opt-in acceleration for a [`Sink`]: what steady-state fast-forward needs to move the sink on
+/// by whole cycles ([`cycle`](crate::cycle)). Offered through [`Sink::fast_forward`]; it
+/// changes nothing a sink is told, only how many of the repeated events it is told one by one.
+pub trait FastForward {
+    /// Walks the sink's own state with `v` and returns `true`, or returns `false` when the sink
+    /// cannot be moved on by whole cycles after all (a wrapper whose inner sink cannot). A sink
     /// that returns `true` promises that its state after a cycle of events is its state before
     /// it, moved as the walk's tags say; every value that a cycle changes is visited.
-    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
-        let _ = v;
-        false
-    }
+    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool;
 
     /// The earliest instant at or after `from` at which the sink starts treating events
     /// differently (an `at:` check falls due, a counting window opens or closes); a jump never
     /// spans one. `SimTime::MAX` when there is none (the default).
-    fn next_boundary(&self, from: SimTime) -> SimTime {
+    fn next_boundary(&mut self, from: SimTime) -> SimTime {
         let _ = from;
         SimTime::MAX
     }
@@ -77,11 +86,8 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     ) -> Result<Flow, Self::Error> {
         (**self).container_event(event, container)
     }
-    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
-        (**self).visit_cycle(v)
-    }
-    fn next_boundary(&self, from: SimTime) -> SimTime {
-        (**self).next_boundary(from)
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        (**self).fast_forward()
     }
 }
 
@@ -211,6 +217,12 @@ impl Sink for CountSink {
         Ok(Flow::Continue)
     }
 
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        Some(self)
+    }
+}
+
+impl FastForward for CountSink {
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         v.exact(self.per_container.len() as u64);
         for (_, counts) in &mut self.per_container {

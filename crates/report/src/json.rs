@@ -12,8 +12,8 @@ use std::io::{self, Write};
 
 use probesim_core::cycle::Visitor;
 use probesim_core::{
-    ContainerState, ContainerStatus, Event, EventKind, Flow, NameSlots, PodSpec, PodStatus,
-    SimTime, Sink,
+    ContainerState, ContainerStatus, Event, EventKind, FastForward, Flow, NameSlots, PodSpec,
+    PodStatus, SimTime, Sink,
 };
 
 use super::RunInfo;
@@ -515,6 +515,12 @@ impl<W: Write> Sink for SummarySink<W> {
         Ok(Flow::Continue)
     }
 
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        Some(self)
+    }
+}
+
+impl<W: Write> FastForward for SummarySink<W> {
     /// Counts move on with fast-forward: the summary shows nothing else of the events.
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         v.exact(self.names.len() as u64);

@@ -52,8 +52,9 @@ use core::fmt;
 use core::str::FromStr;
 use std::io;
 
-use probesim_core::cycle::Visitor;
-use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, SimDuration, SimTime, Sink};
+use probesim_core::{
+    Event, FastForward, Flow, PodSpec, PodStatus, Profile, SimDuration, SimTime, Sink,
+};
 
 pub mod check;
 mod describe;
@@ -360,10 +361,10 @@ impl<W: io::Write> Sink for ReportSink<W> {
     }
 
     /// The summary is moved on by fast-forward; the listings see every event.
-    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
         match self {
-            ReportSink::Summary(s) => s.visit_cycle(v),
-            _ => false,
+            ReportSink::Summary(s) => s.fast_forward(),
+            _ => None,
         }
     }
 }

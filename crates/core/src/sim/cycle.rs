@@ -78,7 +78,7 @@ fn whole_period(earlier: &Snapshot, later: &Snapshot) -> Option<SimDuration> {
 
 impl Simulation {
     /// Turns steady-state fast-forward on (the default) or off. Fast-forward only ever happens
-    /// for sinks and behaviours that can be visited ([`Sink::visit_cycle`]); it gives the same
+    /// for sinks and behaviours that can be visited ([`Sink::fast_forward`](crate::Sink::fast_forward)); it gives the same
     /// events' effect on them and the same state as the step-by-step run.
     pub fn set_fast_forward(&mut self, on: bool) {
         self.cycle.enabled = on;
@@ -163,12 +163,14 @@ impl Simulation {
         from: SimTime,
         period: SimDuration,
         until: SimTime,
-        sink: &S,
+        sink: &mut S,
     ) -> Option<u64> {
         let p = period.as_millis();
         let mut wanted = until.saturating_since(self.now).as_millis() / p;
         // Never over a boundary of the sink, counted from the start of the reference cycle.
-        let boundary = sink.next_boundary(from);
+        let boundary = sink
+            .fast_forward()
+            .map_or(SimTime::MAX, |f| f.next_boundary(from));
         if boundary <= self.now {
             return None;
         }
@@ -547,7 +549,7 @@ impl Simulation {
                 return false;
             }
         }
-        sink.visit_cycle(v)
+        sink.fast_forward().is_some_and(|f| f.visit_cycle(v))
     }
 }
 

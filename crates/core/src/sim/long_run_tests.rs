@@ -7,7 +7,7 @@ use std::convert::Infallible;
 
 use super::*;
 use crate::cycle::Visitor;
-use crate::sink::CountSink;
+use crate::sink::{CountSink, FastForward};
 use crate::spec::{ContainerSpec, ProbeSpec, ProbeTiming, SelfExit};
 
 /// Far enough that a crash loop restarts more than `u32::MAX` times and a healthy probe's run
@@ -46,6 +46,12 @@ impl Sink for Bounded {
         })
     }
 
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        Some(self)
+    }
+}
+
+impl FastForward for Bounded {
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         self.inner.visit_cycle(v)
     }
