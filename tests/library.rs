@@ -243,7 +243,7 @@ fn scenario_files_load_with_overrides() {
         .contains("# replay: probesim run scenarios/kubia-unhealthy.yaml --seed 3"));
 }
 
-// Contract §3 (extended): random outcomes draw from the simulation's seeded generator.
+// docs/script-language.md#randomness: random outcomes draw from the simulation's seeded generator.
 #[test]
 fn random_scripts_replay_per_seed_and_differ_across_seeds() {
     let kills = |seed| {

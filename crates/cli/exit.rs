@@ -1,4 +1,4 @@
-//! Exit codes, documented once (contract §1).
+//! Exit codes, documented once (docs/cli.md#exit-codes).
 
 use std::process::ExitCode;
 

@@ -1,4 +1,4 @@
-//! The `probesim` command line: `probesim run` and `probesim check` (contract §1), `probesim
+//! The `probesim` command line: `probesim run` and `probesim check` (docs/cli.md), `probesim
 //! analyze` and `probesim recommend`, and the files generated from it (`completions`, `man`,
 //! `schema`).
 //!

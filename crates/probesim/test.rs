@@ -106,8 +106,8 @@ impl Test {
         })
     }
 
-    /// A scenario file (contract §2), whose `manifest:` references are read relative to it.
-    /// Its own `apps` say how the app behaves; closures ([`Test::behaviour`]) may replace them.
+    /// A scenario file (docs/scenario-format.md), whose `manifest:` references are read relative to
+    /// it. Its own `apps` say how the app behaves; closures ([`Test::behaviour`]) may replace them.
     ///
     /// # Errors
     /// The file cannot be read ([`ErrorKind::File`]).

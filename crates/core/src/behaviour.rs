@@ -9,7 +9,7 @@ use crate::cycle::Visitor;
 use crate::spec::ProbeKind;
 use crate::time::{SimDuration, SimTime};
 
-/// What the application does with one probe attempt (contract §3, `outcome`).
+/// What the application does with one probe attempt (docs/script-language.md#outcomes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Answer {
     /// An HTTP status code.

@@ -12,7 +12,8 @@
 //! point. The engine jumps from deadline to deadline; it never ticks through idle time and keeps
 //! no history, so a month of simulated time needs memory for the state only.
 //!
-//! Rules cited in comments (`P…`, `R…`) refer to the project's kubelet specification.
+//! Rules cited in comments (`P…`, `R…`) are listed in docs/rules.md, each with its kubelet
+//! source, the releases it holds for and the tests that pin it.
 //!
 //! ```
 //! use probesim_core::{

@@ -1,8 +1,8 @@
 //! Semantics profiles: one per Kubernetes minor version, as data.
 //!
 //! Every behaviour that differs between releases is a field here, set in one table
-//! ([`Profile::for_minor`]) from the version histories of the spec (probe layer §11, runtime
-//! layer §11). Engine code reads fields; it never compares version numbers.
+//! ([`Profile::for_minor`]) from the release history in docs/versions.md. Engine code reads fields;
+//! it never compares version numbers.
 
 use core::fmt;
 

@@ -1,14 +1,14 @@
 //! Strategies that generate only valid engine inputs, for property tests here and in the crates
 //! that build on the core (feature `proptest`).
 //!
-//! Every value is one the API server would store after defaulting and validation (P53–P62): at
-//! most one probe of each kind per container, thresholds and periods of at least 1,
-//! `successThreshold` 1 for liveness and startup probes (P59), a probe-level grace period only on
-//! liveness and startup probes (P60), usable port numbers (P58), non-empty exec commands (P57),
-//! container names unique across init and regular containers, probes on init containers only for
-//! sidecars (P61) and sidecars only where the profile runs them (R58), and gRPC probes only where
-//! the profile runs them (P52). Behaviours answer only with outcomes that can apply to the probe's
-//! handler (contract §3), and are bound by engine index: init containers first.
+//! Every value is one the API server would store after defaulting and validation (P53–P62): at most
+//! one probe of each kind per container, thresholds and periods of at least 1, `successThreshold` 1
+//! for liveness and startup probes (P59), a probe-level grace period only on liveness and startup
+//! probes (P60), usable port numbers (P58), non-empty exec commands (P57), container names unique
+//! across init and regular containers, probes on init containers only for sidecars (P61) and
+//! sidecars only where the profile runs them (R58), and gRPC probes only where the profile runs
+//! them (P52). Behaviours answer only with outcomes that can apply to the probe's handler
+//! (docs/script-language.md#outcomes), and are bound by engine index: init containers first.
 //!
 //! A [`Case`] may also delete the pod through the API and restart the kubelet at some instant.
 //!
@@ -132,7 +132,7 @@ pub fn probe_spec(kind: ProbeKind) -> impl Strategy<Value = ProbeSpec> {
 
 /// How a process behaves apart from probe answers: a pull of 0–3 s (mostly none), sometimes an
 /// exit by itself with code 0–3 after 1–600 s of uptime, and SIGTERM either ignored or followed
-/// by an exit (by the signal or with code 0–3) after 0–10 s (contract §2.1).
+/// by an exit (by the signal or with code 0–3) after 0–10 s (docs/scenario-format.md#apps).
 pub fn app_spec() -> impl Strategy<Value = AppSpec> {
     let pull = prop_oneof![
         2 => Just(SimDuration::ZERO),
@@ -397,7 +397,7 @@ pub fn family(handler: &Handler) -> HandlerFamily {
     }
 }
 
-/// Any answer that can come from a probe of that handler family (contract §3).
+/// Any answer that can come from a probe of that handler family (docs/script-language.md#outcomes).
 pub fn answer_for(family: HandlerFamily) -> impl Strategy<Value = Answer> {
     let mut answers: Vec<Answer> = [200_u16, 204, 302, 404, 500, 503]
         .into_iter()

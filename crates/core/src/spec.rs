@@ -368,7 +368,7 @@ impl ProbeSpec {
     }
 }
 
-/// How the container's process behaves when sent SIGTERM (contract §2.1, R25).
+/// How the container's process behaves when sent SIGTERM (docs/scenario-format.md#sigterm, R25).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sigterm {
     /// Ignores it: SIGKILL at the end of the grace period, exit code 137.
@@ -402,7 +402,8 @@ pub struct SelfExit {
     pub after: SimDuration,
 }
 
-/// How the container's image and process behave (contract §2.1), apart from probe answers.
+/// How the container's image and process behave (docs/scenario-format.md#apps), apart from probe
+/// answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct AppSpec {
     /// Time each image pull takes; zero means no pull events at all.

@@ -1,6 +1,7 @@
-//! Behaviours draw from the simulation's one seeded generator (contract §3, seeded random
-//! outcomes): the same seed gives the same timeline, another seed another one, and a behaviour
-//! that draws nothing leaves the engine's own draws (P5 initial delays, R20 jitter) as they were.
+//! Behaviours draw from the simulation's one seeded generator (docs/script-language.md#randomness):
+//! the same seed gives the same timeline, another seed another one, and a behaviour that draws
+//! nothing leaves the engine's own draws (P5 initial delays, R6 and R8 requeue jitter) as they
+//! were.
 
 use probesim_core::{
     Answer, Attempt, Behaviours, ContainerSpec, Drawing, Draws, Handler, KubeletConfig, PodSpec,

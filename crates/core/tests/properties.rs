@@ -1,11 +1,11 @@
 //! Properties of the engine on generated pods, profiles, kubelet knobs, seeds and applications.
 //!
-//! Each property is stated in domain words and cites the rule it protects (`P…` probe layer,
-//! `R…` runtime layer, `§…` contract). The inputs come from `probesim_core::proptest`, which
-//! yields only valid values: pods with init containers and sidecars, preStop hooks, and cases
-//! that delete the pod or restart the kubelet. Containers are named by their engine index, init
-//! containers first. A failing case is shrunk and its seed saved under `proptest-regressions/`
-//! (commit that file).
+//! Each property is stated in domain words and cites the rule it protects (`P…` probe layer, `R…`
+//! runtime layer, both in docs/rules.md; `docs/…` the project's docs). The inputs come from
+//! `probesim_core::proptest`, which yields only valid values: pods with init containers and
+//! sidecars, preStop hooks, and cases that delete the pod or restart the kubelet. Containers are
+//! named by their engine index, init containers first. A failing case is shrunk and its seed saved
+//! under `proptest-regressions/` (commit that file).
 
 use std::convert::Infallible;
 
@@ -358,8 +358,8 @@ proptest! {
     #![proptest_config(config(64))]
 
     /// The same pod, profile, knobs, seed and application give the same timeline, event for
-    /// event and byte for byte, and the same final status (style §3, contract "same input +
-    /// seed ⇒ same output").
+    /// event and byte for byte, and the same final status
+    /// (docs/design.md#why-a-pure-core-with-one-door-in-and-one-door-out).
     #[test]
     fn the_same_inputs_give_the_same_timeline(case in case(), horizon in horizon()) {
         let first = records(&case, &[horizon]);
@@ -368,7 +368,8 @@ proptest! {
     }
 
     /// Running to the horizon in several calls gives the same timeline as one call: a run
-    /// continues exactly where the previous call stopped (`Simulation::run_until`, §2.3.10).
+    /// continues exactly where the previous call stopped (`Simulation::run_until`,
+    /// docs/semantics.md#horizon).
     #[test]
     fn running_in_steps_gives_the_same_timeline_as_one_run(
         case in case(),
@@ -391,7 +392,8 @@ proptest! {
     #![proptest_config(config(CASES))]
 
     /// Every instant settles: the engine never keeps acting at one instant without time
-    /// passing (style §2: the step budget is for model bugs, never for valid input).
+    /// passing (docs/design.md#step-budget: the step budget is for model bugs, never for valid
+    /// input).
     #[test]
     fn every_run_settles(case in case(), horizon in horizon()) {
         let run = run(&case, horizon);
@@ -399,7 +401,8 @@ proptest! {
     }
 
     /// Events come in non-decreasing time order, nothing is reported after the horizon, and
-    /// every probe began at or after the timeline origin (contract §4, §2.3.10).
+    /// every probe began at or after the timeline origin (docs/cli.md#--format-json,
+    /// docs/semantics.md#horizon).
     #[test]
     fn events_come_in_time_order_and_none_after_the_horizon(
         case in case(),
@@ -478,8 +481,8 @@ proptest! {
     }
 
     /// A probe worker never has two probes in flight: for each container and probe kind, each
-    /// probe begins no earlier than the previous one ended (P16, P17; §4: a probe began at
-    /// `t - duration`).
+    /// probe begins no earlier than the previous one ended (P16, P17; docs/cli.md#--format-json: a
+    /// probe began at `t - duration`).
     #[test]
     fn a_probe_worker_never_runs_two_probes_at_once(case in case(), horizon in horizon()) {
         let run = run(&case, horizon);
@@ -580,11 +583,11 @@ proptest! {
     }
 
     /// With one container (no init container), no probe-sync delay, and a profile whose startup
-    /// results trigger syncs (≥1.21), a probe kill happens at the very instant the probe's
-    /// Failure result is reported (R1, R2, R12, §2.3.3). (Not in general: a probe-sync delay
-    /// postpones the kill by that delay, a pod worker busy with another container's kill or pull
-    /// postpones it to the end of that work (R3), and 1.19–1.20 act on a startup Failure only at
-    /// the next sync.)
+    /// results trigger syncs (≥1.21), a probe kill happens at the very instant the probe's Failure
+    /// result is reported (R1, R2, R12, docs/semantics.md#updates-at-once). (Not in general: a
+    /// probe-sync delay postpones the kill by that delay, a pod worker busy with another
+    /// container's kill or pull postpones it to the end of that work (R3), and 1.19–1.20 act on a
+    /// startup Failure only at the next sync.)
     #[test]
     fn a_probe_kill_comes_at_the_instant_of_the_failure(
         case in case().prop_filter("one container, no probe-sync delay, 1.21 or later", |c| {
@@ -665,10 +668,10 @@ proptest! {
     }
 
     /// Every kill grants at least 2 s (R21, R24), and the killed instance's process is gone no
-    /// later than the grace period after the kill (R25, §2.3.7); a preStop hook may add up to
-    /// 2 s, since its whole seconds come off the grace period and the signal keeps at least 2 s
-    /// (R24). This holds for probe kills, whole-pod kills, deletions and sidecars alike (a
-    /// sidecar's wait for its turn comes off its grace period, R24, R61).
+    /// later than the grace period after the kill (R25, docs/semantics.md#kills); a preStop hook
+    /// may add up to 2 s, since its whole seconds come off the grace period and the signal keeps at
+    /// least 2 s (R24). This holds for probe kills, whole-pod kills, deletions and sidecars alike
+    /// (a sidecar's wait for its turn comes off its grace period, R24, R61).
     #[test]
     fn kills_grant_two_seconds_and_end_the_process_within_the_grace_period(
         case in case(),
@@ -1474,11 +1477,11 @@ fn late_success(kind: ProbeKind, exit_after: SimDuration) -> Run {
     simulate(sim, SimTime::from_secs(60))
 }
 
-/// Found by `the_api_shows_ready_or_started_only_while_running`. The readiness probe begins
-/// at 21 s (answer decided then, §2.3.5), the process exits at 21.5 s, the PLEG sync at 22 s
-/// writes `terminated` and phase Failed, and at 22.5 s the probe's success sets `ready=true`
-/// (and pod `Ready=true`) on the terminated container; the pod is terminal, so no sync ever
-/// corrects it and the final status says terminated, ready.
+/// Found by `the_api_shows_ready_or_started_only_while_running`. The readiness probe begins at 21 s
+/// (answer decided then, docs/semantics.md#mid-answer), the process exits at 21.5 s, the PLEG sync
+/// at 22 s writes `terminated` and phase Failed, and at 22.5 s the probe's success sets
+/// `ready=true` (and pod `Ready=true`) on the terminated container; the pod is terminal, so no sync
+/// ever corrects it and the final status says terminated, ready.
 #[test]
 fn a_readiness_success_arriving_after_the_exit_does_not_make_a_dead_container_ready() {
     let run = late_success(ProbeKind::Readiness, SimDuration::from_millis(21_500));

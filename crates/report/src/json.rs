@@ -1,4 +1,4 @@
-//! The JSON reports: `--format json` (contract §4), `jsonl` and `summary`.
+//! The JSON reports: `--format json` (docs/cli.md#--format-json), `jsonl` and `summary`.
 //!
 //! Every object is written by hand, field by field, in a fixed order, with `": "` after keys and
 //! `", "` between fields. Times and spans are seconds as JSON numbers with millisecond precision
@@ -82,7 +82,7 @@ fn field_raw<W: Write + ?Sized>(w: &mut W, k: &str, value: impl fmt::Display) ->
 }
 
 /// Writes one timeline event as a one-line JSON object (no trailing newline): `t` and `kind`,
-/// then the kind's fields (contract §4's required ones and a few more):
+/// then the kind's fields (those of docs/cli.md#--format-json):
 ///
 /// | kind | fields after `t`, `kind` |
 /// |---|---|
@@ -193,7 +193,7 @@ fn statuses<W: Write + ?Sized>(
     w.write_all(b"]")
 }
 
-/// Writes the `final` object (contract §4) on one line, without a trailing newline:
+/// Writes the `final` object (docs/cli.md#--format-json) on one line, without a trailing newline:
 ///
 /// ```text
 /// {"t": 1800, "phase": "Running", "ready": false,
@@ -230,7 +230,7 @@ fn header_fields<W: Write + ?Sized>(w: &mut W, info: &RunInfo<'_>) -> io::Result
     field_raw(w, "duration", info.duration)
 }
 
-/// `--format json`: the JSON timeline of contract §4, streamed.
+/// `--format json`: the JSON timeline of docs/cli.md#--format-json, streamed.
 ///
 /// The header and `"events": [` are written by [`JsonSink::new`], each event on its own line as
 /// it arrives, and `]` plus `final` by [`JsonSink::finish`]:
@@ -450,7 +450,7 @@ impl<W: Write> SummarySink<W> {
     /// # Errors
     /// Writing or flushing failed.
     pub fn finish(mut self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
-        // The final status as `final` (contract §1: "the `final` status … plus `counts`"); its
+        // The final status as `final` (docs/cli.md#--format-summary); its
         // fields are repeated at the top level, where jq users look first.
         self.w.write_all(b"  \"final\": ")?;
         write_final(&mut self.w, end, pod, status)?;

@@ -3,7 +3,7 @@
 //! In: the events of a simulation as they happen (every report is a [`Sink`]), the pod they
 //! belong to and its final status, or a whole [`Scenario`](probesim_scenario::scenario::Scenario)
 //! to run ([`render`]). Out: bytes on an [`io::Write`] in one of the `--format`s of
-//! `probesim run` (contract §1, §4). The crate never opens a file and reads no clock or
+//! `probesim run` (docs/cli.md#probesim-run). The crate never opens a file and reads no clock or
 //! environment: the caller hands it the writer, and the same events give the same bytes.
 //!
 //! Every report is a [`Sink`] over an [`io::Write`]: it writes each event as it arrives and keeps
@@ -18,7 +18,7 @@
 //! | `timeline -v` | [`TextSink`] | the exact table, one line per event (pod syncs too), then the final status |
 //! | `get` | [`GetSink`] | `kubectl get pod -w`: a row whenever READY, STATUS or RESTARTS changes |
 //! | `describe` | [`DescribeSink`] | `kubectl describe pod` at the end of the run (or `--at`) |
-//! | `json` | [`JsonSink`] | one JSON document (contract §4), one event object per line |
+//! | `json` | [`JsonSink`] | one JSON document (docs/cli.md#--format-json), one event per line |
 //! | `jsonl` | [`JsonlSink`] | one event object per line, then `{"kind": "final", …}` |
 //! | `summary` | [`SummarySink`] | one JSON document: the final status plus per-container counts |
 //! | `svg` | [`PictureSink`] | the swim-lane picture of the run ([`picture`]) |

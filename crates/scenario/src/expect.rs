@@ -1,4 +1,4 @@
-//! Expectations (`expect:` in a scenario, contract §2.4) and their checking.
+//! Expectations (`expect:` in a scenario, docs/scenario-format.md#expect) and their checking.
 //!
 //! The types below are what the scenario loader produces. Checking runs as a streaming
 //! [`Sink`] wrapper: it keeps the state it needs, never the history.
@@ -75,7 +75,8 @@ pub struct StateChecks {
 /// match; `message` is a substring match on the rendered message.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct EventFilter {
-    /// The timeline `kind` (`event` for `events:`; any kind of contract §4 for `timeline:`).
+    /// The timeline `kind` (`event` for `events:`; any kind of docs/cli.md#--format-json for
+    /// `timeline:`).
     pub kind: String,
     /// Container name.
     pub container: Option<String>,

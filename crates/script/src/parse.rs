@@ -1,5 +1,5 @@
-//! Text → [`Script`]: the lexer, the parser and their errors, plus the small parsers for the
-//! `exit` and `sigterm` fields of a scenario's apps (contract §2.1).
+//! Text → [`Script`]: the lexer, the parser and their errors, plus the small parsers for the `exit`
+//! and `sigterm` fields of a scenario's apps (docs/script-language.md#the-exit-and-sigterm-fields).
 
 use core::fmt;
 use core::num::NonZeroU64;
@@ -683,7 +683,7 @@ fn starts_outcome(token: Token<'_>) -> bool {
     }
 }
 
-/// Reads a behaviour script (contract §3).
+/// Reads a behaviour script (docs/script-language.md#grammar).
 ///
 /// # Errors
 /// A [`ParseError`] with the position and a message: an empty script, an unknown word (with
@@ -704,8 +704,8 @@ pub fn parse(text: &str) -> Result<Script, ParseError> {
     Parser::new(text).script()
 }
 
-/// Reads an app's `exit` field (contract §2.1): `CODE after DURATION`, e.g. `1 after 2s`, the
-/// process exiting by itself with that code at that uptime.
+/// Reads an app's `exit` field (docs/scenario-format.md#apps): `CODE after DURATION`, e.g. `1 after
+/// 2s`, the process exiting by itself with that code at that uptime.
 ///
 /// # Errors
 /// A [`ParseError`] when the text is not a code from 0 to 255, `after` and a duration.
@@ -738,9 +738,9 @@ pub fn parse_exit(text: &str) -> Result<SelfExit, ParseError> {
     Ok(SelfExit { code, after })
 }
 
-/// Reads an app's `sigterm` field (contract §2.1): `ignore` (SIGKILL at the end of the grace
-/// period), `exit after D` (dies of the signal, 143) or `exit N after D` (handles it and exits
-/// with its own code).
+/// Reads an app's `sigterm` field (docs/scenario-format.md#sigterm): `ignore` (SIGKILL at the end
+/// of the grace period), `exit after D` (dies of the signal, 143) or `exit N after D` (handles it
+/// and exits with its own code).
 ///
 /// # Errors
 /// A [`ParseError`] when the text is none of those forms.

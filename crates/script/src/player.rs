@@ -7,7 +7,7 @@ use crate::choice::WHOLE;
 
 use crate::script::{Limit, Script, Step};
 
-/// Answers probe attempts the way a [`Script`] says (contract §3).
+/// Answers probe attempts the way a [`Script`] says (docs/script-language.md).
 ///
 /// The clock is the container instance's uptime, and a new instance (a new
 /// [`Attempt::instance`]) starts the script afresh; a `pod:` script reads pod time instead
@@ -332,8 +332,8 @@ mod tests {
         }
     }
 
-    /// Contract §3 (extended): random outcomes follow their shares and latency ranges stay in
-    /// range, drawn from the generator handed in; other seeds give other draws.
+    /// docs/script-language.md#randomness: random outcomes follow their shares and latency ranges
+    /// stay in range, drawn from the generator handed in; other seeds give other draws.
     #[test]
     fn random_outcomes_and_latency_ranges_draw_from_the_generator() {
         let play = |seed| {
@@ -688,9 +688,10 @@ mod properties {
             }
         }
 
-        // Contract §3: a script whose every step answers alike without drawing is answered
-        // without walking its steps, and the answers are the ones the walk gives (the
-        // shortcut's cases are pinned in `only_scripts_that_answer_alike_take_the_shortcut`).
+        // docs/script-language.md#how-the-steps-play-out: a script whose every step answers alike
+        // without drawing is answered without walking its steps, and the answers are the ones the
+        // walk gives (the shortcut's cases are pinned in
+        // `only_scripts_that_answer_alike_take_the_shortcut`).
         #[test]
         fn the_constant_shortcut_answers_as_the_steps_do(
             script in script(),

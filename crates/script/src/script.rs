@@ -157,7 +157,7 @@ impl fmt::Display for Step {
     }
 }
 
-/// A parsed behaviour script (contract §3): how an application answers successive probe
+/// A parsed behaviour script (docs/script-language.md): how an application answers successive probe
 /// requests.
 ///
 /// Build one with [`parse`](crate::parse()) or [`str::parse`]; play it with
@@ -410,7 +410,8 @@ mod tests {
             e.unwrap_err().to_string(),
             r#"1:1: outcome "open" cannot answer a grpc probe (it can answer serving, not-serving, unknown, refused, timeout, ok, fail or error)"#
         );
-        // Contract §3: `timeout` answers an exec probe too; `refused` does not.
+        // docs/script-language.md#outcomes: `timeout` answers an exec probe too; `refused` does
+        // not.
         assert!(parse("ok, timeout")
             .unwrap()
             .check_handler(HandlerFamily::Exec)

@@ -551,7 +551,8 @@ mod tests {
 
     #[test]
     fn lines_are_byte_for_byte_those_of_the_formatting_machinery() {
-        // Contract §4: the JSON timeline's bytes do not depend on how they are written.
+        // docs/cli.md#--format-json: the JSON timeline's bytes do not depend on how they are
+        // written.
         let handler = http();
         let cs = crash_looping(3, 110);
         let mut exited = crash_looping(0, 40);
@@ -692,7 +693,7 @@ mod tests {
 
     #[test]
     fn integers_are_written_as_rust_writes_them() {
-        // Contract §4: numbers as JSON numbers; every digit count and its edges.
+        // docs/cli.md#--format-json: numbers as JSON numbers; every digit count and its edges.
         let mut out = Vec::new();
         let mut p = 1u64;
         for _ in 0..20 {

@@ -1,7 +1,7 @@
-//! Expectations that say what users mean (contract §2.4, extended): `readyWithin`,
-//! `neverNotReadyLongerThan`, `maxRestarts`, `firstKill` and `noKill`. Each is checked while the
-//! run streams by, keeping a few numbers (when Ready began or ended, a count, the first kill),
-//! never the history; a failing one says what was seen and when.
+//! Expectations that say what users mean (docs/scenario-format.md#goals-what-users-mean):
+//! `readyWithin`, `neverNotReadyLongerThan`, `maxRestarts`, `firstKill` and `noKill`. Each is
+//! checked while the run streams by, keeping a few numbers (when Ready began or ended, a count, the
+//! first kill), never the history; a failing one says what was seen and when.
 
 use core::fmt::{self, Write as _};
 use std::collections::VecDeque;

@@ -1,6 +1,6 @@
-//! How each container's process behaves (`apps:`, contract §2.2): image pull, exit, SIGTERM and
-//! preStop reactions, and the behaviour scripts of its probes, with errors that point into the
-//! script text.
+//! How each container's process behaves (`apps:`, docs/scenario-format.md#apps): image pull, exit,
+//! SIGTERM and preStop reactions, and the behaviour scripts of its probes, with errors that point
+//! into the script text.
 
 use core::ops::Range;
 

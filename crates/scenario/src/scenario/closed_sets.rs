@@ -11,7 +11,7 @@ use crate::yaml::{Mark, Node};
 use super::Loader;
 
 /// The fields a `timeline:` filter may set for each kind of event (besides `kind`): what the
-/// event has in the JSON timeline (contract §4).
+/// event has in the JSON timeline (docs/cli.md#--format-json).
 pub(super) fn timeline_fields(kind: &str) -> &'static [&'static str] {
     match kind {
         "probe" => &["container", "probe", "outcome"],

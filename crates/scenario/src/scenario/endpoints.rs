@@ -290,7 +290,7 @@ pub(super) fn port_number_ok(port: &str) -> bool {
     port.parse::<u32>().is_ok_and(|n| (1..=65535).contains(&n))
 }
 
-/// Reads an endpoint key (contract §2.1).
+/// Reads an endpoint key (docs/scenario-format.md#endpoint-keys).
 pub(super) fn parse_endpoint(key: &str) -> Result<EndpointKey, String> {
     let key = key.trim();
     if key.starts_with(':') {

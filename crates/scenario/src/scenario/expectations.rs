@@ -1,5 +1,5 @@
-//! Reading `expect:` (contract §2.4): state checks at an instant, event counts over a window,
-//! timeline filters; checking them is [`crate::expect`]'s.
+//! Reading `expect:` (docs/scenario-format.md#expect): state checks at an instant, event counts
+//! over a window, timeline filters; checking them is [`crate::expect`]'s.
 
 use probesim_core::{EventKind, SimTime};
 

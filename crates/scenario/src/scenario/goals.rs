@@ -1,5 +1,5 @@
 //! Reading the goal expectations (`readyWithin`, `neverNotReadyLongerThan`, `maxRestarts`,
-//! `firstKill`, `noKill`; contract §2.4, extended); checking them is
+//! `firstKill`, `noKill`; docs/scenario-format.md#goals-what-users-mean); checking them is
 //! [`crate::expect::Goal`]'s.
 
 use probesim_core::SimTime;

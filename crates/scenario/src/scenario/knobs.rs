@@ -1,5 +1,5 @@
-//! The kubelet's knobs of a scenario (`kubelet:`, contract §2): its timing settings, the
-//! feature gates (`featureGates:`) and a pod deletion (`delete:`).
+//! The kubelet's knobs of a scenario (`kubelet:`, docs/scenario-format.md#kubelet): its timing
+//! settings, the feature gates (`featureGates:`) and a pod deletion (`delete:`).
 
 use probesim_core::{Gate, GateError, KubeletConfig, Profile, SimDuration, SimTime};
 

@@ -1,5 +1,5 @@
-//! A scenario file (contract §2): the pod, how its app behaves, the kubelet's knobs, the
-//! semantics profile, the horizon and the expectations, validated into one [`Scenario`].
+//! A scenario file (docs/scenario-format.md): the pod, how its app behaves, the kubelet's knobs,
+//! the semantics profile, the horizon and the expectations, validated into one [`Scenario`].
 //!
 //! The pod is a Pod manifest or a workload with a pod template (a Deployment, a Job, …),
 //! embedded under `pod:` or read from a manifest file named by `manifest:` (with `select:` to
@@ -520,7 +520,8 @@ impl Scenario {
     }
 
     /// The notes for the probes that no script answers: each answers `ok` to every request
-    /// (contract §3). Loading adds them to [`Scenario::notes`].
+    /// (docs/script-language.md#which-script-a-probe-uses). Loading adds them to
+    /// [`Scenario::notes`].
     #[must_use]
     pub fn fallback_notes(&self) -> Vec<String> {
         endpoints::fallback_notes(self, false)

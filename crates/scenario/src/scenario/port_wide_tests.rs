@@ -1,5 +1,5 @@
 //! Port-wide endpoint keys (`:8080`, `http :8080`) and the notes for probes that fall back to
-//! `ok` (contract §3, extended).
+//! `ok` (docs/scenario-format.md#endpoint-keys).
 
 use probesim_core::ProbeKind;
 
