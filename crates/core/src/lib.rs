@@ -61,7 +61,8 @@ pub mod spec;
 pub mod time;
 
 pub use behaviour::{
-    AlwaysOk, Answer, Attempt, Behaviour, Drawing, Draws, HandlerFamily, Response, SeededDraws,
+    AlwaysOk, Answer, Attempt, Behaviour, BehaviourShortcuts, Drawing, Draws, HandlerFamily,
+    Response, SeededDraws,
 };
 pub use event::{
     ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillCause,

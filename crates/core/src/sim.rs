@@ -17,7 +17,7 @@ use core::fmt;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
-use crate::behaviour::{AlwaysOk, Answer, Attempt, Behaviour, Draws, Response};
+use crate::behaviour::{AlwaysOk, Answer, Attempt, Behaviour, BehaviourShortcuts, Draws, Response};
 use crate::event::{
     ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillCause,
     KillMessage, KillReason, KubeEvent, Message, Outcome, OutputKind, Phase, PodName, ProbeOutput,
@@ -67,7 +67,7 @@ impl Default for KubeletConfig {
 /// The application behaviours and which probe uses which.
 pub struct Behaviours {
     entries: Vec<Box<dyn Behaviour>>,
-    /// Per entry, its [`Behaviour::constant`] response: the entry is then not called.
+    /// Per entry, its [`BehaviourShortcuts::constant`] response: the entry is then not called.
     constants: Vec<Option<Response>>,
     bindings: Vec<[Option<usize>; 3]>,
 }
@@ -93,8 +93,9 @@ impl Behaviours {
     }
 
     /// Adds a behaviour and returns its index for [`Behaviours::bind`].
-    pub fn add(&mut self, behaviour: Box<dyn Behaviour>) -> usize {
-        self.constants.push(behaviour.constant());
+    pub fn add(&mut self, mut behaviour: Box<dyn Behaviour>) -> usize {
+        self.constants
+            .push(behaviour.shortcuts().and_then(|s| s.constant()));
         self.entries.push(behaviour);
         self.entries.len() - 1
     }
@@ -110,7 +111,7 @@ impl Behaviours {
     }
 
     /// The one response the `probe` of container `container` always gets, if its behaviour
-    /// declares one ([`Behaviour::constant`]; `ok` at once without a behaviour).
+    /// declares one ([`BehaviourShortcuts::constant`]; `ok` at once without a behaviour).
     fn constant_of(&self, container: usize, probe: ProbeKind) -> Option<Response> {
         match self.bindings.get(container).and_then(|b| b[probe.index()]) {
             Some(i) => self.constants.get(i).copied().flatten(),

@@ -1,7 +1,9 @@
 //! Plays a [`Script`] as a [`Behaviour`]: a cursor over the steps.
 
 use probesim_core::cycle::{opt_id, Visitor};
-use probesim_core::{Attempt, Behaviour, Draws, Response, SeededDraws, SimDuration, SimTime};
+use probesim_core::{
+    Attempt, Behaviour, BehaviourShortcuts, Draws, Response, SeededDraws, SimDuration, SimTime,
+};
 
 use crate::choice::WHOLE;
 
@@ -204,11 +206,6 @@ impl From<Script> for ScriptPlayer {
 }
 
 impl Behaviour for ScriptPlayer {
-    /// A script whose every step answers alike without drawing.
-    fn constant(&self) -> Option<Response> {
-        self.constant
-    }
-
     /// Outside a simulation, random outcomes and latency ranges draw from the player's own
     /// generator, seeded 0.
     fn respond(&mut self, attempt: &Attempt) -> Response {
@@ -250,6 +247,17 @@ impl Behaviour for ScriptPlayer {
             low
         };
         Response { answer, latency }
+    }
+
+    fn shortcuts(&mut self) -> Option<&mut dyn BehaviourShortcuts> {
+        Some(self)
+    }
+}
+
+impl BehaviourShortcuts for ScriptPlayer {
+    /// A script whose every step answers alike without drawing.
+    fn constant(&self) -> Option<Response> {
+        self.constant
     }
 
     /// Steady-state fast-forward: the cursor, compared as the clock it reads says.

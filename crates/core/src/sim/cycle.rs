@@ -220,7 +220,7 @@ impl Simulation {
     /// Per behaviour, the one container whose probes use it (`None` inside when several do);
     /// per container, how long its start matters to its probes' initial delays, and whether a
     /// behaviour it uses still reads uptime.
-    fn readers(&self) -> (Vec<Option<Option<usize>>>, Vec<SimDuration>, Vec<bool>) {
+    fn readers(&mut self) -> (Vec<Option<Option<usize>>>, Vec<SimDuration>, Vec<bool>) {
         let mut users: Vec<Option<Option<usize>>> = vec![None; self.behaviours.entries.len()];
         let n = self.pod.container_count();
         let mut uptime = vec![false; n];
@@ -232,7 +232,10 @@ impl Simulation {
                     Some(Some(other)) if other == c => Some(Some(c)),
                     Some(_) => Some(None),
                 };
-                if self.behaviours.entries[*i].reads_uptime() {
+                if self.behaviours.entries[*i]
+                    .shortcuts()
+                    .is_none_or(|s| s.reads_uptime())
+                {
                     uptime[c] = true;
                 }
             }
@@ -545,7 +548,7 @@ impl Simulation {
         // The behaviours, each against the one container that uses it.
         for (b, user) in behaviours.entries.iter_mut().zip(users) {
             let base = user.flatten().map(|c| bases[c]);
-            if !b.visit_cycle(v, base) {
+            if !b.shortcuts().is_some_and(|s| s.visit_cycle(v, base)) {
                 return false;
             }
         }
