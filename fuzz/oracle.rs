@@ -43,7 +43,7 @@ pub fn script(bytes: &[u8]) {
                 let _ = player.respond(&Attempt {
                     container: 0,
                     probe: ProbeKind::Liveness,
-                    instance: u32::try_from(i / 16).unwrap_or(0),
+                    instance: i / 16,
                     uptime: SimDuration::from_millis(i * 7_919),
                     now: SimTime::from_millis(i * 7_919),
                 });

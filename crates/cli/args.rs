@@ -106,9 +106,9 @@ pub struct RunArgs {
     /// replays to the same timeline) instead of running it.
     #[arg(long)]
     pub emit_scenario: bool,
-    /// summary, json and jsonl: simulate every cycle step by step, even where the state repeats
-    /// (by default a summary jumps over whole repeated cycles and json and jsonl write them
-    /// again from the ones they kept; the output is the same either way).
+    /// summary: simulate every cycle step by step, even where the state repeats (by default a
+    /// summary jumps over whole repeated cycles; the output is the same either way). The other
+    /// formats always simulate every event.
     #[arg(long)]
     pub no_fast_forward: bool,
 }

@@ -17,7 +17,7 @@ use core::fmt;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
-use crate::behaviour::{AlwaysOk, Answer, Attempt, Behaviour, Draws, Response};
+use crate::behaviour::{AlwaysOk, Answer, Attempt, Behaviour, BehaviourShortcuts, Draws, Response};
 use crate::event::{
     ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillCause,
     KillMessage, KillReason, KubeEvent, Message, Outcome, OutputKind, Phase, PodName, ProbeOutput,
@@ -67,7 +67,7 @@ impl Default for KubeletConfig {
 /// The application behaviours and which probe uses which.
 pub struct Behaviours {
     entries: Vec<Box<dyn Behaviour>>,
-    /// Per entry, its [`Behaviour::constant`] response: the entry is then not called.
+    /// Per entry, its [`BehaviourShortcuts::constant`] response: the entry is then not called.
     constants: Vec<Option<Response>>,
     bindings: Vec<[Option<usize>; 3]>,
 }
@@ -93,8 +93,9 @@ impl Behaviours {
     }
 
     /// Adds a behaviour and returns its index for [`Behaviours::bind`].
-    pub fn add(&mut self, behaviour: Box<dyn Behaviour>) -> usize {
-        self.constants.push(behaviour.constant());
+    pub fn add(&mut self, mut behaviour: Box<dyn Behaviour>) -> usize {
+        self.constants
+            .push(behaviour.shortcuts().and_then(|s| s.constant()));
         self.entries.push(behaviour);
         self.entries.len() - 1
     }
@@ -110,7 +111,7 @@ impl Behaviours {
     }
 
     /// The one response the `probe` of container `container` always gets, if its behaviour
-    /// declares one ([`Behaviour::constant`]; `ok` at once without a behaviour).
+    /// declares one ([`BehaviourShortcuts::constant`]; `ok` at once without a behaviour).
     fn constant_of(&self, container: usize, probe: ProbeKind) -> Option<Response> {
         match self.bindings.get(container).and_then(|b| b[probe.index()]) {
             Some(i) => self.constants.get(i).copied().flatten(),
@@ -275,15 +276,22 @@ fn key_of(at: Option<SimTime>, class: Class) -> Key {
 /// One container instance in the runtime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Instance {
-    /// Per-container instance number: the "container ID".
-    id: u32,
-    restart_count: u32,
+    /// Per-container instance number: the "container ID". 64 bits, so that no run within the
+    /// clock's range starts more instances than it can number.
+    id: u64,
+    /// 64 bits for the same reason; the API's `restartCount` shows it saturated at `u32::MAX`.
+    restart_count: u64,
     started_at: SimTime,
     /// `(finishedAt, exitCode)` once the process ended.
     exited: Option<(SimTime, i32)>,
 }
 
 impl Instance {
+    /// The restart count as the API shows it (`restartCount`), saturated at `u32::MAX`.
+    fn shown_restarts(&self) -> u32 {
+        u32::try_from(self.restart_count).unwrap_or(u32::MAX)
+    }
+
     fn terminated(&self) -> Option<Terminated> {
         self.exited.map(|(at, code)| Terminated {
             exit_code: code,
@@ -321,7 +329,7 @@ impl Instances {
 #[derive(Clone, Copy, Debug, Default)]
 struct Runtime {
     instances: Instances,
-    next_id: u32,
+    next_id: u64,
     image_present: bool,
     /// When the running process will exit, and with which code.
     exit_at: Option<(SimTime, i32)>,
@@ -330,7 +338,7 @@ struct Runtime {
 /// What a probe worker reads from the status view for its container (P24–P30).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct ViewEntry {
-    id: Option<u32>,
+    id: Option<u64>,
     running: bool,
     terminated: Option<i32>,
     started_at: SimTime,
@@ -343,7 +351,7 @@ struct InFlight {
     began: SimTime,
     attempt: u8,
     /// The container instance the attempt reached.
-    instance: u32,
+    instance: u64,
     ends: SimTime,
     outcome: Outcome,
     output: OutputKind,
@@ -364,7 +372,7 @@ struct Worker {
     pending_trigger: bool,
     stop_requested: bool,
     in_flight: Option<InFlight>,
-    container_id: Option<u32>,
+    container_id: Option<u64>,
     last_result: ProbeResult,
     result_run: u32,
     on_hold: bool,
@@ -584,7 +592,7 @@ pub struct Simulation {
     global_due: (Key, Slot),
     globals_dirty: bool,
     /// Results caches (P42): per worker, `(container id, result)`.
-    cache: Vec<Option<(u32, ProbeResult)>>,
+    cache: Vec<Option<(u64, ProbeResult)>>,
     /// Workers that were parked (some may have been unparked or re-created since), each once.
     parked: Vec<usize>,
     /// Per worker: whether it is listed in `parked`.
@@ -849,7 +857,7 @@ impl Simulation {
             if self.sync_ended {
                 self.sync_ended = false;
                 if self.cycle.due() {
-                    self.cycle_point(until, out.sink).map_err(RunError::Sink)?;
+                    self.cycle_point(until, out.sink);
                 }
             }
         }
@@ -1054,7 +1062,7 @@ mod hot_path_tests;
 #[cfg(test)]
 mod kubelet_tests;
 #[cfg(test)]
-mod replay_tests;
+mod long_run_tests;
 #[cfg(test)]
 mod status_tests;
 #[cfg(test)]

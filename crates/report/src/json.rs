@@ -12,14 +12,13 @@ use std::io::{self, Write};
 
 use probesim_core::cycle::Visitor;
 use probesim_core::{
-    ContainerState, ContainerStatus, Event, EventKind, Flow, NameSlots, PodSpec, PodStatus, Replay,
-    SimTime, Sink,
+    ContainerState, ContainerStatus, Event, EventKind, FastForward, Flow, NameSlots, PodSpec,
+    PodStatus, SimTime, Sink,
 };
 
 use super::RunInfo;
 
 mod line;
-mod replay;
 
 /// How many bytes of event lines the JSON sinks gather before handing them to their writer.
 const FLUSH_AT: usize = 64 * 1024;
@@ -254,8 +253,6 @@ pub struct JsonSink<W: Write> {
     /// Event lines not yet handed to `w` (at most about [`FLUSH_AT`] bytes).
     out: Vec<u8>,
     lines: line::EventWriter,
-    /// Whole cycles kept for fast-forward.
-    cycles: replay::Cycles,
 }
 
 impl<W: Write> JsonSink<W> {
@@ -272,7 +269,6 @@ impl<W: Write> JsonSink<W> {
             events: 0,
             out: Vec::new(),
             lines: line::EventWriter::default(),
-            cycles: replay::Cycles::default(),
         })
     }
 
@@ -302,26 +298,11 @@ impl<W: Write> Sink for JsonSink<W> {
         } else {
             b",\n    "
         };
-        let start = self.out.len();
         self.out.extend_from_slice(sep);
         self.lines.write(&mut self.out, event);
-        if self.cycles.keeping() {
-            self.cycles.keep(&self.out[start..]);
-        }
         self.events += 1;
         flush_full(&mut self.w, &mut self.out)?;
         Ok(Flow::Continue)
-    }
-
-    /// Fast-forward replays whole cycles of lines ([`Sink::replay`]); the sink's own state
-    /// decides nothing.
-    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
-        v.listing();
-        true
-    }
-
-    fn replay(&mut self, step: Replay) -> io::Result<bool> {
-        self.cycles.step(step, &mut self.w, &mut self.out)
     }
 }
 
@@ -349,8 +330,6 @@ pub struct JsonlSink<W: Write> {
     /// Event lines not yet handed to `w` (at most about [`FLUSH_AT`] bytes).
     out: Vec<u8>,
     lines: line::EventWriter,
-    /// Whole cycles kept for fast-forward.
-    cycles: replay::Cycles,
 }
 
 impl<W: Write> JsonlSink<W> {
@@ -362,7 +341,6 @@ impl<W: Write> JsonlSink<W> {
             overridden: Vec::new(),
             out: Vec::new(),
             lines: line::EventWriter::default(),
-            cycles: replay::Cycles::default(),
         }
     }
 
@@ -394,24 +372,10 @@ impl<W: Write> Sink for JsonlSink<W> {
     type Error = io::Error;
 
     fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
-        let start = self.out.len();
         self.lines.write(&mut self.out, event);
         self.out.push(b'\n');
-        if self.cycles.keeping() {
-            self.cycles.keep(&self.out[start..]);
-        }
         flush_full(&mut self.w, &mut self.out)?;
         Ok(Flow::Continue)
-    }
-
-    /// As [`JsonSink`]'s.
-    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
-        v.listing();
-        true
-    }
-
-    fn replay(&mut self, step: Replay) -> io::Result<bool> {
-        self.cycles.step(step, &mut self.w, &mut self.out)
     }
 }
 
@@ -563,6 +527,12 @@ impl<W: Write> Sink for SummarySink<W> {
         Ok(Flow::Continue)
     }
 
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        Some(self)
+    }
+}
+
+impl<W: Write> FastForward for SummarySink<W> {
     /// Counts move on with fast-forward: the summary shows nothing else of the events.
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         v.exact(self.names.len() as u64);

@@ -52,8 +52,9 @@ use core::fmt;
 use core::str::FromStr;
 use std::io;
 
-use probesim_core::cycle::Visitor;
-use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, Replay, SimDuration, SimTime, Sink};
+use probesim_core::{
+    Event, FastForward, Flow, PodSpec, PodStatus, Profile, SimDuration, SimTime, Sink,
+};
 
 pub mod check;
 pub mod compare;
@@ -382,22 +383,11 @@ impl<W: io::Write> Sink for ReportSink<W> {
         }
     }
 
-    /// The summary is moved on by fast-forward and the JSON listings replay cycles; the
-    /// other views see every event.
-    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
+    /// The summary is moved on by fast-forward; the listings see every event.
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
         match self {
-            ReportSink::Json(s) => s.visit_cycle(v),
-            ReportSink::Jsonl(s) => s.visit_cycle(v),
-            ReportSink::Summary(s) => s.visit_cycle(v),
-            _ => false,
-        }
-    }
-
-    fn replay(&mut self, step: Replay) -> io::Result<bool> {
-        match self {
-            ReportSink::Json(s) => s.replay(step),
-            ReportSink::Jsonl(s) => s.replay(step),
-            _ => Ok(false),
+            ReportSink::Summary(s) => s.fast_forward(),
+            _ => None,
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::run::MAX_LISTED_EVENTS;
 use crate::run::{estimate_events, Discard, RunFailure};
 use crate::scenario::Scenario;
 use probesim_core::cycle::{exact_hash, Visitor};
-use probesim_core::{Event, Flow, Replay, SimTime, Sink};
+use probesim_core::{Event, FastForward, Flow, SimTime, Sink};
 
 /// A sink that passes at most `limit` events on to `inner` and stops the run at the next one.
 #[derive(Clone, Debug)]
@@ -83,21 +83,25 @@ impl<S: Sink> Sink for EventLimit<S> {
         self.inner.container_event(event, container)
     }
 
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        self.inner.fast_forward()?;
+        Some(self)
+    }
+}
+
+impl<S: Sink> FastForward for EventLimit<S> {
     /// Fast-forward: the events counted so far are a count whose limit a jump never reaches,
     /// so the event past the limit, and its time, come from the step-by-step run.
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         v.count(&mut self.seen, Some(self.limit), u64::MAX);
         exact_hash(v, &self.exceeded_at);
-        self.inner.visit_cycle(v)
+        self.inner.fast_forward().is_some_and(|f| f.visit_cycle(v))
     }
 
-    fn next_boundary(&self, from: SimTime) -> SimTime {
-        self.inner.next_boundary(from)
-    }
-
-    /// A replay's events are counted by the jump's walk (the count above).
-    fn replay(&mut self, step: Replay) -> Result<bool, S::Error> {
-        self.inner.replay(step)
+    fn next_boundary(&mut self, from: SimTime) -> SimTime {
+        self.inner
+            .fast_forward()
+            .map_or(SimTime::MAX, |f| f.next_boundary(from))
     }
 }
 

@@ -196,6 +196,13 @@ impl Sink for Discard {
         Ok(probesim_core::Flow::Continue)
     }
 
+    fn fast_forward(&mut self) -> Option<&mut dyn probesim_core::FastForward> {
+        Some(self)
+    }
+}
+
+/// Discards: nothing to walk.
+impl probesim_core::FastForward for Discard {
     fn visit_cycle(&mut self, _v: &mut dyn probesim_core::cycle::Visitor) -> bool {
         true
     }

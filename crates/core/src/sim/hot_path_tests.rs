@@ -1,6 +1,6 @@
 //! The probe hot path's shortcuts change nothing a run shows: parked workers
 //! (`worker::park`), which leave a held worker's idle ticks off the agenda, constant
-//! behaviours ([`Behaviour::constant`]), which are answered without being called, and steady
+//! behaviours ([`BehaviourShortcuts::constant`]), which are answered without being called, and steady
 //! ticks (`steady`), which run a tick that only repeats a success from the steady lane.
 
 use ::proptest::prelude::*;
@@ -253,6 +253,11 @@ fn a_constant_behaviour_is_not_called_and_answers_the_same() {
             self.calls.set(self.calls.get() + 1);
             Response::now(Answer::Fail)
         }
+        fn shortcuts(&mut self) -> Option<&mut dyn BehaviourShortcuts> {
+            Some(self)
+        }
+    }
+    impl BehaviourShortcuts for Counted {
         fn constant(&self) -> Option<Response> {
             self.declares.then_some(Response::now(Answer::Fail))
         }

@@ -95,7 +95,7 @@ fn test_pod(kind: ProbeKind, probe: ProbeSpec) -> PodSpec {
 const T0: SimTime = SimTime::from_secs(1000);
 
 /// `getTestRunningStatusWithStarted(started)`: container `id` running since now.
-fn running(id: u32, started: bool) -> ViewEntry {
+fn running(id: u64, started: bool) -> ViewEntry {
     ViewEntry {
         id: Some(id),
         running: true,
@@ -106,7 +106,7 @@ fn running(id: u32, started: bool) -> ViewEntry {
 }
 
 /// A container that exists but is not running and has not terminated (Waiting).
-fn waiting(id: u32) -> ViewEntry {
+fn waiting(id: u64) -> ViewEntry {
     ViewEntry {
         id: Some(id),
         ..ViewEntry::default()
@@ -114,7 +114,7 @@ fn waiting(id: u32) -> ViewEntry {
 }
 
 /// A terminated container.
-fn terminated(id: u32, code: i32) -> ViewEntry {
+fn terminated(id: u64, code: i32) -> ViewEntry {
     ViewEntry {
         id: Some(id),
         terminated: Some(code),
@@ -212,7 +212,7 @@ impl Bench {
     }
 
     /// `resultsManager.Get(id)`.
-    fn cached(&self, id: u32) -> Option<ProbeResult> {
+    fn cached(&self, id: u64) -> Option<ProbeResult> {
         self.sim.cache[self.w]
             .filter(|(cid, _)| *cid == id)
             .map(|(_, r)| r)
@@ -1123,7 +1123,7 @@ fn test_cleanup_repeated() {
 
 /// A container instance as the runtime (PLEG snapshot) reports it: running, or exited with a
 /// code.
-fn instance(id: u32, exited: Option<i32>) -> Instances {
+fn instance(id: u64, exited: Option<i32>) -> Instances {
     Instances {
         newest: Some(Instance {
             id,

@@ -26,7 +26,7 @@ fn container(name: &str) -> ContainerSpec {
 
 /// Answers by request number within the instance (1-based) and uptime.
 fn per_instance(f: impl Fn(u32, SimDuration) -> Response + 'static) -> Box<dyn Behaviour> {
-    let (mut instance, mut n) = (u32::MAX, 0);
+    let (mut instance, mut n) = (u64::MAX, 0);
     Box::new(move |a: &Attempt| {
         if a.instance != instance {
             (instance, n) = (a.instance, 0);

@@ -13,13 +13,13 @@ impl Simulation {
         &self,
         c: usize,
         kind: ProbeKind,
-        id: Option<u32>,
+        id: Option<u64>,
     ) -> Option<ProbeResult> {
         id.and_then(|id| self.cached(c, kind, id))
     }
 
     /// The cached result of container `c`'s probe `kind` for instance `id`, if any.
-    pub(super) fn cached(&self, c: usize, kind: ProbeKind, id: u32) -> Option<ProbeResult> {
+    pub(super) fn cached(&self, c: usize, kind: ProbeKind, id: u64) -> Option<ProbeResult> {
         let w = self.worker_of(c, kind)?;
         self.cache[w].filter(|(cid, _)| *cid == id).map(|(_, r)| r)
     }
@@ -365,7 +365,7 @@ impl Simulation {
     pub(super) fn set_result<S: Sink>(
         &mut self,
         w: usize,
-        id: u32,
+        id: u64,
         result: ProbeResult,
         out: &mut Out<'_, S>,
     ) {
@@ -396,7 +396,7 @@ impl Simulation {
         &mut self,
         c: usize,
         kind: ProbeKind,
-        id: u32,
+        id: u64,
         result: ProbeResult,
         gated: bool,
         out: &mut Out<'_, S>,
