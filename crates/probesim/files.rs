@@ -5,7 +5,6 @@
 
 use std::path::Path;
 
-
 use crate::error::{Error, ErrorKind};
 use crate::input;
 

@@ -7,7 +7,8 @@
 //! application behaviours; this file holds the state, the public API and the agenda.
 //!
 //! Time advances from deadline to deadline. Everything due at one instant happens in the
-//! canonical order of contract §2.3: PLEG relist, runtime happenings (process exits, pulls that
+//! canonical order of docs/semantics.md#order: PLEG relist, runtime happenings (process
+//! exits, pulls that
 //! end), pod syncs, probe ticks, worker wake-ups, probe completions. Ties inside one class go in
 //! container order, and for probe workers in creation order (startup, readiness, liveness: P6),
 //! except that a container's startup tick runs after its other ticks at the same instant.
@@ -30,7 +31,7 @@ use crate::time::{SimDuration, SimTime};
 
 use self::agenda::Agenda;
 
-/// The kubelet's timing knobs (contract §2.2), with the canonical defaults.
+/// The kubelet's timing knobs (docs/scenario-format.md#kubelet), with the canonical defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KubeletConfig {
     /// How long the kubelet has been running when the pod arrives (P14).
@@ -234,7 +235,7 @@ const BACKOFF_EXPIRY: SimDuration = SimDuration::from_secs(600);
 /// The runtime's minimum grace period (R21, R24).
 const MIN_GRACE: SimDuration = SimDuration::from_secs(2);
 
-/// The agenda's classes, in the order they run at one instant (contract §2.3.1).
+/// The agenda's classes, in the order they run at one instant (docs/semantics.md#order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Class {
     Relist = 0,
@@ -896,7 +897,8 @@ impl Simulation {
             self.global_due = self.global_due();
         }
         // Workers: ties keep creation order, except that a container's startup tick yields to
-        // its liveness and readiness ticks at the same instant (contract §2.3.1: ticks due
+        // its liveness and readiness ticks at the same instant
+        // (docs/semantics.md#same-instant-ticks: ticks due
         // together all read the status as it was before any of them ran, so a startup verdict
         // at `t` is not seen by the other ticks at `t`); see `agenda`.
         // The steady lane holds ticks in the same order: the earlier of the two heads is first.
