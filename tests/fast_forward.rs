@@ -416,6 +416,7 @@ fn listing(scenario: &Scenario, fast_forward: bool, lines: bool) -> (String, Sim
         kubernetes: "1.37",
         seed: 0,
         duration: end.saturating_since(SimTime::ZERO),
+        overridden: &[],
     };
     let spam = sim.profile().event_spam_key_has_type;
     let bytes = if lines {

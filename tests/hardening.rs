@@ -246,6 +246,63 @@ fn every_mutant_ends_in_a_typed_error_or_a_run() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The analysis (within a budget of 20,000 simulation steps, a tenth of the fuzz target's, so
+/// that most analyses here end in the budget's error after a few hundred simulations) and the
+/// library's reader and runner, over every seed and one mutant of each.
+#[test]
+fn every_mutant_analyses_and_reads_through_the_library() {
+    let mut paths = Vec::new();
+    files(
+        &["scenarios", "tests/cmd/fixtures", "examples/manifests"],
+        &mut paths,
+    );
+    let seeds: Vec<Vec<u8>> = paths.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    let names: Vec<String> = paths.iter().map(|p| support::rel(p)).collect();
+    assert!(seeds.len() > 50, "the corpus is missing");
+    let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hardening-library.yaml");
+    let mut rng = Mix(0xa11a);
+    let mut problems = Vec::new();
+    std::panic::set_hook(Box::new(|_| {}));
+    for (i, seed) in seeds.iter().enumerate() {
+        let other = &seeds[(i * 7 + 3) % seeds.len()];
+        for (m, input) in [seed.clone(), mutate(seed, other, &mut rng)]
+            .iter()
+            .enumerate()
+        {
+            let shown = || String::from_utf8_lossy(input).into_owned();
+            if std::panic::catch_unwind(|| oracle::analyze_within(input, 20_000)).is_err() {
+                problems.push(format!(
+                    "analyze: {} mutant {m} panicked on {:?}",
+                    names[i],
+                    shown()
+                ));
+            }
+            // The library's reader does not yet bound what it reads: `manifest: /dev/zero`
+            // reads until memory runs out (issue 23, the library's reader). Inputs naming a
+            // device or a process file are left out here until it does; the fuzz target keeps
+            // them.
+            if [&b"/dev/"[..], b"/proc/"]
+                .iter()
+                .any(|d| input.windows(d.len()).any(|w| w == *d))
+            {
+                continue;
+            }
+            std::fs::write(&scratch, input).unwrap();
+            let path = scratch.to_str().unwrap();
+            if std::panic::catch_unwind(|| oracle::library(path)).is_err() {
+                problems.push(format!(
+                    "library: {} mutant {m} panicked on {:?}",
+                    names[i],
+                    shown()
+                ));
+            }
+        }
+    }
+    let _ = std::panic::take_hook();
+    let _ = std::fs::remove_file(&scratch);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// Every kind of error in docs/errors.md names a test that exists, and that test (a
 /// `tests/invalid/` file's reviewed snapshot, or a `tests/cmd/` case) still shows the message the
 /// document quotes.

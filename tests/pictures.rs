@@ -69,12 +69,37 @@ fn well_formed(name: &str, text: &str) -> Result<(), Failed> {
     if !stack.is_empty() {
         return Err(format!("{name}: unclosed elements {stack:?}").into());
     }
-    // (Probe outputs quote URLs in titles and cells: text, not references.)
+    // (Probe outputs quote URLs in titles and cells: text, not references.) A link within the
+    // page (`href="#at-80000"`, a step of the story to its instant) loads nothing.
+    let external = text
+        .split(" href=")
+        .skip(1)
+        .any(|rest| !rest.starts_with("\"#"));
+    if external {
+        return Err(format!("{name}: the report must be self-contained, but it links out").into());
+    }
+    // Every link within the page leads to an element of it.
+    for rest in text.split(" href=\"#").skip(1) {
+        let target = rest.split('"').next().unwrap_or_default();
+        if !text.contains(&format!(" id=\"{target}\"")) {
+            return Err(
+                format!("{name}: a link to #{target}, which the page does not have").into(),
+            );
+        }
+    }
+    // Every step the page links to shows a cursor the picture has.
+    for rest in text.split(":target) #").skip(1) {
+        let cursor = rest.split('{').next().unwrap_or_default();
+        if !text.contains(&format!(" id=\"{cursor}\" class=\"cursor\"")) {
+            return Err(
+                format!("{name}: a step shows #{cursor}, which the picture does not have").into(),
+            );
+        }
+    }
     for banned in [
         "<script",
         "<link",
         "<img",
-        " href=",
         " src=",
         "@import",
         "@font-face",

@@ -34,6 +34,12 @@ pub enum Command {
     Recommend(Box<RecommendArgs>),
     /// Simulate one scenario and tell, step by step, what happens and why; then a verdict.
     Explain(Box<ExplainArgs>),
+    /// Simulate two runs and show them side by side: two files, or one file and a variant of
+    /// it (`--set`, `--app`, …), aligned by time with their differences marked.
+    Compare(Box<CompareArgs>),
+    /// Open a playground in the browser: a page on 127.0.0.1 that simulates again at every
+    /// change of the probes, the app, the release, the horizon or the YAML itself.
+    Serve(ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
     Completions(CompletionsArgs),
     /// Print a manual page, in roff (`probesim man | man -l -`; `probesim man check` for
@@ -140,6 +146,11 @@ pub struct CheckArgs {
     /// jumps over whole repeated cycles; the verdicts are the same either way).
     #[arg(long)]
     pub no_fast_forward: bool,
+
+    /// What if: sets a field of every scenario's pod before it is validated, e.g.
+    /// livenessProbe.failureThreshold=1 (repeatable; see `probesim run --help`).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -176,8 +187,8 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
 
-    /// Manifest only: what a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit
-    /// [CODE] after DURATION' (repeatable).
+    /// What a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit [CODE] after
+    /// DURATION' (repeatable; on a scenario file, replaces its `sigterm`).
     #[arg(long, value_name = "'NAME: ignore'")]
     pub sigterm: Vec<String>,
 
@@ -195,6 +206,11 @@ pub struct AnalyzeArgs {
     /// probes do not guarantee that much (startup-budget-below-expected).
     #[arg(long, value_name = "DURATION")]
     pub expect_startup: Option<String>,
+
+    /// What if: sets a field of the pod before it is validated, as if the file said so, e.g.
+    /// livenessProbe.failureThreshold=1 (repeatable; see `probesim run --help`).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -234,6 +250,11 @@ pub struct RecommendArgs {
     /// How many candidates to print.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub candidates: usize,
+
+    /// What if: sets a field of the pod before it is validated, as if the file said so, e.g.
+    /// livenessProbe.failureThreshold=1 (repeatable; see `probesim run --help`).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -279,6 +300,96 @@ impl ExplainArgs {
     }
 }
 
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The scenario file or manifest to open (default: the bundled kubia-unhealthy scenario).
+    #[arg(value_name = "FILE")]
+    pub scenario: Option<String>,
+
+    /// The port to listen on, on 127.0.0.1 only (0: any free port, printed at the start).
+    #[arg(long, value_name = "PORT", default_value_t = 8026)]
+    pub port: u16,
+
+    /// Stop after answering this many requests (for tests).
+    #[arg(long, value_name = "N", hide = true)]
+    pub max_requests: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The first run's scenario file or manifest (A).
+    #[arg(value_name = "A")]
+    pub a: String,
+
+    /// The second run's file (B); without it, B is A with the edits (`--set`, `--app`, …).
+    #[arg(value_name = "B")]
+    pub b: Option<String>,
+
+    /// Output format: text (the two timelines merged by time, the kubectl rows of both and the
+    /// analysis figures that differ), svg (both pictures, one above the other) or html (a page
+    /// with both pictures and the merged timeline).
+    #[arg(long, short = 'f', value_name = "F", default_value = "text")]
+    pub format: String,
+
+    /// Virtual time to simulate both runs, overriding the files' `duration`.
+    #[arg(long = "for", value_name = "DURATION", allow_hyphen_values = true)]
+    pub for_: Option<String>,
+
+    /// Seed of both runs' random generators, overriding the files' `seed`.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+
+    /// Kubernetes version whose semantics both runs use (1.19 … 1.37).
+    #[arg(long, value_name = "VERSION")]
+    pub kubernetes: Option<String>,
+
+    /// Text only: leave the analysis figures out (they take a few hundred simulations).
+    #[arg(long)]
+    pub no_analysis: bool,
+
+    /// The edits of run B (`--set`, `--app`, `--exit`, `--sigterm`, `--pull`), and `--select`
+    /// for both.
+    #[command(flatten)]
+    pub manifest: ManifestArgs,
+}
+
+impl CompareArgs {
+    /// The `run` arguments of run A (`b` false) or B (`b` true): B is its own file, or A's
+    /// file with the edits.
+    pub fn as_run(&self, b: bool) -> RunArgs {
+        let manifest = if b {
+            self.manifest.clone()
+        } else {
+            ManifestArgs {
+                select: self.manifest.select.clone(),
+                app: Vec::new(),
+                exit: Vec::new(),
+                sigterm: Vec::new(),
+                pull: Vec::new(),
+                set: Vec::new(),
+            }
+        };
+        let scenario = match (&self.b, b) {
+            (Some(other), true) => other.clone(),
+            _ => self.a.clone(),
+        };
+        RunArgs {
+            scenario,
+            format: "timeline".to_owned(),
+            for_: self.for_.clone(),
+            seed: self.seed,
+            kubernetes: self.kubernetes.clone(),
+            verbose: false,
+            at: None,
+            only: None,
+            container: None,
+            manifest,
+            emit_scenario: false,
+            no_fast_forward: false,
+        }
+    }
+}
+
 /// The options that build a scenario from a manifest, shared by `run` and `explain`.
 #[derive(Clone, Debug, Args)]
 pub struct ManifestArgs {
@@ -287,24 +398,32 @@ pub struct ManifestArgs {
     #[arg(long, value_name = "KIND/NAME")]
     pub select: Option<String>,
 
-    /// Manifest only: how a container answers its probes, 'NAME: KEY=SCRIPT; …' where KEY is
-    /// liveness, readiness, startup or an endpoint like `http :8080/healthz` (repeatable; NAME
-    /// may be left out when the pod has one container).
+    /// How a container answers its probes, 'NAME: KEY=SCRIPT; …' where KEY is liveness,
+    /// readiness, startup or an endpoint like `http :8080/healthz` (repeatable; NAME may be left
+    /// out when the pod has one container). On a scenario file, replaces the scripts of the
+    /// same keys in its `apps`.
     #[arg(long, value_name = "'NAME: KEY=SCRIPT'")]
     pub app: Vec<String>,
 
-    /// Manifest only: a container's process exits by itself, 'NAME: CODE after DURATION'
-    /// (repeatable).
+    /// A container's process exits by itself, 'NAME: CODE after DURATION' (repeatable; on a
+    /// scenario file, replaces its `exit`).
     #[arg(long, value_name = "'NAME: CODE after D'")]
     pub exit: Vec<String>,
 
-    /// Manifest only: what a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit
-    /// [CODE] after DURATION' (repeatable).
+    /// What a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit [CODE] after
+    /// DURATION' (repeatable; on a scenario file, replaces its `sigterm`).
     #[arg(long, value_name = "'NAME: ignore'")]
     pub sigterm: Vec<String>,
 
-    /// Manifest only: how long each image pull of a container takes, 'NAME: DURATION'
-    /// (repeatable).
+    /// How long each image pull of a container takes, 'NAME: DURATION' (repeatable; on a
+    /// scenario file, replaces its `pull`).
     #[arg(long, value_name = "'NAME: D'")]
     pub pull: Vec<String>,
+
+    /// What if: sets a field of the pod before it is validated, as if the file said so, e.g.
+    /// livenessProbe.failureThreshold=1 (the only container), web.livenessProbe.periodSeconds=5
+    /// (a container by name), spec.terminationGracePeriodSeconds=5 (the pod); the value is
+    /// YAML, and null removes the field (repeatable).
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
 }

@@ -45,6 +45,8 @@ fn main() -> ExitCode {
         Command::Analyze(args) => cmd::analyze::analyze(&args),
         Command::Recommend(args) => cmd::recommend::recommend(&args),
         Command::Explain(args) => cmd::run::explain(&args.as_run()),
+        Command::Compare(args) => cmd::compare::compare(&args),
+        Command::Serve(args) => cmd::serve::serve(&args),
         Command::Completions(args) => cmd::generate::completions(args.shell),
         Command::Man(args) => cmd::generate::man(args.command.as_deref()),
         Command::Schema => cmd::generate::schema(),

@@ -466,8 +466,9 @@ impl Run {
     /// tick phase (not from this run's seed or behaviour), on the calling thread.
     ///
     /// # Errors
-    /// An engine that does not settle ([`ErrorKind::Run`]), worded as `probesim analyze`
-    /// words it.
+    /// An engine that does not settle, or an analysis past its budget of simulation steps
+    /// (timings such as `failureThreshold: 2147483647`; docs/analysis.md, "Limits"), both
+    /// [`ErrorKind::Run`] and worded as `probesim analyze` words them.
     pub fn figures(&self) -> Result<Vec<ContainerFigures>, Error> {
         let subject = Subject::of(&self.scenario, &self.scenario.name, None);
         Analyzer::new(&subject, Sweep::new(1))

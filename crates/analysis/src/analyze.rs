@@ -8,6 +8,7 @@
 
 use core::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use probesim_core::{Gate, ProbeKind, RestartPolicy, SimDuration, SimTime};
 
@@ -16,7 +17,7 @@ use crate::figure::{
 };
 use crate::subject::Subject;
 use crate::sweep::Sweep;
-use crate::trial::{App, Stop, Trace, Trial};
+use crate::trial::{App, Stop, Trace, Trial, TrialError};
 
 /// The longest stretch a single trial simulates past the moment it is about.
 const LONG: SimDuration = SimDuration::from_secs(2 * 86_400);
@@ -29,8 +30,17 @@ const JITTER_SEEDS: u64 = 8;
 /// The crash-loop window.
 const HOUR: SimDuration = SimDuration::from_secs(3600);
 
+/// The most simulation work one analysis (of every container of a pod) may do, in steps: each
+/// event a simulation reports counts one, and so does each stretch of simulated time as long
+/// as the kubelet's shortest periodic sync (`resync`, or the back-off requeue) in which the
+/// engine may step without reporting anything. kubia's analysis takes 61,322 steps, about
+/// three hundred times less; past the limit the analysis stops with
+/// [`AnalysisError::TooCostly`] (docs/analysis.md, "Limits").
+pub const MAX_WORK: u64 = 20_000_000;
+
 /// Why an analysis failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AnalysisError {
     /// The engine did not settle at one instant (a model bug).
     Stuck {
@@ -38,6 +48,17 @@ pub enum AnalysisError {
         container: String,
         /// The instant.
         at: SimTime,
+    },
+    /// The analysis would need more than [`MAX_WORK`] steps of simulation.
+    TooCostly {
+        /// The container analysed when the limit was reached.
+        container: String,
+        /// How long after its start (or after the application's change) each simulation of
+        /// the container looks for a kill or Ready: the probes' initial delays, periods times
+        /// thresholds and timeouts, the grace periods and an hour.
+        window: SimDuration,
+        /// The limit, in steps.
+        limit: u64,
     },
 }
 
@@ -48,11 +69,39 @@ impl fmt::Display for AnalysisError {
                 f,
                 "container {container}: the simulation did not settle at t={at}s; this is a bug in probesim, please report it with the file"
             ),
+            AnalysisError::TooCostly {
+                container,
+                window,
+                limit,
+            } => write!(
+                f,
+                "container {container}: the analysis needs more than {limit} simulation steps, its limit: each of its simulations covers up to {} (the probes' initialDelaySeconds, periodSeconds \u{d7} failureThreshold and timeouts, the grace periods and an hour), over every phase of the tick cycle and every container of the pod; shorten those fields, or see docs/analysis.md (\"Limits\")",
+                Hms(*window)
+            ),
         }
     }
 }
 
 impl std::error::Error for AnalysisError {}
+
+/// A duration as it is written on the command line: `1000h`, `24h`, `1h30m`, `2.5s`.
+pub(crate) struct Hms(pub(crate) SimDuration);
+
+impl fmt::Display for Hms {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = self.0.as_millis();
+        if ms % 1000 != 0 || ms == 0 {
+            return write!(f, "{}s", self.0);
+        }
+        let s = ms / 1000;
+        for (value, unit) in [(s / 3600, "h"), (s / 60 % 60, "m"), (s % 60, "s")] {
+            if value > 0 {
+                write!(f, "{value}{unit}")?;
+            }
+        }
+        Ok(())
+    }
+}
 
 /// Which figures to compute (the recommender asks only for what it checks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +131,46 @@ pub struct Analyzer<'s> {
     subject: &'s Subject,
     sweep: Sweep,
     simulations: AtomicU64,
+    /// Steps of simulation done so far, shared by the analyses of one search.
+    work: Arc<Work>,
+}
+
+/// A budget of simulation steps ([`MAX_WORK`] for one analysis), shared by every analysis that
+/// draws from it (the recommender's whole search draws from one).
+#[derive(Debug)]
+pub struct Work {
+    used: AtomicU64,
+    limit: u64,
+}
+
+impl Work {
+    /// A budget of `limit` steps.
+    #[must_use]
+    pub fn new(limit: u64) -> Arc<Work> {
+        Arc::new(Work {
+            used: AtomicU64::new(0),
+            limit,
+        })
+    }
+
+    /// The steps used so far.
+    #[must_use]
+    pub fn used(&self) -> u64 {
+        self.used.load(Ordering::Relaxed)
+    }
+
+    /// The limit.
+    #[must_use]
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Whether the budget is spent. Whatever the order in which threads add their trials' work,
+    /// the sum of every trial's work decides, so the outcome is the same on any number of
+    /// threads.
+    fn spent(&self) -> bool {
+        self.used() > self.limit
+    }
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
@@ -108,10 +197,38 @@ impl<'s> Analyzer<'s> {
     /// An analyzer running its sweeps with `sweep`.
     #[must_use]
     pub fn new(subject: &'s Subject, sweep: Sweep) -> Analyzer<'s> {
+        Analyzer::sharing(subject, sweep, Work::new(MAX_WORK))
+    }
+
+    /// An analyzer drawing its simulation steps from `work`, shared with other analyses.
+    #[must_use]
+    pub fn sharing(subject: &'s Subject, sweep: Sweep, work: Arc<Work>) -> Analyzer<'s> {
         Analyzer {
             subject,
             sweep,
             simulations: AtomicU64::new(0),
+            work,
+        }
+    }
+
+    /// The steps of simulation done so far (by every analysis sharing the budget).
+    #[must_use]
+    pub fn work(&self) -> u64 {
+        self.work.used()
+    }
+
+    /// The simulated stretch counted as one step: the kubelet's shortest periodic sync, the
+    /// longest time the engine may go on stepping without reporting an event.
+    fn quiet_step(&self) -> u64 {
+        let k = &self.subject.kubelet;
+        ms(k.resync.min(k.backoff_requeue)).max(1)
+    }
+
+    fn too_costly(&self, container: usize) -> AnalysisError {
+        AnalysisError::TooCostly {
+            container: self.subject.pod.container(container).name.clone(),
+            window: self.window(),
+            limit: self.work.limit(),
         }
     }
 
@@ -125,12 +242,35 @@ impl<'s> Analyzer<'s> {
     ///
     /// # Errors
     /// A stuck engine.
+    /// A budget of [`MAX_WORK`] steps, shared by every trial of the analyzer: a trial whose
+    /// quiet stretches alone would pass it is refused before it runs, and each trial's events
+    /// and simulated time are counted against it.
+    ///
+    /// # Errors
+    /// A stuck engine, or the budget spent ([`AnalysisError::TooCostly`]).
     pub fn run(&self, trial: &Trial) -> Result<Trace, AnalysisError> {
+        let quiet = self.quiet_step();
+        let span = ms(trial.horizon.saturating_since(SimTime::ZERO)) / quiet;
+        if self.work.spent() || span > self.work.limit() {
+            return Err(self.too_costly(trial.container));
+        }
         self.simulations.fetch_add(1, Ordering::Relaxed);
-        trial.run(self.subject).map_err(|at| AnalysisError::Stuck {
-            container: self.subject.pod.container(trial.container).name.clone(),
-            at,
-        })
+        let trace = trial
+            .run(self.subject, self.work.limit())
+            .map_err(|e| match e {
+                TrialError::Stuck(at) => AnalysisError::Stuck {
+                    container: self.subject.pod.container(trial.container).name.clone(),
+                    at,
+                },
+                TrialError::TooManyEvents => self.too_costly(trial.container),
+            })?;
+        let simulated = ms(trace.end.saturating_since(SimTime::ZERO)) / quiet;
+        let work = trace.events.saturating_add(simulated);
+        self.work.used.fetch_add(work, Ordering::Relaxed);
+        if self.work.spent() {
+            return Err(self.too_costly(trial.container));
+        }
+        Ok(trace)
     }
 
     /// Runs a list of simulation jobs over the analyzer's sweep, results in job order: the

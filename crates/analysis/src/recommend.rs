@@ -13,7 +13,9 @@ use core::fmt;
 
 use probesim_core::{ProbeSpec, ProbeTiming, SimDuration};
 
-use crate::analyze::{AnalysisError, Analyzer, Want};
+use std::sync::Arc;
+
+use crate::analyze::{AnalysisError, Analyzer, Hms, Want, Work};
 use crate::figure::ContainerFigures;
 use crate::subject::Subject;
 use crate::sweep::Sweep;
@@ -68,6 +70,16 @@ pub enum RecommendError {
         /// The container.
         container: String,
     },
+    /// `--startup-up-to` asks for more than [`MAX_STARTUP_UP_TO`].
+    StartupBeyond {
+        /// What was asked.
+        need: SimDuration,
+    },
+    /// The search needs more than [`MAX_SEARCH_WORK`] steps of simulation.
+    TooCostly {
+        /// The container.
+        container: String,
+    },
     /// The engine got stuck.
     Analysis(AnalysisError),
 }
@@ -79,6 +91,16 @@ impl fmt::Display for RecommendError {
                 f,
                 "container {container} has no probe: add one (its handler says how to reach the app) and probesim recommends its timing"
             ),
+            RecommendError::StartupBeyond { need } => write!(
+                f,
+                "--startup-up-to {} is more than the recommender searches ({} at most): a start that slow needs a startup probe with failureThreshold \u{d7} periodSeconds above it, which probesim analyze can check",
+                Hms(*need),
+                Hms(MAX_STARTUP_UP_TO)
+            ),
+            RecommendError::TooCostly { container } => write!(
+                f,
+                "container {container}: the search needs more than {MAX_SEARCH_WORK} simulation steps, its limit; ask for less, or analyse the probes you have with probesim analyze (docs/analysis.md, \"Limits\")"
+            ),
             RecommendError::Analysis(e) => e.fmt(f),
         }
     }
@@ -88,9 +110,23 @@ impl std::error::Error for RecommendError {}
 
 impl From<AnalysisError> for RecommendError {
     fn from(e: AnalysisError) -> RecommendError {
-        RecommendError::Analysis(e)
+        match e {
+            // The configurations judged in parallel share the search's budget: whichever
+            // reaches the limit first, the search says the same.
+            AnalysisError::TooCostly { container, .. } => RecommendError::TooCostly { container },
+            e => RecommendError::Analysis(e),
+        }
     }
 }
+
+/// The longest start-up `--startup-up-to` may ask for: a day. The search tries startup probes
+/// up to a failure threshold of 1000 and liveness initial delays up to the budget, each judged
+/// by a full analysis whose simulations span the budget.
+pub const MAX_STARTUP_UP_TO: SimDuration = SimDuration::from_secs(86_400);
+
+/// The most simulation work one search may do, in the steps of [`crate::analyze::MAX_WORK`]
+/// (a search judges a few hundred configurations).
+pub const MAX_SEARCH_WORK: u64 = 50 * crate::analyze::MAX_WORK;
 
 /// One recommended configuration, with its figures.
 #[derive(Clone, Debug)]
@@ -174,6 +210,7 @@ struct Searcher<'a> {
     sweep: Sweep,
     configurations: u64,
     simulations: u64,
+    work: Arc<Work>,
 }
 
 impl Searcher<'_> {
@@ -199,7 +236,7 @@ impl Searcher<'_> {
         let results = outer.run(configs, |probes| {
             let mut s = subject.clone();
             s.pod.containers[container].probes = probes.clone();
-            let a = Analyzer::new(&s, inner);
+            let a = Analyzer::sharing(&s, inner, Arc::clone(&self.work));
             a.container(engine, want)
         });
         let results: Result<Vec<_>, _> = results.into_iter().collect();
@@ -250,12 +287,16 @@ pub fn recommend(
         .ok_or_else(|| RecommendError::NoHandler {
             container: spec.name.clone(),
         })?;
+    if let Some(need) = req.startup_up_to.filter(|&n| n > MAX_STARTUP_UP_TO) {
+        return Err(RecommendError::StartupBeyond { need });
+    }
     let mut searcher = Searcher {
         subject,
         container,
         sweep,
         configurations: 0,
         simulations: 0,
+        work: Work::new(MAX_SEARCH_WORK),
     };
     // 1. Liveness, for hang detection (the startup probe does not matter once started).
     let mut livenesses: Vec<Option<ProbeSpec>> = Vec::new();

@@ -115,8 +115,11 @@ pub struct LoadOptions {
     pub select: Option<String>,
     /// `--kubernetes`: the release (default: the scenario's, else the newest modelled).
     pub kubernetes: Option<String>,
-    /// `--sigterm`-style behaviour arguments for manifests (`NAME: ignore`).
+    /// `--sigterm`-style behaviour arguments (`NAME: ignore`); on a scenario file they replace
+    /// the fields they name in its `apps`.
     pub apps: Vec<probesim_scenario::argument::AppArg>,
+    /// `--set PATH=VALUE` edits of the pod, judged as the file is.
+    pub sets: Vec<String>,
 }
 
 /// Reads a scenario file, or a manifest file with workloads, into the subjects to analyse: the
@@ -132,7 +135,7 @@ pub fn load(
     reader: &mut dyn probesim_scenario::scenario::ManifestReader,
 ) -> Result<Vec<Subject>, String> {
     use probesim_scenario::catalog;
-    use probesim_scenario::scenario::{ManifestRun, Overrides};
+    use probesim_scenario::scenario::{Edits, ManifestRun, Overrides};
     use probesim_scenario::yaml::SourceId;
 
     if !catalog::is_manifest(text) {
@@ -141,7 +144,11 @@ pub fn load(
             seed: None,
             kubernetes: options.kubernetes.clone(),
         };
-        let scenario = Scenario::load_with(text, display_path, reader, &overrides)
+        let edits = Edits {
+            apps: options.apps.clone(),
+            sets: options.sets.clone(),
+        };
+        let scenario = Scenario::load_edited(text, display_path, reader, &overrides, &edits)
             .map_err(|e| e.render(text))?;
         let root = probesim_scenario::yaml::parse(text).ok();
         let pod = root.as_ref().and_then(|r| r.get("pod"));
@@ -191,8 +198,8 @@ pub fn load(
             apps,
             kubernetes: options.kubernetes.clone(),
         };
-        let built =
-            Scenario::from_manifest(text, display_path, &run).map_err(|e| e.render(text))?;
+        let built = Scenario::from_manifest_edited(text, display_path, &run, &options.sets)
+            .map_err(|e| e.render(text))?;
         out.push(Subject::of(
             &built.scenario,
             &built.workload,

@@ -6,8 +6,6 @@
 //! engine and returns the few instants the figures are made of ([`Trace`]). Nothing here
 //! computes a figure from a formula: the engine decides every instant.
 
-use core::convert::Infallible;
-
 use probesim_core::{
     Answer, Attempt, Behaviours, ContainerSpec, ContainerState, Event, EventKind, Flow, Handler,
     Outcome, PodSpec, ProbeKind, PullPolicy, Response, SelfExit, SimDuration, SimTime, Simulation,
@@ -85,6 +83,19 @@ pub struct Trace {
     pub crash_loop: Option<SimTime>,
     /// The run stopped before its horizon.
     pub stopped: bool,
+    /// The events the engine reported.
+    pub events: u64,
+    /// The last instant simulated: the horizon, or the event the run stopped at.
+    pub end: SimTime,
+}
+
+/// Why a trial did not run to its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrialError {
+    /// The engine's step budget was exhausted at this instant (a model bug).
+    Stuck(SimTime),
+    /// The engine reported more events than the trial's limit.
+    TooManyEvents,
 }
 
 impl Trace {
@@ -105,11 +116,12 @@ impl Trace {
 }
 
 impl Trial {
-    /// Simulates the trial with the engine.
+    /// Simulates the trial with the engine, stopping after `max_events` events.
     ///
     /// # Errors
-    /// The engine's step budget exhausted at one instant (a model bug), as that instant.
-    pub fn run(&self, subject: &Subject) -> Result<Trace, SimTime> {
+    /// The engine's step budget exhausted at one instant (a model bug), or more than
+    /// `max_events` events.
+    pub fn run(&self, subject: &Subject, max_events: u64) -> Result<Trace, TrialError> {
         let mut pod = subject.pod.clone();
         let index = self.container;
         let safe_kind = {
@@ -161,12 +173,19 @@ impl Trial {
             name: &name,
             stop: self.stop,
             safe_kind,
+            max_events,
             trace: Trace::default(),
         };
         match sim.run_until(self.horizon, &mut sink) {
-            Ok(_) => Ok(sink.trace),
-            Err(probesim_core::RunError::Sink(never)) => match never {},
-            Err(probesim_core::RunError::StepBudget { at }) => Err(at),
+            Ok(_) => {
+                let mut trace = sink.trace;
+                if !trace.stopped {
+                    trace.end = self.horizon;
+                }
+                Ok(trace)
+            }
+            Err(probesim_core::RunError::Sink(TooManyEvents)) => Err(TrialError::TooManyEvents),
+            Err(probesim_core::RunError::StepBudget { at }) => Err(TrialError::Stuck(at)),
         }
     }
 }
@@ -197,15 +216,24 @@ struct TraceSink<'n> {
     name: &'n str,
     stop: Stop,
     safe_kind: Option<ProbeKind>,
+    max_events: u64,
     trace: Trace,
 }
 
-impl Sink for TraceSink<'_> {
-    type Error = Infallible;
+/// The sink's error: more events than the trial's limit.
+struct TooManyEvents;
 
-    fn event(&mut self, event: &Event<'_>) -> Result<Flow, Infallible> {
+impl Sink for TraceSink<'_> {
+    type Error = TooManyEvents;
+
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, TooManyEvents> {
         let t = event.t;
         let trace = &mut self.trace;
+        trace.events += 1;
+        trace.end = t;
+        if trace.events > self.max_events {
+            return Err(TooManyEvents);
+        }
         let stop = match event.kind {
             EventKind::Start { container, .. } if container == self.name => {
                 trace.starts.push(t);

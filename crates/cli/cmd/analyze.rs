@@ -121,6 +121,7 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
                 value: v.clone(),
             })
             .collect(),
+        sets: args.set.clone(),
     };
     let (subjects, kubernetes) = load_subjects(&args.file, &options)?;
     let sweep = machine_sweep();

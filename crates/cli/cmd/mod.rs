@@ -2,10 +2,12 @@
 
 pub mod analyze;
 pub mod check;
+pub mod compare;
 pub mod generate;
 mod read;
 pub mod recommend;
 pub mod run;
+pub mod serve;
 
 use std::io::{self, Write};
 use std::path::Path;

@@ -60,6 +60,7 @@ fn inner(args: &RecommendArgs) -> Result<ExitStatus, ExitStatus> {
         select: args.select.clone(),
         kubernetes: args.kubernetes.clone(),
         apps: Vec::new(),
+        sets: args.set.clone(),
     };
     let (subjects, _) = load_subjects(&args.file, &options)?;
     // The container: named, or the only one of the (only) workload.

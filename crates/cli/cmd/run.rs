@@ -8,9 +8,9 @@ use probesim_report::{render_explain, render_with, Filter, Format, ViewOptions};
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::catalog;
 use probesim_scenario::run::RunFailure;
-use probesim_scenario::scenario::{horizon, ManifestRun, Overrides, Scenario};
+use probesim_scenario::scenario::{horizon, Edits, ManifestRun, Overrides, Scenario};
 
-use crate::args::RunArgs;
+use crate::args::{ManifestArgs, RunArgs};
 use crate::cmd::{print_error, print_notes, read_input, FileReader};
 use crate::exit::ExitStatus;
 
@@ -19,10 +19,6 @@ fn manifest_options(args: &RunArgs) -> Vec<&'static str> {
     let mut given = Vec::new();
     for (name, set) in [
         ("--select", args.manifest.select.is_some()),
-        ("--app", !args.manifest.app.is_empty()),
-        ("--exit", !args.manifest.exit.is_empty()),
-        ("--sigterm", !args.manifest.sigterm.is_empty()),
-        ("--pull", !args.manifest.pull.is_empty()),
         ("--emit-scenario", args.emit_scenario),
     ] {
         if set {
@@ -33,13 +29,13 @@ fn manifest_options(args: &RunArgs) -> Vec<&'static str> {
 }
 
 /// The behaviour options, in a fixed order: every `--app`, then `--pull`, `--exit`, `--sigterm`.
-fn app_args(args: &RunArgs) -> Vec<AppArg> {
+pub fn app_args(args: &ManifestArgs) -> Vec<AppArg> {
     let mut out = Vec::new();
     for (flag, values) in [
-        (AppFlag::App, &args.manifest.app),
-        (AppFlag::Pull, &args.manifest.pull),
-        (AppFlag::Exit, &args.manifest.exit),
-        (AppFlag::Sigterm, &args.manifest.sigterm),
+        (AppFlag::App, &args.app),
+        (AppFlag::Pull, &args.pull),
+        (AppFlag::Exit, &args.exit),
+        (AppFlag::Sigterm, &args.sigterm),
     ] {
         out.extend(values.iter().map(|v| AppArg {
             flag,
@@ -63,22 +59,6 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
         Ok(f) => f,
         Err(e) => {
             print_error(&format!("--format: {e}"));
-            return ExitStatus::Error;
-        }
-    };
-    // Options are checked before the file is read: their errors name the option.
-    let duration = match args.for_.as_deref().map(probesim_script::parse_duration) {
-        None => None,
-        Some(Ok(d)) => match horizon(d) {
-            Ok(t) => Some(t),
-            Err(message) => {
-                // The same limit as the scenario's `duration`.
-                print_error(&format!("--for: {message}"));
-                return ExitStatus::Error;
-            }
-        },
-        Some(Err(e)) => {
-            print_error(&format!("--for: {e}"));
             return ExitStatus::Error;
         }
     };
@@ -106,83 +86,11 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
         print_error("--only and --container apply only to --format timeline");
         return ExitStatus::Error;
     }
-    if let Some(version) = &args.kubernetes {
-        if Profile::parse(version).is_none() {
-            print_error(&format!(
-                "--kubernetes: unsupported Kubernetes version {version:?}: probesim models 1.{OLDEST_MINOR} to 1.{NEWEST_MINOR}"
-            ));
-            return ExitStatus::Error;
-        }
-    }
-    let display = if args.scenario == "-" {
-        "<stdin>"
-    } else {
-        args.scenario.as_str()
+    let scenario = match load_scenario(args) {
+        Ok(Loaded::Scenario(s)) => *s,
+        Ok(Loaded::Done(status)) | Err(status) => return status,
     };
-    let text = match read_input(&args.scenario) {
-        Ok(t) => t,
-        Err(e) => {
-            print_error(&e);
-            return ExitStatus::Error;
-        }
-    };
-    let overrides = Overrides {
-        duration,
-        seed: args.seed,
-        kubernetes: args.kubernetes.clone(),
-    };
-    let scenario = if catalog::is_manifest(&text) {
-        let run = ManifestRun {
-            select: args.manifest.select.clone(),
-            apps: app_args(args),
-            kubernetes: args.kubernetes.clone(),
-        };
-        let mut built = match Scenario::from_manifest(&text, display, &run) {
-            Ok(b) => b,
-            Err(e) => {
-                print_error(&e.render(&text));
-                return ExitStatus::Error;
-            }
-        };
-        if let Err(e) = built.scenario.apply(&overrides) {
-            print_error(&e.render(&text));
-            return ExitStatus::Error;
-        }
-        if args.emit_scenario {
-            let mut stdout = io::stdout().lock();
-            return match stdout
-                .write_all(built.to_yaml().as_bytes())
-                .and_then(|()| stdout.flush())
-            {
-                Ok(()) => ExitStatus::Success,
-                Err(e) => io_failure(&e),
-            };
-        }
-        print_notes(&built.scenario.notes);
-        built.scenario
-    } else {
-        let given = manifest_options(args);
-        if let Some((last, rest)) = given.split_last() {
-            let (options, verb) = if rest.is_empty() {
-                ((*last).to_owned(), "applies")
-            } else {
-                (format!("{} and {last}", rest.join(", ")), "apply")
-            };
-            print_error(&format!(
-                "{options} {verb} only to a Kubernetes manifest, and {display} is a scenario file: write the behaviour in its `apps`, and choose a workload with `manifest` and `select`"
-            ));
-            return ExitStatus::Error;
-        }
-        let scenario = match Scenario::load_with(&text, display, &mut FileReader, &overrides) {
-            Ok(s) => s,
-            Err(e) => {
-                print_error(&e.render(&text));
-                return ExitStatus::Error;
-            }
-        };
-        print_notes(&scenario.notes);
-        scenario
-    };
+    let display = display_name(&args.scenario);
     if let Some(name) = &args.container {
         let pod = scenario.simulation();
         if pod.pod().index_of(name).is_none() {
@@ -229,6 +137,11 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
             Ok(()) => ExitStatus::Success,
             Err(e) => io_failure(&e),
         },
+        // A picture past its byte limit (before anything was written).
+        Err(RunFailure::Io(e)) if e.kind() == io::ErrorKind::FileTooLarge => {
+            print_error(&format!("{display}: {e}"));
+            ExitStatus::Error
+        }
         Err(RunFailure::Io(e)) => io_failure(&e),
         Err(
             e @ (RunFailure::NoDuration
@@ -267,4 +180,125 @@ fn io_failure(e: &io::Error) -> ExitStatus {
     }
     print_error(&format!("cannot write to standard output: {e}"));
     ExitStatus::Error
+}
+
+/// What loading produced: the scenario to run, or the end of the command (`--emit-scenario`
+/// printed the scenario).
+pub enum Loaded {
+    /// The scenario, overrides and edits applied.
+    Scenario(Box<Scenario>),
+    /// Nothing left to run.
+    Done(ExitStatus),
+}
+
+/// How messages name the input.
+pub fn display_name(path: &str) -> &str {
+    if path == "-" {
+        "<stdin>"
+    } else {
+        path
+    }
+}
+
+/// Reads the scenario or manifest `args` name, with the overrides (`--for`, `--seed`,
+/// `--kubernetes`) and edits (`--set`, `--app`, …) applied; errors are printed.
+pub fn load_scenario(args: &RunArgs) -> Result<Loaded, ExitStatus> {
+    // Options are checked before the file is read: their errors name the option.
+    let duration = match args.for_.as_deref().map(probesim_script::parse_duration) {
+        None => None,
+        Some(Ok(d)) => match horizon(d) {
+            Ok(t) => Some(t),
+            Err(message) => {
+                // The same limit as the scenario's `duration`.
+                print_error(&format!("--for: {message}"));
+                return Err(ExitStatus::Error);
+            }
+        },
+        Some(Err(e)) => {
+            print_error(&format!("--for: {e}"));
+            return Err(ExitStatus::Error);
+        }
+    };
+    if let Some(version) = &args.kubernetes {
+        if Profile::parse(version).is_none() {
+            print_error(&format!(
+                "--kubernetes: unsupported Kubernetes version {version:?}: probesim models 1.{OLDEST_MINOR} to 1.{NEWEST_MINOR}"
+            ));
+            return Err(ExitStatus::Error);
+        }
+    }
+    let display = display_name(&args.scenario);
+    let text = match read_input(&args.scenario) {
+        Ok(t) => t,
+        Err(e) => {
+            print_error(&e);
+            return Err(ExitStatus::Error);
+        }
+    };
+    let overrides = Overrides {
+        duration,
+        seed: args.seed,
+        kubernetes: args.kubernetes.clone(),
+    };
+    let scenario = if catalog::is_manifest(&text) {
+        let run = ManifestRun {
+            select: args.manifest.select.clone(),
+            apps: app_args(&args.manifest),
+            kubernetes: args.kubernetes.clone(),
+        };
+        let mut built =
+            match Scenario::from_manifest_edited(&text, display, &run, &args.manifest.set) {
+                Ok(b) => b,
+                Err(e) => {
+                    print_error(&e.render(&text));
+                    return Err(ExitStatus::Error);
+                }
+            };
+        if let Err(e) = built.scenario.apply(&overrides) {
+            print_error(&e.render(&text));
+            return Err(ExitStatus::Error);
+        }
+        if args.emit_scenario {
+            let mut stdout = io::stdout().lock();
+            return Ok(Loaded::Done(
+                match stdout
+                    .write_all(built.to_yaml().as_bytes())
+                    .and_then(|()| stdout.flush())
+                {
+                    Ok(()) => ExitStatus::Success,
+                    Err(e) => io_failure(&e),
+                },
+            ));
+        }
+        print_notes(&built.scenario.notes);
+        built.scenario
+    } else {
+        let given = manifest_options(args);
+        if let Some((last, rest)) = given.split_last() {
+            let (options, verb) = if rest.is_empty() {
+                ((*last).to_owned(), "applies")
+            } else {
+                (format!("{} and {last}", rest.join(", ")), "apply")
+            };
+            print_error(&format!(
+                "{options} {verb} only to a Kubernetes manifest, and {display} is a scenario file: choose a workload with its `manifest` and `select`"
+            ));
+            return Err(ExitStatus::Error);
+        }
+        let edits = Edits {
+            apps: app_args(&args.manifest),
+            sets: args.manifest.set.clone(),
+        };
+        let scenario =
+            match Scenario::load_edited(&text, display, &mut FileReader, &overrides, &edits) {
+                Ok(s) => s,
+                Err(e) => {
+                    print_error(&e.render(&text));
+                    return Err(ExitStatus::Error);
+                }
+            };
+        print_notes(&scenario.notes);
+        scenario
+    };
+    Ok(Loaded::Scenario(Box::new(scenario)))
 }

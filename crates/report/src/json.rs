@@ -575,6 +575,7 @@ mod tests {
             kubernetes: "1.37",
             seed: 0,
             duration: SimDuration::from_secs(1800),
+            overridden: &[],
         }
     }
 

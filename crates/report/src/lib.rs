@@ -56,6 +56,7 @@ use probesim_core::cycle::Visitor;
 use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, Replay, SimDuration, SimTime, Sink};
 
 pub mod check;
+pub mod compare;
 mod describe;
 mod events;
 pub mod explain;
@@ -100,6 +101,19 @@ pub struct RunInfo<'a> {
     pub seed: u64,
     /// The virtual time simulated (the horizon).
     pub duration: SimDuration,
+    /// The command-line edits of the scenario (`--set …`, `--app …`), listed under the header
+    /// line; empty for the file's own run.
+    pub overridden: &'a [String],
+}
+
+impl RunInfo<'_> {
+    /// The line that lists the edits, `overridden: --set … · --app …`, or `None` when there
+    /// are none.
+    #[must_use]
+    pub fn overridden_line(&self) -> Option<String> {
+        (!self.overridden.is_empty())
+            .then(|| format!("overridden: {}", self.overridden.join(" · ")))
+    }
 }
 
 /// The `--format` of `probesim run`.
@@ -152,9 +166,11 @@ impl Format {
         }
     }
 
-    /// Whether the format writes one entry per event, and so is held to
+    /// Whether the format writes one entry per event, or steps through every event without
+    /// fast-forward (`describe`, which keeps only the pod's Event objects but rebuilds them
+    /// event by event), and so is held to
     /// [`MAX_LISTED_EVENTS`](probesim_scenario::run::MAX_LISTED_EVENTS) by [`check_listing`].
-    /// A new format that lists events says so here.
+    /// A new format that lists events, or that cannot fast-forward, says so here.
     #[must_use]
     pub const fn lists_events(self) -> bool {
         match self {
@@ -163,8 +179,9 @@ impl Format {
             | Format::Jsonl
             | Format::Get
             | Format::Svg
-            | Format::Html => true,
-            Format::Summary | Format::Describe => false,
+            | Format::Html
+            | Format::Describe => true,
+            Format::Summary => false,
         }
     }
 }

@@ -56,6 +56,7 @@ pub fn render_with<W: io::Write>(
         kubernetes: &version,
         seed: scenario.seed,
         duration: end.saturating_since(SimTime::ZERO),
+        overridden: &scenario.overridden,
     };
     let sink = if matches!(format, Format::Svg | Format::Html) {
         // The page shows the scenario's description.
@@ -131,6 +132,7 @@ impl TracedRun {
             kubernetes: &self.kubernetes,
             seed: scenario.seed,
             duration: self.duration,
+            overridden: &scenario.overridden,
         }
     }
 }

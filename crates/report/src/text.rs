@@ -144,6 +144,9 @@ pub(crate) fn write_header(
         info.kubernetes,
         info.seed,
     )?;
+    if let Some(line) = info.overridden_line() {
+        writeln!(w, "{}", printable(&line))?;
+    }
     writeln!(
         w,
         "\n{:>time_width$}  {:<name_width$}  {:<KIND_WIDTH$}  WHAT",
@@ -560,6 +563,7 @@ mod tests {
             kubernetes,
             seed: 0,
             duration: SimDuration::from_secs(1800),
+            overridden: &[],
         }
     }
 

@@ -51,6 +51,7 @@ pub mod expect;
 mod fixtures;
 pub mod run;
 pub mod scenario;
+pub mod set;
 
 // The Kubernetes input layer, at the paths it had before it became its own crate.
 use probesim_kube::decode;

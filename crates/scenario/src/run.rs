@@ -50,13 +50,15 @@ impl fmt::Display for RunFailure {
             ),
             RunFailure::TooLarge { events, format } => write!(
                 f,
-                "the horizon is too large for --format {format}: about {events} events would be printed \
-                 (the limit is {MAX_LISTED_EVENTS}); use --format summary, which keeps no history, or a shorter --for"
+                "the horizon is too large for --format {format}: about {events} events would be {} \
+                 (the limit is {MAX_LISTED_EVENTS}); use --format summary, which keeps no history, or a shorter --for",
+                handled(format)
             ),
             RunFailure::TooManyEvents { limit, at, format } => write!(
                 f,
-                "the run is too large for --format {format}: more than {limit} events would be printed, \
+                "the run is too large for --format {format}: more than {limit} events would be {}, \
                  the limit being passed at {}; use --format summary, which keeps no history, or a --for shorter than that",
+                handled(format),
                 describe_horizon(*at)
             ),
         }
@@ -64,6 +66,16 @@ impl fmt::Display for RunFailure {
 }
 
 impl std::error::Error for RunFailure {}
+
+/// What a format does with each event, for the limit's message: `describe` prints only the
+/// pod's Event objects, but simulates every event one by one to build them.
+fn handled(format: &str) -> &'static str {
+    if format == "describe" {
+        "simulated one by one"
+    } else {
+        "printed"
+    }
+}
 
 impl<E: Into<io::Error>> From<RunError<E>> for RunFailure {
     fn from(e: RunError<E>) -> RunFailure {

@@ -23,15 +23,36 @@ pub(crate) struct Span {
 }
 
 impl Span {
-    /// The span of `range` in `source`.
-    pub(crate) fn new(source: &str, range: Range<usize>) -> Span {
-        let before = source.get(..range.start).unwrap_or(source);
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    /// The position at the start of a text, where counting begins.
+    const START: Span = Span {
+        offset: 0,
+        len: 0,
+        line: 1,
+        column: 1,
+    };
+
+    /// The span of `range` in `source`, counting lines and columns on from `from` when
+    /// `range` starts at or after it (so a parser that asks in order reads the text once),
+    /// and from the start otherwise.
+    fn after(from: Span, source: &str, range: Range<usize>) -> Span {
+        let from = if range.start >= from.offset && source.is_char_boundary(from.offset) {
+            from
+        } else {
+            Span::START
+        };
+        let between = source.get(from.offset..range.start).unwrap_or("");
+        let (line, column) = match between.rfind('\n') {
+            Some(i) => (
+                from.line + between.matches('\n').count(),
+                between[i + 1..].chars().count() + 1,
+            ),
+            None => (from.line, from.column + between.chars().count()),
+        };
         Span {
             offset: range.start,
             len: range.end.saturating_sub(range.start),
-            line: before.matches('\n').count() + 1,
-            column: before[line_start..].chars().count() + 1,
+            line,
+            column,
         }
     }
 }
@@ -50,10 +71,6 @@ pub struct ParseError {
 impl ParseError {
     pub(crate) fn from_span(span: Span, message: String) -> ParseError {
         ParseError { span, message }
-    }
-
-    fn new(source: &str, range: Range<usize>, message: String) -> ParseError {
-        ParseError::from_span(Span::new(source, range), message)
     }
 
     /// Byte offset of the offending text in the source.
@@ -354,6 +371,9 @@ struct Parser<'a> {
     source: &'a str,
     tokens: Vec<Token<'a>>,
     pos: usize,
+    /// The last span measured: outcomes are measured in order, each counting on from the one
+    /// before, so parsing stays linear in the length of the text.
+    last_span: core::cell::Cell<Span>,
 }
 
 impl<'a> Parser<'a> {
@@ -362,7 +382,15 @@ impl<'a> Parser<'a> {
             source,
             tokens: lex(source),
             pos: 0,
+            last_span: core::cell::Cell::new(Span::START),
         }
+    }
+
+    /// The span of `range`, counted on from the last one measured.
+    fn span(&self, range: Range<usize>) -> Span {
+        let span = Span::after(self.last_span.get(), self.source, range);
+        self.last_span.set(span);
+        span
     }
 
     fn peek(&self) -> Option<Token<'a>> {
@@ -382,7 +410,7 @@ impl<'a> Parser<'a> {
     }
 
     fn error(&self, range: Range<usize>, message: String) -> ParseError {
-        ParseError::new(self.source, range, message)
+        ParseError::from_span(self.span(range), message)
     }
 
     /// An error at `token`, or just after the last token when the text has ended.
@@ -571,16 +599,16 @@ impl<'a> Parser<'a> {
             );
             return Err(self.error_at(token, message));
         };
-        let span = |end| Span::new(self.source, start..end);
+        let span = |parser: &Self, end| parser.span(start..end);
         if let Some(answer) = keyword_answer(word) {
-            return Ok((answer, span(end)));
+            return Ok((answer, span(self, end)));
         }
         if is_digits(word) {
             let status = digits_value(word)
                 .and_then(|v| u16::try_from(v).ok())
                 .filter(|v| (100..=599).contains(v));
             return match status {
-                Some(code) => Ok((Answer::Status(code), span(end))),
+                Some(code) => Ok((Answer::Status(code), span(self, end))),
                 None if self.peek().is_some_and(starts_outcome) => Err(self.error_at(
                     token,
                     format!("expected \"x\" after the count {word}, like {word}x200"),
@@ -596,7 +624,7 @@ impl<'a> Parser<'a> {
                 let code_token = self.bump();
                 let code = self.exit_code(code_token)?;
                 let end = code_token.map_or(end, |t| t.end);
-                return Ok((Answer::Exit(code), span(end)));
+                return Ok((Answer::Exit(code), span(self, end)));
             }
             "pod" if self.peek().map(|t| t.kind) == Some(Kind::Colon) => {
                 "\"pod:\" must start the script".to_owned()

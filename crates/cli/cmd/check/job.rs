@@ -7,7 +7,7 @@ use probesim_report::{render, Format};
 use probesim_scenario::catalog;
 use probesim_scenario::error::ScenarioError;
 use probesim_scenario::run::{check_with, RunFailure};
-use probesim_scenario::scenario::{Overrides, Scenario};
+use probesim_scenario::scenario::{Edits, Overrides, Scenario};
 use probesim_scenario::yaml::SourceId;
 
 use crate::cmd::{read_file, FileReader};
@@ -42,6 +42,8 @@ pub struct Options {
     pub release_in_snapshot_name: bool,
     /// Jump over repeated cycles (not with `--no-fast-forward`).
     pub fast_forward: bool,
+    /// `--set` edits of every scenario's pod.
+    pub sets: Vec<String>,
 }
 
 /// What a job found, and the error text for standard error.
@@ -101,25 +103,30 @@ impl Job<'_> {
             kubernetes: release.clone(),
             ..Overrides::default()
         };
-        let scenario = match Scenario::load_with(&text, &display, &mut FileReader, &overrides) {
-            Ok(s) => s,
-            // The only problem is the missing duration (which `run` could take from --for):
-            // say what `check` needs.
-            Err(e)
-                if e.items.len() == 1
-                    && e.items[0].mark.is_none()
-                    && e.items[0].path.to_string() == "duration" =>
-            {
-                let message = NO_DURATION.to_owned();
-                return invalid(message.clone(), format!("{display}: {message}"));
-            }
-            Err(e) => {
-                return Some(Outcome {
-                    result: CheckResult::invalid(&display, release, problems(&e)),
-                    stderr: Some(e.render(&text)),
-                });
-            }
+        let edits = Edits {
+            apps: Vec::new(),
+            sets: options.sets.clone(),
         };
+        let scenario =
+            match Scenario::load_edited(&text, &display, &mut FileReader, &overrides, &edits) {
+                Ok(s) => s,
+                // The only problem is the missing duration (which `run` could take from --for):
+                // say what `check` needs.
+                Err(e)
+                    if e.items.len() == 1
+                        && e.items[0].mark.is_none()
+                        && e.items[0].path.to_string() == "duration" =>
+                {
+                    let message = NO_DURATION.to_owned();
+                    return invalid(message.clone(), format!("{display}: {message}"));
+                }
+                Err(e) => {
+                    return Some(Outcome {
+                        result: CheckResult::invalid(&display, release, problems(&e)),
+                        stderr: Some(e.render(&text)),
+                    });
+                }
+            };
         let kubernetes = Some(scenario.profile.version());
         let failures = match check_with(&scenario, options.fast_forward) {
             Ok(f) => f,

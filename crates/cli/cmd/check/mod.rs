@@ -46,6 +46,12 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
         print_error("-: standard input can be checked only once");
         return ExitStatus::Error;
     }
+    if args.update && !args.set.is_empty() {
+        print_error(
+            "--update writes the scenarios' own snapshots: it cannot be combined with --set",
+        );
+        return ExitStatus::Error;
+    }
     if args.snapshot && stdin_count > 0 {
         print_error("--snapshot: a scenario on standard input has no place beside it for a snapshot file; check it from a file");
         return ExitStatus::Error;
@@ -72,6 +78,7 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
         update: args.update,
         release_in_snapshot_name: args.kubernetes.is_some(),
         fast_forward: !args.no_fast_forward,
+        sets: args.set.clone(),
     };
     let threads = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),

@@ -4,7 +4,7 @@
 use saphyr_parser::{Event, Parser, ScalarStyle, StrInput};
 
 use super::build::{check_size, next_event, Builder};
-use super::{resolve_plain, Mark, Node, NodeKind, SourceId, Value, YamlError};
+use super::{resolve_plain, Mark, Node, NodeKind, SourceId, Value, YamlError, MAX_NODES};
 
 /// One piece of a [`Stream`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,6 +118,10 @@ impl Iterator for Stream<'_> {
 /// The top-level keys of the first document that is not empty, if it is a mapping; syntax
 /// errors and other shapes give an empty list. Reads no further than that document and
 /// builds nothing, so it is cheap: it tells a manifest (`apiVersion`, `kind`) from a scenario.
+///
+/// It reads at most [`MAX_NODES`] events: a document with more nodes is refused by the
+/// loader anyway, so the keys after that point never matter, and a 20 M-item sequence costs
+/// no more to sniff than a 100 k-item one.
 #[must_use]
 pub fn first_document_keys(text: &str) -> Vec<String> {
     if check_size(text, SourceId::MAIN).is_err() {
@@ -129,7 +133,8 @@ pub fn first_document_keys(text: &str) -> Vec<String> {
     let mut depth = 0usize;
     let mut root_is_map = false;
     let mut expect_key = true;
-    while let Some(Ok((event, _))) = parser.next_event() {
+    let events = core::iter::from_fn(|| parser.next_event()).take(MAX_NODES);
+    for (event, _) in events.map_while(Result::ok) {
         match event {
             Event::StreamEnd => break,
             Event::DocumentEnd if root_is_map => break,

@@ -314,4 +314,9 @@ fn first_document_keys_tell_manifests_from_scenarios() {
     );
     assert!(first_document_keys("- a\n").is_empty());
     assert!(first_document_keys("a: [\n").len() <= 1);
+    // Sniffing stops after MAX_NODES events: a key written after that many nodes is not seen
+    // (the loader refuses such a document anyway), one written just before it is.
+    let long = |items: usize| format!("a: [{}]\nkind: Pod\n", vec!["1"; items].join(","));
+    assert_eq!(first_document_keys(&long(MAX_NODES - 10)), ["a", "kind"]);
+    assert_eq!(first_document_keys(&long(MAX_NODES)), ["a"]);
 }

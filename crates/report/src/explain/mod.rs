@@ -75,6 +75,9 @@ pub fn explain(
         info.seed,
         Took(info.duration)
     )?;
+    if let Some(line) = info.overridden_line() {
+        writeln!(w, "{line}")?;
+    }
     if let Some(d) = description {
         writeln!(w, "{d}.")?;
     }

@@ -1,18 +1,28 @@
 //! `--format html`: one self-contained page (inline CSS and SVG, no script, no font, no URL):
-//! the picture, its legend, the scenario, the status at the end and the Events.
+//! the picture with the `explain` story beside it (each step a link to its instant in the
+//! picture), its legend, the scenario, the status at the end and the Events.
+//!
+//! On a wide screen the picture stays in view (sticky) beside the story, which scrolls; on a
+//! narrow one (a phone) the story comes under the picture, and the picture scrolls sideways.
 
 use core::fmt;
 
-use probesim_core::{PodSpec, PodStatus};
+use probesim_core::{PodSpec, PodStatus, SimTime};
+use probesim_script::parse_duration;
 
-use super::{svg, Esc, Scale, LEGEND, STYLE};
+use super::{svg_marked, Esc, Scale, LEGEND, STYLE};
 use crate::explain::{At, Took};
 use crate::trace::{Part, Trace, What};
 use crate::RunInfo;
 
 /// The page's own style: readable on a phone (the picture scrolls sideways), printable.
 const PAGE_STYLE: &str = "\
-body{font:15px/1.45 sans-serif;color:#222;margin:0 auto;max-width:1100px;padding:12px}\
+body{font:15px/1.45 sans-serif;color:#222;margin:0 auto;max-width:1500px;padding:12px}\
+.teach{display:grid;grid-template-columns:minmax(0,1fr);gap:12px}\
+@media (min-width:1100px){.teach{grid-template-columns:minmax(0,1fr) 360px}#picture{position:sticky;top:0;align-self:start}#story ol{max-height:calc(100vh - 70px);overflow-y:auto}}\
+#story ol{list-style:none;padding:0;margin:0;font-size:14px}#story li{padding:3px 4px;border-bottom:1px solid #f0f0f0}#story li:target{background:#fff4c2}#picture{background:#fff}\
+#story a.t{font-variant-numeric:tabular-nums;font-weight:bold;text-decoration:none;color:#1a5fb4;white-space:nowrap}#story a.t:hover{text-decoration:underline}\
+.cursor{stroke:#d62728;stroke-width:2;stroke-dasharray:4 3;opacity:0}.verdict p{margin:.3em 0}\
 h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.1em;margin:1.2em 0 .4em;border-bottom:1px solid #ddd}\
 .meta{color:#555}.scroll{overflow-x:auto;border:1px solid #eee}.scroll svg{display:block;width:100%;min-width:720px;height:auto}\
 dl.legend{display:grid;grid-template-columns:auto 1fr;gap:2px 10px}dl.legend dt svg{vertical-align:middle}\
@@ -70,6 +80,9 @@ pub fn html(
     if let Some(d) = description {
         writeln!(w, "<p>{}</p>", Esc(d))?;
     }
+    if let Some(line) = info.overridden_line() {
+        writeln!(w, "<p class=\"meta\">{}</p>", Esc(&line))?;
+    }
     writeln!(
         w,
         "<p class=\"meta\">Kubernetes {} · seed {} · {} simulated · phase {} at the end, pod Ready {}</p>",
@@ -81,12 +94,58 @@ pub fn html(
     )?;
     writeln!(w, "</header>")?;
 
+    // The story `probesim explain` tells, its steps linked to their instants in the picture.
+    let mut story = String::new();
+    crate::explain::explain(&mut story, info, None, pod, trace)?;
+    let (steps, verdict) = story_parts(&story);
+    let marks: Vec<SimTime> = steps.iter().filter_map(|s| s.at).collect();
+
+    // Following a step's link marks the step (`:target`) and shows the cursor at its instant.
+    write!(w, "<style>")?;
+    for (i, step) in steps.iter().enumerate() {
+        if let Some(t) = step.at {
+            write!(
+                w,
+                ".teach:has(#step-{}:target) #at-{}{{opacity:1}}",
+                i + 1,
+                t.as_millis()
+            )?;
+        }
+    }
+    writeln!(w, "</style>")?;
+    writeln!(w, "<div class=\"teach\">")?;
     writeln!(w, "<section id=\"picture\">")?;
     writeln!(w, "<h2>Timeline</h2>")?;
     writeln!(w, "<div class=\"scroll\">")?;
-    svg(w, info, pod, trace)?;
+    svg_marked(w, info, pod, trace, &marks)?;
     writeln!(w, "</div>")?;
     writeln!(w, "</section>")?;
+    writeln!(w, "<section id=\"story\">")?;
+    writeln!(w, "<h2>What happens, and why</h2>")?;
+    writeln!(w, "<ol>")?;
+    for (i, step) in steps.iter().enumerate() {
+        match step.at {
+            Some(_) => writeln!(
+                w,
+                "<li id=\"step-{}\"><a class=\"t\" href=\"#step-{}\">{}</a>{}</li>",
+                i + 1,
+                i + 1,
+                Esc(step.time),
+                Esc(step.text)
+            )?,
+            None => writeln!(w, "<li id=\"step-{}\">{}</li>", i + 1, Esc(step.line))?,
+        }
+    }
+    writeln!(w, "</ol>")?;
+    if !verdict.is_empty() {
+        writeln!(
+            w,
+            "<div class=\"verdict\"><h2>Verdict</h2><p>{}</p></div>",
+            Esc(&verdict)
+        )?;
+    }
+    writeln!(w, "</section>")?;
+    writeln!(w, "</div>")?;
 
     writeln!(w, "<section id=\"legend\">")?;
     writeln!(w, "<h2>Legend</h2>")?;
@@ -131,6 +190,61 @@ pub fn html(
     )?;
     writeln!(w, "</body>")?;
     writeln!(w, "</html>")
+}
+
+/// One step of the story: `t=80s: …`.
+struct Step<'a> {
+    /// The whole line.
+    line: &'a str,
+    /// `t=80s` (of `t=80s–110s`, the whole range).
+    time: &'a str,
+    /// What follows the time (`: third liveness failure …`).
+    text: &'a str,
+    /// The instant the step starts at, when its time reads as one.
+    at: Option<SimTime>,
+}
+
+/// The steps of the story's "What happens" part, and its verdict as one paragraph.
+fn story_parts(story: &str) -> (Vec<Step<'_>>, String) {
+    let mut steps = Vec::new();
+    let mut verdict = String::new();
+    let mut part = "";
+    for line in story.lines() {
+        if !line.starts_with(' ') && !line.trim().is_empty() {
+            part = line;
+            continue;
+        }
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        match part {
+            "What happens" => {
+                let (time, text) = match trimmed.find(':') {
+                    Some(i) if trimmed.starts_with("t=") => trimmed.split_at(i),
+                    _ => ("", trimmed),
+                };
+                let start = time
+                    .strip_prefix("t=")
+                    .and_then(|t| t.split('–').next())
+                    .and_then(|t| parse_duration(t).ok());
+                steps.push(Step {
+                    line: trimmed,
+                    time,
+                    text,
+                    at: start.map(|d| SimTime::ZERO.saturating_add(d)),
+                });
+            }
+            "Verdict" => {
+                if !verdict.is_empty() {
+                    verdict.push(' ');
+                }
+                verdict.push_str(trimmed);
+            }
+            _ => {}
+        }
+    }
+    (steps, verdict)
 }
 
 /// The Kubernetes Events as recorded, one row each; folded cycles as one row.

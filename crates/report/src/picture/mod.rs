@@ -25,7 +25,7 @@ pub mod html;
 mod lanes;
 mod sink;
 
-pub use sink::PictureSink;
+pub use sink::{PictureSink, MAX_PICTURE_BYTES};
 
 use lanes::{bars, Bar, BarKind};
 
@@ -237,6 +237,19 @@ pub fn svg(
     pod: &PodSpec,
     trace: &Trace,
 ) -> fmt::Result {
+    svg_marked(w, info, pod, trace, &[])
+}
+
+/// [`svg`] with a hidden cursor at each of `marks`, a vertical line with the id `at-<ms>` that
+/// the page shows when a link to it is followed (`:target`): the explanation's steps point at
+/// their place in the picture this way, without a script.
+pub(crate) fn svg_marked(
+    w: &mut impl fmt::Write,
+    info: &RunInfo<'_>,
+    pod: &PodSpec,
+    trace: &Trace,
+    marks: &[SimTime],
+) -> fmt::Result {
     let (scale, _) = Scale::new(trace, pod);
     // Lanes.
     // Lanes: (key, label, sub-label, height, gap after).
@@ -295,11 +308,14 @@ pub fn svg(
     writeln!(w, "<style>{STYLE}</style>{DEFS}")?;
     writeln!(
         w,
-        "<text class=\"ttl\" x=\"8\" y=\"18\">{}: Kubernetes {}, seed {}, {} simulated</text>",
+        "<text class=\"ttl\" x=\"8\" y=\"18\">{}: Kubernetes {}, seed {}, {} simulated{}</text>",
         Esc(info.scenario),
         Esc(info.kubernetes),
         info.seed,
-        Took(info.duration)
+        Took(info.duration),
+        Esc(&info
+            .overridden_line()
+            .map_or_else(String::new, |l| format!(" · {l}")))
     )?;
     axis(w, &scale, plot_bottom)?;
     // Lane labels.
@@ -366,6 +382,13 @@ pub fn svg(
     }
     if let Some(l) = lane_of("events") {
         open_lane(w, &l)?;
+        let mut ticks: Option<Dense> = None;
+        let events = trace
+            .items
+            .iter()
+            .filter(|i| matches!(i.what, What::Event { .. }))
+            .count();
+        let crowded = events as f64 > scale.right() - LABEL_W;
         for item in &trace.items {
             let What::Event {
                 c,
@@ -386,6 +409,18 @@ pub fn svg(
                 EventType::Normal => "normal",
                 EventType::Warning => "warning",
             };
+            // With more events than pixels, events closer together than a pixel, of one type,
+            // are one tick (a short run keeps a tick per event, hover titles and all).
+            if let Some(d) = ticks
+                .as_mut()
+                .filter(|d| crowded && d.class == class && x - d.x1 < DENSE_GAP)
+            {
+                d.add(item.t, x);
+                continue;
+            }
+            if let Some(d) = ticks.take() {
+                d.draw_tick(w, &l)?;
+            }
             let object = c.map_or("pod", |c| trace.names[c].as_str());
             let mut title = format!(
                 "t={} {} {reason} ({object}): {}",
@@ -399,14 +434,19 @@ pub fn svg(
             if !sent {
                 title.push_str(" (not sent: spam filter)");
             }
-            writeln!(
-                w,
-                "<line class=\"{class}\" x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\"><title>{}</title></line>",
-                N(l.y),
-                N(l.y + l.h),
-                Esc(&title),
-                x = N(x)
-            )?;
+            ticks = Some(Dense {
+                class,
+                what: event_type.as_str(),
+                x0: x,
+                x1: x,
+                first: item.t,
+                last: item.t,
+                count: 1,
+                title,
+            });
+        }
+        if let Some(d) = ticks.take() {
+            d.draw_tick(w, &l)?;
         }
         writeln!(w, "</g>")?;
     }
@@ -458,6 +498,23 @@ pub fn svg(
         )?;
     }
     legend(w, legend_y, width)?;
+    let mut seen = Vec::new();
+    for &t in marks {
+        if seen.contains(&t) {
+            continue;
+        }
+        seen.push(t);
+        let x = scale.x(t);
+        writeln!(
+            w,
+            "<line id=\"at-{}\" class=\"cursor\" x1=\"{}\" y1=\"40\" x2=\"{}\" y2=\"{}\"><title>t={}</title></line>",
+            t.as_millis(),
+            N(x),
+            N(x),
+            N(plot_bottom),
+            At(t)
+        )?;
+    }
     writeln!(w, "</svg>")
 }
 
@@ -579,11 +636,17 @@ fn probe_lane(
     let succeed_at = spec.map_or(1, |p| p.success_threshold().unsigned_abs());
     let (mut fails, mut oks) = (0u32, 0u32);
     let mut hold: Option<SimTime> = None;
+    // Runs closer together than a pixel, with the same outcome, are drawn as one mark.
+    let mut dense: Option<Dense> = None;
     let items = &trace.items;
     for (i, item) in items.iter().enumerate() {
         match item.what {
             What::Start { c: sc, .. } if sc == c => {
                 if let Some(h) = hold.take() {
+                    // Marks keep the order of what they show.
+                    if let Some(d) = dense.take() {
+                        d.draw(w, l, kind)?;
+                    }
                     band(
                         w,
                         scale,
@@ -633,6 +696,13 @@ fn probe_lane(
                     SimTime::from_millis(item.t.as_millis().saturating_sub(took.as_millis()));
                 let x1 = scale.x(item.t);
                 let x0 = scale.x(start).min(x1 - 2.0);
+                if let Some(d) = dense.as_mut().filter(|d| d.takes(class, x0)) {
+                    d.add(item.t, x1);
+                    continue;
+                }
+                if let Some(d) = dense.take() {
+                    d.draw(w, l, kind)?;
+                }
                 let text = trace.text(output);
                 let mut title = format!("t={} {kind} {what}{run}", At(item.t));
                 if !took.is_zero() {
@@ -641,15 +711,16 @@ fn probe_lane(
                 if !text.is_empty() {
                     let _ = write!(title, ": {text}");
                 }
-                writeln!(
-                    w,
-                    "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"1\"><title>{}</title></rect>",
-                    N(x0),
-                    N(l.y + 2.0),
-                    N((x1 - x0).max(2.0)),
-                    N(l.h - 4.0),
-                    Esc(&title)
-                )?;
+                dense = Some(Dense {
+                    class,
+                    what,
+                    x0,
+                    x1: x0 + (x1 - x0).max(2.0),
+                    first: item.t,
+                    last: item.t,
+                    count: 1,
+                    title,
+                });
             }
             What::Result {
                 c: rc,
@@ -667,6 +738,9 @@ fn probe_lane(
                 }
                 if scale.folded(item.t) {
                     continue;
+                }
+                if let Some(d) = dense.take() {
+                    d.draw(w, l, kind)?;
                 }
                 let x = scale.x(item.t);
                 if initial {
@@ -701,6 +775,9 @@ fn probe_lane(
             _ => {}
         }
     }
+    if let Some(d) = dense.take() {
+        d.draw(w, l, kind)?;
+    }
     if let Some(h) = hold {
         band(
             w,
@@ -716,6 +793,88 @@ fn probe_lane(
         )?;
     }
     Ok(())
+}
+
+/// Probe runs with the same outcome that follow each other less than [`DENSE_GAP`] apart on the
+/// page, drawn as one mark: a day of a probe run every second is 86,400 runs on at most
+/// [`MAX_PLOT`] pixels, so the picture is bounded by its width, not by the horizon. A lone run
+/// keeps its own mark and title.
+struct Dense {
+    class: &'static str,
+    what: &'static str,
+    x0: f64,
+    x1: f64,
+    first: SimTime,
+    last: SimTime,
+    count: u64,
+    /// The first run's title, used when it stays alone.
+    title: String,
+}
+
+/// The gap (in pixels) under which consecutive runs of one outcome merge into one mark.
+const DENSE_GAP: f64 = 1.0;
+
+impl Dense {
+    /// Whether a run of `class` starting at `x0` continues this mark.
+    fn takes(&self, class: &str, x0: f64) -> bool {
+        self.class == class && x0 - self.x1 < DENSE_GAP
+    }
+
+    fn add(&mut self, t: SimTime, x1: f64) {
+        self.x1 = self.x1.max(x1);
+        self.last = t;
+        self.count += 1;
+    }
+
+    /// Draws the events as one tick (at the first), titled with the first one's title when
+    /// it is alone.
+    fn draw_tick(&self, w: &mut impl fmt::Write, l: &Lane) -> fmt::Result {
+        let title = if self.count == 1 {
+            self.title.clone()
+        } else {
+            format!(
+                "t={} to t={}: {} {} events (too close together to draw one by one at this scale); the first: {}",
+                At(self.first),
+                At(self.last),
+                self.count,
+                self.what,
+                self.title
+            )
+        };
+        writeln!(
+            w,
+            "<line class=\"{}\" x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\"><title>{}</title></line>",
+            self.class,
+            N(l.y),
+            N(l.y + l.h),
+            Esc(&title),
+            x = N(self.x0)
+        )
+    }
+
+    fn draw(&self, w: &mut impl fmt::Write, l: &Lane, kind: ProbeKind) -> fmt::Result {
+        let title = if self.count == 1 {
+            self.title.clone()
+        } else {
+            format!(
+                "t={} to t={}: {} {kind} runs, each a {} (too close together to draw one by one at this scale)",
+                At(self.first),
+                At(self.last),
+                self.count,
+                self.what
+            )
+        };
+        writeln!(
+            w,
+            "<rect class=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"1\"><title>{}</title></rect>",
+            self.class,
+            N(self.x0),
+            N(l.y + 2.0),
+            N(self.x1 - self.x0),
+            N(l.h - 4.0),
+            Esc(&title)
+        )
+    }
 }
 
 /// The legend's entries: CSS class, shape, text.

@@ -19,8 +19,11 @@ pub struct PictureSink<W: io::Write> {
     description: Option<String>,
     kubernetes: String,
     seed: u64,
+    overridden: Vec<String>,
     /// The `kubectl describe pod` view the page shows at the end of the run (HTML only).
     describe: Option<DescribeSink<Vec<u8>>>,
+    /// The most bytes the picture may hold.
+    limit: usize,
 }
 
 impl<W: io::Write> PictureSink<W> {
@@ -41,8 +44,17 @@ impl<W: io::Write> PictureSink<W> {
             description: description.map(str::to_owned),
             kubernetes: info.kubernetes.to_owned(),
             seed: info.seed,
+            overridden: info.overridden.to_vec(),
             describe: None,
+            limit: MAX_PICTURE_BYTES,
         }
+    }
+
+    /// Makes the picture refuse to grow past `limit` bytes instead of [`MAX_PICTURE_BYTES`].
+    #[must_use]
+    pub fn with_byte_limit(mut self, limit: usize) -> PictureSink<W> {
+        self.limit = limit;
+        self
     }
 
     /// Makes the HTML page show `kubectl describe pod` at the end of the run, as `--format
@@ -67,8 +79,13 @@ impl<W: io::Write> PictureSink<W> {
             kubernetes: &self.kubernetes,
             seed: self.seed,
             duration: end.saturating_since(SimTime::ZERO),
+            overridden: &self.overridden,
         };
-        let mut out = String::new();
+        let mut out = Capped {
+            out: String::new(),
+            limit: self.limit,
+            over: false,
+        };
         if self.html {
             let final_status = match self.describe.take() {
                 Some(describe) => {
@@ -89,12 +106,59 @@ impl<W: io::Write> PictureSink<W> {
         } else {
             super::svg(&mut out, &info, pod, &trace)
         }
-        .map_err(io::Error::other)?;
+        .map_err(|e| {
+            if out.over {
+                too_large(self.html, self.limit)
+            } else {
+                io::Error::other(e)
+            }
+        })?;
         // XML has no place for control characters, and a terminal must not act on them.
-        self.w.write_all(printable_lines(&out).as_bytes())?;
+        self.w.write_all(printable_lines(&out.out).as_bytes())?;
         self.w.flush()?;
         Ok(self.w)
     }
+}
+
+/// The most a picture (`svg`) or page (`html`) may hold: 64 MiB. Dense probe runs and events
+/// are drawn as one mark each stretch, and repeated cycles are folded, so a picture is bounded
+/// by its width in what it draws; what is left (thousands of instances that never repeat, long
+/// texts in titles) is refused with [`io::ErrorKind::FileTooLarge`] and a message saying so,
+/// before anything is written.
+pub const MAX_PICTURE_BYTES: usize = 64 << 20;
+
+/// A string that refuses to grow past its limit.
+struct Capped {
+    out: String,
+    limit: usize,
+    over: bool,
+}
+
+impl core::fmt::Write for Capped {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        if self.out.len().saturating_add(s.len()) > self.limit {
+            self.over = true;
+            return Err(core::fmt::Error);
+        }
+        self.out.push_str(s);
+        Ok(())
+    }
+}
+
+/// The error of a picture past `limit` bytes.
+fn too_large(html: bool, limit: usize) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!(
+            "the picture is too large for --format {}: more than {} would be written (the limit); use a shorter --for, or --format summary",
+            if html { "html" } else { "svg" },
+            if limit % (1 << 20) == 0 {
+                format!("{} MiB", limit >> 20)
+            } else {
+                format!("{limit} bytes")
+            }
+        ),
+    )
 }
 
 /// The final status as the timeline prints it under its events, and the `kubectl get` row.

@@ -31,6 +31,7 @@ impl<'s> Loader<'s> {
             kubernetes: None,
             notes: Vec::new(),
             services: Vec::new(),
+            edits: super::Edits::default(),
             d: Diags::new(),
         }
     }
@@ -126,7 +127,9 @@ impl<'s> Loader<'s> {
             .and_then(|n| self.instant(n, &FieldPath::new("kubelet").child("restartAt")));
         let delete_at = f.get("deleteAt").and_then(|n| self.deletion(n));
 
-        let pod = match self.pod_node(&f, display_path) {
+        let pod_node = self.pod_node(&f, display_path).map(|n| self.edit_pod(n));
+        let apps_node = self.edit_apps(f.get("apps"), pod_node.as_deref());
+        let pod = match pod_node {
             None => None,
             Some(n) => match manifest::read(&n, &FieldPath::root()) {
                 Err(ds) => {
@@ -169,7 +172,7 @@ impl<'s> Loader<'s> {
         };
         let mut bindings = Vec::new();
         let mut init_bindings = Vec::new();
-        if let Some(apps) = f.get("apps") {
+        if let Some(apps) = apps_node.as_deref() {
             self.apps(
                 apps,
                 manifest.as_ref().zip(validated.as_mut()),
@@ -204,6 +207,7 @@ impl<'s> Loader<'s> {
             expect,
             notes: std::mem::take(&mut self.notes),
             services: std::mem::take(&mut self.services),
+            overridden: self.edits.listing(),
         };
         let fallbacks = scenario.fallback_notes();
         scenario.notes.extend(fallbacks);

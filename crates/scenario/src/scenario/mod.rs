@@ -15,6 +15,7 @@
 
 mod apps;
 mod closed_sets;
+mod edits;
 mod endpoints;
 mod expectations;
 mod goals;
@@ -101,6 +102,18 @@ pub struct Overrides {
     pub kubernetes: Option<String>,
 }
 
+/// Edits of a scenario given on the command line, laid over what the file says: `--set` on
+/// the pod ([`crate::set`]), and `--app`, `--exit`, `--sigterm` and `--pull` over `apps`
+/// ([`crate::argument`]: a flag replaces the file's value of the field it names and keeps the
+/// others). Every argument is a source of its own, so problems point into it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Edits {
+    /// `--app`, `--exit`, `--sigterm` and `--pull`, in the order given.
+    pub apps: Vec<AppArg>,
+    /// `--set PATH=VALUE`, in the order given (a later one wins).
+    pub sets: Vec<String>,
+}
+
 /// One `featureGates` entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GateOverride {
@@ -168,6 +181,9 @@ pub struct Scenario {
     /// The Services of that manifest file that select the simulated pod (for analyses of
     /// what the pod's readiness means to its clients); empty for an embedded `pod`.
     pub services: Vec<catalog::Service>,
+    /// The command-line edits that changed the file's pod or apps, as the header lists them
+    /// (`--set livenessProbe.failureThreshold=1`); empty when the run is the file's own.
+    pub overridden: Vec<String>,
 }
 
 /// What [`Scenario::from_manifest`] needs besides the manifest file: which workload, and how
@@ -282,7 +298,8 @@ impl Scenario {
         display_path: &str,
         reader: &mut dyn ManifestReader,
     ) -> Result<Scenario, ScenarioError> {
-        Scenario::parse(text, display_path, reader, None).map_err(|e| e.with_template_hint(text))
+        Scenario::parse(text, display_path, reader, None, &Edits::default())
+            .map_err(|e| e.with_template_hint(text))
     }
 
     /// [`Scenario::from_str_with`] followed by [`Scenario::apply`]. The `--kubernetes`
@@ -297,8 +314,31 @@ impl Scenario {
         reader: &mut dyn ManifestReader,
         overrides: &Overrides,
     ) -> Result<Scenario, ScenarioError> {
-        let mut s = Scenario::parse(text, display_path, reader, overrides.kubernetes.as_deref())
-            .map_err(|e| e.with_template_hint(text))?;
+        Scenario::load_edited(text, display_path, reader, overrides, &Edits::default())
+    }
+
+    /// [`Scenario::load_with`] with command-line edits laid over the file before it is judged:
+    /// a value given with `--set` goes through the same reading, defaults and validation as one
+    /// written in the file, and its problems point into the flag. [`Scenario::overridden`]
+    /// lists the edits.
+    ///
+    /// # Errors
+    /// As [`Scenario::load_with`], and a malformed edit or one that names no container.
+    pub fn load_edited(
+        text: &str,
+        display_path: &str,
+        reader: &mut dyn ManifestReader,
+        overrides: &Overrides,
+        edits: &Edits,
+    ) -> Result<Scenario, ScenarioError> {
+        let mut s = Scenario::parse(
+            text,
+            display_path,
+            reader,
+            overrides.kubernetes.as_deref(),
+            edits,
+        )
+        .map_err(|e| e.with_template_hint(text))?;
         s.apply(overrides)?;
         Ok(s)
     }
@@ -308,6 +348,7 @@ impl Scenario {
         display_path: &str,
         reader: &mut dyn ManifestReader,
         kubernetes: Option<&str>,
+        edits: &Edits,
     ) -> Result<Scenario, ScenarioError> {
         let root = yaml::parse(text).map_err(|e| {
             ScenarioError::single(
@@ -315,7 +356,10 @@ impl Scenario {
                 Diagnostic::new(FieldPath::root(), e.mark, e.message),
             )
         })?;
-        let mut loader = Loader::new(vec![text], Vec::new(), Some(reader));
+        let mut texts = vec![text];
+        texts.extend(edits.texts());
+        let mut loader = Loader::new(texts, edits.sources(), Some(reader));
+        loader.edits = edits.clone();
         loader.kubernetes = kubernetes.map(str::to_owned);
         match loader.scenario(&root, display_path) {
             Some(s) if loader.d.is_empty() => Ok(s),
@@ -366,25 +410,46 @@ impl Scenario {
         display_path: &str,
         run: &ManifestRun,
     ) -> Result<ManifestScenario, ScenarioError> {
-        Scenario::read_manifest(text, display_path, run).map_err(|e| e.with_template_hint(text))
+        Scenario::from_manifest_edited(text, display_path, run, &[])
+    }
+
+    /// [`Scenario::from_manifest`] with `--set` edits of the workload's manifest, judged as the
+    /// file is; [`ManifestScenario::to_yaml`] writes the edited manifest.
+    ///
+    /// # Errors
+    /// As [`Scenario::from_manifest`], and a malformed edit or one that names no container.
+    pub fn from_manifest_edited(
+        text: &str,
+        display_path: &str,
+        run: &ManifestRun,
+        sets: &[String],
+    ) -> Result<ManifestScenario, ScenarioError> {
+        Scenario::read_manifest(text, display_path, run, sets)
+            .map_err(|e| e.with_template_hint(text))
     }
 
     fn read_manifest(
         text: &str,
         display_path: &str,
         run: &ManifestRun,
+        sets: &[String],
     ) -> Result<ManifestScenario, ScenarioError> {
         let fail = |items: Vec<Diagnostic>, sources: Vec<Source>| ScenarioError {
             file: display_path.to_owned(),
             items,
             sources,
         };
-        let selection = catalog::select(text, SourceId::MAIN, run.select.as_deref())
+        let mut selection = catalog::select(text, SourceId::MAIN, run.select.as_deref())
             .map_err(|e| fail(select_diagnostics(e, "--select", None), Vec::new()))?;
         let kind = selection.workload.kind;
+        // The `--set` arguments come after the behaviour flags, as sources.
+        let first_set = u32::try_from(run.apps.len() + 1).unwrap_or(u32::MAX);
+        let set_problems = crate::set::apply(&mut selection.node, sets, first_set);
         let containers = catalog::container_names(&selection.node, kind);
         // Problems in the arguments are reported with whatever the rest of the load finds.
-        let (apps, sources, problems) = argument::read(&run.apps, 1, &containers);
+        let (apps, mut sources, mut problems) = argument::read(&run.apps, 1, &containers);
+        sources.extend(crate::set::sources(sets));
+        problems.extend(set_problems);
         let labels = catalog::pod_labels(&selection.node, kind);
         let services: Vec<catalog::Service> = selection
             .catalog
@@ -428,6 +493,7 @@ impl Scenario {
         };
         let mut texts = vec![text];
         texts.extend(run.apps.iter().map(|a| a.value.as_str()));
+        texts.extend(sets.iter().map(String::as_str));
         let mut loader = Loader::new(texts, sources, None);
         loader.kubernetes.clone_from(&run.kubernetes);
         loader.d.extend(problems);
@@ -447,6 +513,11 @@ impl Scenario {
                 notes.extend(endpoints::fallback_notes(&scenario, true));
                 scenario.notes = notes;
                 scenario.services = services;
+                scenario.overridden = Edits {
+                    apps: Vec::new(),
+                    sets: sets.to_vec(),
+                }
+                .listing();
                 Ok(ManifestScenario {
                     scenario,
                     file: display_path.to_owned(),
@@ -600,6 +671,8 @@ struct Loader<'s> {
     kubernetes: Option<String>,
     notes: Vec<String>,
     services: Vec<catalog::Service>,
+    /// The command-line edits laid over the file.
+    edits: Edits,
     d: Diags,
 }
 
