@@ -79,6 +79,7 @@ fn main() {
         startup_up_to: Some(SimDuration::from_secs(90)),
         detect_hang_within: Some(SimDuration::from_secs(30)),
         not_ready_within: Some(SimDuration::from_secs(10)),
+        ..Requirements::default()
     };
     let mut secs = Vec::new();
     let mut sims = 0;

@@ -12,8 +12,6 @@
 //!   discarded): the cost of simulating every event;
 //! - `kubia-ff`, `busy-ff`: `probesim run --format summary` with steady-state fast-forward (the
 //!   default), kubia over a year and a hundred years, the busy pod over a year;
-//! - `kubia-json-ff`: `probesim run --format json` as the command runs it by default, with
-//!   fast-forward replaying whole cycles of lines (the output is discarded);
 //! - `busy`, `busy-summary`: `benches/busy-pod.yaml` (3 containers × 3 probes at 1 s);
 //! - `wide`: a generated pod of N containers × 3 probes at 1 s, as `--format summary`;
 //! - `manifest`: a generated 0.9 MB pod of 2,500 containers × 3 probes (7,500 probes, API
@@ -312,10 +310,10 @@ fn run_case(case: &str, arg: &str) {
             scenario.duration = Some(end);
             let format = match (base, rest) {
                 ("wide", _) | (_, "summary" | "ff") => Some(Format::Summary),
-                (_, "json" | "json-ff") => Some(Format::Json),
+                (_, "json") => Some(Format::Json),
                 _ => None,
             };
-            // Every case but `-ff` and `-json-ff` measures the step-by-step run: the cost per probe run.
+            // Every case but `-ff` measures the step-by-step run: the cost per probe run.
             let view = ViewOptions {
                 fast_forward: rest.ends_with("ff"),
                 ..ViewOptions::default()
@@ -348,21 +346,6 @@ const TIMED: &[(&str, &str, &str)] = &[
     ("kubia, engine, 1 day", "kubia", "24h"),
     ("kubia, engine, 30 days", "kubia", "720h"),
     ("kubia, --format json, 1 day", "kubia-json", "24h"),
-    (
-        "kubia, --format json, fast-forward, 1 day",
-        "kubia-json-ff",
-        "24h",
-    ),
-    (
-        "kubia, --format json, fast-forward, 30 days",
-        "kubia-json-ff",
-        "720h",
-    ),
-    (
-        "kubia, --format json, fast-forward, 1 year",
-        "kubia-json-ff",
-        "8760h",
-    ),
     ("kubia, --format summary, 30 days", "kubia-summary", "720h"),
     ("kubia, summary, fast-forward, 1 year", "kubia-ff", "8760h"),
     (
@@ -384,14 +367,6 @@ const TIMED: &[(&str, &str, &str)] = &[
 const COUNTED: &[(&str, &str, &str, &str)] = &[
     ("kubia, engine", "kubia", "24h", "48h"),
     ("kubia, --format json", "kubia-json", "24h", "48h"),
-    // Multiples of 26 h (twelve of the recorder's 7,800 s cycles): both runs replay from the
-    // same cycle on and end the same way, so what is in between is replayed cycles only.
-    (
-        "kubia, --format json, fast-forward",
-        "kubia-json-ff",
-        "8736h",
-        "17472h",
-    ),
     ("kubia, --format summary", "kubia-summary", "24h", "48h"),
     ("busy, engine", "busy", "1h", "2h"),
     ("busy, --format summary", "busy-summary", "1h", "2h"),

@@ -2,7 +2,7 @@
 //!
 //! Each case writes a manifest file under `target/`, then a child process of this binary reads
 //! it as the command line does (the whole text in memory) and chooses a workload with
-//! `probesim_scenario::catalog::select`, which streams the documents and keeps one tree. The
+//! `probesim_kube::catalog::select`, which streams the documents and keeps one tree. The
 //! child's peak resident memory (`VmHWM`) is the case's own; it includes the text, so the
 //! column `reading` (peak minus the memory in use once the text is loaded) is what reading
 //! adds. Cases:
@@ -17,8 +17,8 @@ use std::time::Instant;
 #[allow(dead_code, reason = "each benchmark uses part of the shared support")]
 mod support;
 
-use probesim_scenario::catalog;
-use probesim_scenario::yaml::SourceId;
+use probesim_kube::catalog;
+use probesim_kube::yaml::SourceId;
 
 /// A Deployment with probes and the Service in front of it.
 fn objects(i: usize) -> String {

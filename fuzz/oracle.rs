@@ -43,7 +43,7 @@ pub fn script(bytes: &[u8]) {
                 let _ = player.respond(&Attempt {
                     container: 0,
                     probe: ProbeKind::Liveness,
-                    instance: u32::try_from(i / 16).unwrap_or(0),
+                    instance: i / 16,
                     uptime: SimDuration::from_millis(i * 7_919),
                     now: SimTime::from_millis(i * 7_919),
                 });
@@ -67,7 +67,7 @@ pub fn scenario(bytes: &[u8]) {
 /// A Kubernetes manifest run without options, as `probesim run FILE` runs it.
 pub fn manifest(bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
-    let _ = probesim_scenario::catalog::is_manifest(&text);
+    let _ = probesim_kube::catalog::is_manifest(&text);
     match Scenario::from_manifest(&text, "fuzz.yaml", &ManifestRun::default()) {
         Err(e) => rendered(&e.render(&text)),
         Ok(built) => {

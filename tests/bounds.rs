@@ -371,6 +371,7 @@ fn a_picture_past_its_byte_limit_is_refused() {
             kubernetes: &version,
             seed: scenario.seed,
             duration: probesim_core::SimDuration::from_secs(1800),
+            overridden: &[],
         };
         let mut sink = probesim_report::PictureSink::new(Vec::new(), html, &info, None, sim.pod())
             .with_byte_limit(limit);

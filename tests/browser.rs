@@ -227,6 +227,18 @@ fn playground_in_chromium() -> Result<(), Failed> {
     if picture(&edited) == picture(&plain) {
         return Err("failureThreshold=1 left the picture as it was".into());
     }
+    // The handler: a tcpSocket probe on 8080 finds the port open whatever the HTTP answer, so
+    // the probe never fails (P51; P38: the other handlers are removed): no restart, another
+    // picture, and describe names the new handler.
+    let tcp = dom("liveness.handler=tcpSocket&liveness.port=8080")?;
+    if !tcp.contains("id=\"restarts\">0<")
+        || !tcp.contains("Liveness:       tcp-socket :8080 delay=0s")
+    {
+        return Err(format!("a tcpSocket handler did not stop the restarts:\n{tcp}").into());
+    }
+    if picture(&tcp) == picture(&plain) {
+        return Err("a tcpSocket handler left the picture as it was".into());
+    }
     // A bad value: the CLI's positioned error, in the page.
     let bad = dom("liveness.successThreshold=2")?;
     for needle in [
@@ -237,10 +249,23 @@ fn playground_in_chromium() -> Result<(), Failed> {
             return Err(format!("the bad value's error has no `{needle}`:\n{bad}").into());
         }
     }
-    // Screenshots, for the eye: a wide screen and a phone.
-    for (file, size) in [
-        ("playground-1400.png", "1400,1000"),
-        ("playground-phone.png", "390,844"),
+    // Screenshots, for the eye: a wide screen and a phone, and the handler controls at work.
+    for (file, size, state) in [
+        (
+            "playground-1400.png",
+            "1400,1000",
+            "liveness.failureThreshold=1",
+        ),
+        (
+            "playground-phone.png",
+            "390,844",
+            "liveness.failureThreshold=1",
+        ),
+        (
+            "playground-handler-1400.png",
+            "1400,1000",
+            "liveness.handler=tcpSocket&liveness.port=8080",
+        ),
     ] {
         let png = out.join(file);
         let _ = std::fs::remove_file(&png);
@@ -250,7 +275,7 @@ fn playground_in_chromium() -> Result<(), Failed> {
                 &format!("--window-size={size}"),
             ])
             .arg(format!("--screenshot={}", png.display()))
-            .arg(format!("{url}#liveness.failureThreshold=1"))
+            .arg(format!("{url}#{state}"))
             .output();
         let bytes = std::fs::metadata(&png).map(|m| m.len()).unwrap_or(0);
         if bytes < 10_000 {

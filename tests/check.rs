@@ -16,6 +16,8 @@ const FIXTURES: &str = "tests/cmd/fixtures";
 fn probesim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_probesim"))
         .args(args)
+        // `check --update` is refused under CI, where these tests also run.
+        .env_remove("CI")
         .current_dir(support::root())
         .stdin(Stdio::null())
         .output()
@@ -286,6 +288,13 @@ fn snapshots_are_written_on_update_and_then_compared() {
         text.contains("%0A- ") && text.contains("restartCount 7"),
         "{text}"
     );
+    // Annotated on the scenario file (in the pull request's diff), not on the `.snap`.
+    assert!(
+        text.contains(&format!(
+            "::error file={path},title=probesim check::snapshot "
+        )),
+        "{text}"
+    );
 
     let updated = probesim(&["check", "--snapshot", "--update", path]);
     assert!(stdout(&updated).contains("updated)"));
@@ -403,8 +412,8 @@ fn set_mode(path: &Path, mode: u32) {
 }
 
 /// A YAML tree as the JSON value an editor's schema validator sees.
-fn to_json(node: &probesim_scenario::yaml::Node) -> Value {
-    use probesim_scenario::yaml::Value as Y;
+fn to_json(node: &probesim_kube::yaml::Node) -> Value {
+    use probesim_kube::yaml::Value as Y;
     match node.value() {
         Y::Null => Value::Null,
         Y::Bool(b) => Value::Bool(b),
@@ -437,7 +446,7 @@ fn schema() -> jsonschema::Validator {
 }
 
 fn schema_errors(validator: &jsonschema::Validator, yaml: &str) -> Vec<String> {
-    let tree = probesim_scenario::yaml::parse(yaml).expect("YAML");
+    let tree = probesim_kube::yaml::parse(yaml).expect("YAML");
     validator
         .iter_errors(&to_json(&tree))
         .map(|e| format!("{}: {e}", e.instance_path()))
@@ -457,8 +466,7 @@ fn every_bundled_scenario_validates_against_the_schema() {
                 let Ok(text) = std::fs::read_to_string(f) else {
                     return false;
                 };
-                !probesim_scenario::catalog::is_manifest(&text)
-                    && !f.ends_with("invalid-probe.yaml")
+                !probesim_kube::catalog::is_manifest(&text) && !f.ends_with("invalid-probe.yaml")
             }),
     );
     assert!(files.len() > 90, "{} files", files.len());
@@ -652,7 +660,7 @@ fn the_krew_manifest_renders_for_a_release() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(!text.contains('@'), "a placeholder is left: {text}");
-    let doc = probesim_scenario::yaml::parse(&text).expect("the manifest is YAML");
+    let doc = probesim_kube::yaml::parse(&text).expect("the manifest is YAML");
     let manifest = to_json(&doc);
     assert_eq!(
         manifest["apiVersion"],
@@ -693,7 +701,7 @@ fn the_krew_manifest_renders_for_a_release() {
 #[test]
 fn the_pre_commit_hooks_run_on_the_bundled_scenarios() {
     let text = std::fs::read_to_string(support::root().join(".pre-commit-hooks.yaml")).unwrap();
-    let hooks = to_json(&probesim_scenario::yaml::parse(&text).expect("YAML"));
+    let hooks = to_json(&probesim_kube::yaml::parse(&text).expect("YAML"));
     let hooks = hooks.as_array().expect("a list of hooks");
     assert_eq!(hooks.len(), 2);
     for hook in hooks {
@@ -721,4 +729,64 @@ fn the_pre_commit_hooks_run_on_the_bundled_scenarios() {
             stderr(&out)
         );
     }
+}
+
+/// A scenario with a stray top-level `kind:` (or `apiVersion:`, `items:`) is not passed over as
+/// a manifest: its expectations would never run and the exit code would say all is well.
+#[test]
+fn a_scenario_with_a_stray_manifest_key_is_not_passed_over() {
+    let dir = scratch("stray-kind");
+    let good =
+        std::fs::read_to_string(support::root().join(fixture("quick-restart.yaml"))).unwrap();
+    for key in ["kind: Scenario", "apiVersion: v1", "items: []"] {
+        std::fs::write(dir.join("s.yaml"), format!("{key}\n{good}")).unwrap();
+        let out = probesim(&["check", dir.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{key}: {}", stdout(&out));
+        let field = key.split(':').next().unwrap();
+        assert!(
+            stderr(&out).starts_with(&format!("error: unknown field \"{field}\"")),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // A manifest beside the scenarios is still passed over.
+    std::fs::copy(
+        support::root().join("examples/manifests/pod.yaml"),
+        dir.join("s.yaml"),
+    )
+    .unwrap();
+    let out = probesim(&["check", dir.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "no scenario at all: {}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("no scenario files"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A broken link that is no scenario by its name (`README.md` pointing nowhere) does not make
+/// `check DIR` fail.
+#[cfg(unix)]
+#[test]
+fn a_broken_link_that_is_no_scenario_is_passed_over() {
+    let dir = scratch("broken-readme");
+    std::fs::copy(
+        support::root().join(fixture("quick-restart.yaml")),
+        dir.join("a.yaml"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("nowhere/README.md", dir.join("README.md")).unwrap();
+    let out = probesim(&["check", dir.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
 }

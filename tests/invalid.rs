@@ -9,11 +9,11 @@ mod support;
 use std::path::Path;
 
 use libtest_mimic::Failed;
-use probesim_scenario::catalog;
-use probesim_scenario::error::ScenarioError;
+use probesim_kube::catalog;
+use probesim_kube::error::InputError;
 use probesim_scenario::scenario::{ManifestRun, Scenario};
 
-fn load(text: &str, name: &str) -> Result<(), ScenarioError> {
+fn load(text: &str, name: &str) -> Result<(), InputError> {
     if catalog::is_manifest(text) {
         Scenario::from_manifest(text, name, &ManifestRun::default()).map(|_| ())
     } else {

@@ -243,6 +243,58 @@ fn scenario_files_load_with_overrides() {
         .contains("# replay: probesim run scenarios/kubia-unhealthy.yaml --seed 3"));
 }
 
+// What if: `Test::set` edits the pod as `--set` does. kubia's liveness probe (period 10 s) fails
+// from 60 s on: with failureThreshold 1 the first kill is at 60 s, not 80 s (P34: the failure
+// is recorded once the run of failures reaches the threshold; R13); the replay file holds the edit.
+#[test]
+fn set_edits_the_pod_as_the_flag_does() {
+    let kubia = || Test::scenario("scenarios/kubia-unhealthy.yaml").unwrap();
+    let first = |run: &probesim::Run| run.first_kill().map(|k| k.at);
+    let plain = kubia().horizon("5m").run().unwrap();
+    assert_eq!(first(&plain), Some(SimTime::from_secs(80)));
+    let edited = kubia()
+        .set("livenessProbe.failureThreshold", "1")
+        .horizon("5m")
+        .run()
+        .unwrap();
+    assert_eq!(first(&edited), Some(SimTime::from_secs(60)));
+    assert!(
+        edited.replay().contains("failureThreshold: 1"),
+        "{}",
+        edited.replay()
+    );
+    let replayed = Test::scenario_text(edited.replay(), "replay.yaml")
+        .horizon("5m")
+        .run()
+        .unwrap();
+    assert_eq!(replayed.kills(), edited.kills());
+    // A manifest too: the pod's grace period.
+    let graced = web()
+        .probe(ProbeKind::Liveness, "500")
+        .set("spec.terminationGracePeriodSeconds", "7")
+        .horizon("5m")
+        .run()
+        .unwrap();
+    assert!(graced
+        .kills()
+        .iter()
+        .all(|k| k.grace == SimDuration::from_secs(7)));
+    assert!(!graced.kills().is_empty());
+    // A bad value is the flag's positioned error.
+    let e = kubia()
+        .set("livenessProbe.successThreshold", "2")
+        .run()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Input);
+    let text = e.to_string();
+    assert!(
+        text.contains(
+            "spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1"
+        ) && text.contains(" --> --set"),
+        "{text}"
+    );
+}
+
 // docs/script-language.md#randomness: random outcomes draw from the simulation's seeded generator.
 #[test]
 fn random_scripts_replay_per_seed_and_differ_across_seeds() {
@@ -322,13 +374,13 @@ fn the_guide_shows_the_team_repository_test_and_its_dependencies() {
     assert_eq!(toml.len(), 2);
     // The profile settings that make a user's debug test build fast (docs/property-testing.md#speed).
     assert_eq!(toml[1], "[profile.dev.package.\"*\"]\nopt-level = 2\n");
-    // The same dev-dependencies as the team repository's, with probesim from its git source
-    // instead of the path of this checkout.
+    // The same dev-dependencies as the team repository's, with probesim from a checkout
+    // beside the user's repository instead of the path of this one.
     let manifest = std::fs::read_to_string("examples/team-repo/Cargo.toml").unwrap();
     let deps = &manifest[manifest.find("[dev-dependencies]").unwrap()..];
     let local = deps.replace(
         "probesim = { path = \"../..\",",
-        "probesim = { git = \"https://example.invalid/probesim\",",
+        "probesim = { path = \"../probesim\",",
     );
     assert_eq!(toml[0], local);
 }
@@ -345,7 +397,7 @@ fn json_secs(d: Option<SimDuration>) -> serde_json::Value {
     }
 }
 
-fn json_phase(p: &probesim::figures::Phase) -> serde_json::Value {
+fn json_phase(p: &probesim::figures::GridPhase) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     m.insert("start".into(), json_secs(Some(p.start)));
     if let Some(c) = p.change {

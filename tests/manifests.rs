@@ -10,12 +10,12 @@ use std::path::Path;
 
 use libtest_mimic::Failed;
 use probesim_core::SimTime;
+use probesim_kube::catalog;
+use probesim_kube::yaml::SourceId;
 use probesim_report::render;
 use probesim_report::Format;
 use probesim_scenario::argument::{AppArg, AppFlag};
-use probesim_scenario::catalog;
 use probesim_scenario::scenario::{ManifestRun, Overrides, Scenario};
-use probesim_scenario::yaml::SourceId;
 
 fn round_trip(path: &Path) -> Result<(), Failed> {
     let name = support::rel(path);

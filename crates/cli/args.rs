@@ -28,7 +28,7 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// Simulate scenarios and check their expectations; one line per scenario.
     Check(CheckArgs),
-    /// Compute probe timing figures over every phase, with findings and CI gates.
+    /// Compute probe timing figures over every phase, with findings and requirements.
     Analyze(Box<AnalyzeArgs>),
     /// Find the simplest probe settings that meet timing requirements.
     Recommend(Box<RecommendArgs>),
@@ -97,13 +97,18 @@ pub struct RunArgs {
     #[command(flatten)]
     pub manifest: ManifestArgs,
 
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
+
     /// Manifest only: print the scenario built from the manifest and the options (a file that
     /// replays to the same timeline) instead of running it.
     #[arg(long)]
     pub emit_scenario: bool,
-    /// summary, json and jsonl: simulate every cycle step by step, even where the state repeats
-    /// (by default a summary jumps over whole repeated cycles and json and jsonl write them
-    /// again from the ones they kept; the output is the same either way).
+    /// summary: simulate every cycle step by step, even where the state repeats (by default a
+    /// summary jumps over whole repeated cycles; the output is the same either way). The other
+    /// formats always simulate every event.
     #[arg(long)]
     pub no_fast_forward: bool,
 }
@@ -135,8 +140,18 @@ pub struct CheckArgs {
     pub snapshot: bool,
 
     /// With --snapshot: write the snapshots that are missing or differ instead of failing.
+    /// Refused under CI (the environment variable CI is `true`) unless --force is given.
     #[arg(long, requires = "snapshot")]
     pub update: bool,
+
+    /// With --update: write snapshots even under CI.
+    #[arg(long, requires = "update")]
+    pub force: bool,
+
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
 
     /// How many scenarios to simulate at once (default: the number of CPU cores); the output
     /// is the same, in the same order, whatever the number.
@@ -187,10 +202,31 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
 
+    /// How a container answers its probes, 'NAME: KEY=SCRIPT; …', as for `run` (repeatable; on
+    /// a scenario file, replaces the scripts of the same keys in its `apps`); a script that
+    /// fails at first declares a start-up time.
+    #[arg(long, value_name = "'NAME: KEY=SCRIPT'")]
+    pub app: Vec<String>,
+
+    /// A container's process exits by itself, 'NAME: CODE after DURATION' (repeatable; on a
+    /// scenario file, replaces its `exit`).
+    #[arg(long, value_name = "'NAME: CODE after D'")]
+    pub exit: Vec<String>,
+
     /// What a container's process does on SIGTERM, 'NAME: ignore' or 'NAME: exit [CODE] after
     /// DURATION' (repeatable; on a scenario file, replaces its `sigterm`).
     #[arg(long, value_name = "'NAME: ignore'")]
     pub sigterm: Vec<String>,
+
+    /// How long each image pull of a container takes, 'NAME: DURATION' (repeatable; on a
+    /// scenario file, replaces its `pull`).
+    #[arg(long, value_name = "'NAME: D'")]
+    pub pull: Vec<String>,
+
+    /// Leave out the findings with this id (repeatable, or ids separated by commas), as the
+    /// annotation probesim.io/ignore does in a manifest.
+    #[arg(long, value_name = "ID")]
+    pub ignore: Vec<String>,
 
     /// A requirement on a figure, 'CONTAINER.FIGURE.min|max OP DURATION', e.g.
     /// 'web.startupBudget.min>=90s' or 'web.hangDetection.kill.max<=45s' (repeatable); exit 1
@@ -207,6 +243,10 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "DURATION")]
     pub expect_startup: Option<String>,
 
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
     /// What if: sets a field of the pod before it is validated, as if the file said so, e.g.
     /// livenessProbe.failureThreshold=1 (repeatable; see `probesim run --help`).
     #[arg(long = "set", value_name = "PATH=VALUE")]
@@ -239,9 +279,20 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "DURATION")]
     pub detect_hang_within: Option<String>,
 
-    /// A failing app must turn the pod not Ready within this: readiness.toNotReady.max.
+    /// A failing app must turn the pod not Ready within this: readiness.toNotReady.max, also
+    /// when only the readiness endpoint fails.
     #[arg(long, value_name = "DURATION")]
     pub not_ready_within: Option<String>,
+
+    /// Through any failure shorter than this (every probe refused), at any phase, the
+    /// container is not killed and the pod stays Ready.
+    #[arg(long, value_name = "DURATION")]
+    pub tolerate_blip: Option<String>,
+
+    /// Through any stall shorter than this (every probe timing out), at any phase, the
+    /// container is not killed.
+    #[arg(long, value_name = "DURATION")]
+    pub tolerate_stall: Option<String>,
 
     /// Output format: text (YAML ready to paste, with figures) or json.
     #[arg(long, short = 'f', value_name = "F", default_value = "text")]
@@ -251,6 +302,10 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub candidates: usize,
 
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
     /// What if: sets a field of the pod before it is validated, as if the file said so, e.g.
     /// livenessProbe.failureThreshold=1 (repeatable; see `probesim run --help`).
     #[arg(long = "set", value_name = "PATH=VALUE")]
@@ -278,6 +333,11 @@ pub struct ExplainArgs {
     /// The manifest options, as for `run`.
     #[command(flatten)]
     pub manifest: ManifestArgs,
+
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
 }
 
 impl ExplainArgs {
@@ -296,6 +356,7 @@ impl ExplainArgs {
             manifest: self.manifest.clone(),
             emit_scenario: false,
             no_fast_forward: false,
+            allow_outside_tree: self.allow_outside_tree,
         }
     }
 }
@@ -351,6 +412,11 @@ pub struct CompareArgs {
     /// for both.
     #[command(flatten)]
     pub manifest: ManifestArgs,
+
+    /// Let `manifest:` references leave the scenario's tree: by default a reference must
+    /// resolve (links followed) under the working directory or the scenario's own directory.
+    #[arg(long)]
+    pub allow_outside_tree: bool,
 }
 
 impl CompareArgs {
@@ -386,6 +452,7 @@ impl CompareArgs {
             manifest,
             emit_scenario: false,
             no_fast_forward: false,
+            allow_outside_tree: self.allow_outside_tree,
         }
     }
 }

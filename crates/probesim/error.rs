@@ -17,6 +17,10 @@ pub enum ErrorKind {
     Usage,
     /// The simulation could not run (it did not settle: a bug in probesim).
     Run,
+    /// A closure given to [`Test::behaviour`](crate::Test::behaviour) panicked, or answered
+    /// what its probe cannot answer (an exit code to an HTTP probe, HTTP status 0 or 65535,
+    /// `Serving` to a TCP probe). The message names the closure by its probe and container.
+    Closure,
 }
 
 /// A problem loading, configuring or running a test. Its `Display` is the message the

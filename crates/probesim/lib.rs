@@ -44,7 +44,10 @@
 //! carry the phase that produced them.
 //!
 //! Errors are [`Error`] values whose `Display` is what `probesim run` prints for the same
-//! input. With the `proptest` feature, `strategy` holds strategies for pods, probes,
+//! input. A closure that panics does not unwind through [`Test::run`]: the panic is caught
+//! and the run ends with an [`ErrorKind::Closure`] error naming the closure (its probe and
+//! container), as it does for an answer the probe cannot give (an exit code to an HTTP probe,
+//! HTTP status 0 or 65535, `Serving` to a TCP probe), which the behaviour language refuses too. With the `proptest` feature, `strategy` holds strategies for pods, probes,
 //! scripts, phases and seeds, and a failed [`Run::ensure`] (a [`Failure`]) becomes a failing
 //! case that prints the scenario file replaying it. See `docs/property-testing.md`.
 //!
@@ -55,6 +58,8 @@
 
 mod error;
 mod files;
+mod guard;
+pub mod input;
 pub mod manifest;
 mod prepared;
 mod run;
@@ -65,7 +70,7 @@ mod test;
 pub use error::{Error, ErrorKind};
 pub use prepared::{Case, Prepared};
 /// The analysis figures' types ([`Run::figures`]): [`figures::ContainerFigures`], each
-/// [`figures::Figure`] a `min` and `max` [`figures::Extreme`] with the [`figures::Phase`]
+/// [`figures::Figure`] a `min` and `max` [`figures::Extreme`] with the [`figures::GridPhase`]
 /// (where the start fell in the tick cycle) that produced it.
 pub use probesim_analysis::figure as figures;
 pub use probesim_analysis::figure::{ContainerFigures, Extreme, Figure};

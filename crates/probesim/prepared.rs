@@ -7,6 +7,7 @@ use probesim_kube::field_path::FieldPath;
 use probesim_scenario::scenario::{Overrides, Scenario};
 
 use crate::error::{Error, ErrorKind};
+use crate::guard::Fault;
 use crate::run::{Replay, Run};
 use crate::test::{arg_value, simulate, simulation, Bound, Horizon, Recipe, Test};
 
@@ -299,8 +300,14 @@ impl Case<'_> {
             })
             .map_err(|e| Error::new(ErrorKind::Input, e.render(recipe.text())))?;
         let closures = !self.bound.is_empty();
-        let sim = simulation(&scenario, self.bound)?;
-        simulate(scenario, sim, Replay::new(Arc::new(recipe), closures))
+        let fault = Fault::default();
+        let sim = simulation(&scenario, self.bound, &fault)?;
+        simulate(
+            scenario,
+            sim,
+            &fault,
+            Replay::new(Arc::new(recipe), closures),
+        )
     }
 }
 

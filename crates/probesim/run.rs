@@ -37,9 +37,10 @@ impl Replay {
 
     fn get(&self, scenario: &Scenario) -> &str {
         self.text.get_or_init(|| match &self.recipe.input {
-            Input::Scenario { file, text } => {
-                with_note(scenario_replay(text, file, scenario), self.closures)
-            }
+            Input::Scenario { file, text } => with_note(
+                scenario_replay(&self.recipe, text, file, scenario),
+                self.closures,
+            ),
             // The manifest is read again to write the workload out, as it was when the
             // run began: the recipe holds its text.
             Input::Manifest { .. } => match self.recipe.load() {
@@ -56,7 +57,7 @@ impl Replay {
             (
                 Loaded::Scenario(scenario),
                 Input::Scenario { file, text } | Input::Manifest { file, text },
-            ) => scenario_replay(text, file, scenario),
+            ) => scenario_replay(recipe, text, file, scenario),
         };
         with_note(text, closures)
     }
@@ -72,13 +73,18 @@ fn with_note(mut replay: String, closures: bool) -> String {
 
 /// A scenario file's replay: the file itself, and the command line that gives the run's seed,
 /// release and horizon.
-fn scenario_replay(text: &str, file: &str, scenario: &Scenario) -> String {
-    let mut replay = text.to_owned();
+fn scenario_replay(recipe: &Recipe, text: &str, file: &str, scenario: &Scenario) -> String {
+    // The edits written into the file, so that it replays without flags.
+    let mut replay = match recipe.edits().write_into(text, file) {
+        Ok(edited) => edited,
+        Err(_) => format!("# the edits could not be written into the file\n{text}"),
+    };
     if !replay.ends_with('\n') {
         replay.push('\n');
     }
     replay.push_str(&format!(
-        "# replay: probesim run {file} --seed {} --kubernetes {}{}\n",
+        "# replay: probesim run {} --seed {} --kubernetes {}{}\n",
+        probesim_kube::printable::printable(file),
         scenario.seed,
         scenario.profile.version(),
         scenario.duration.map_or_else(String::new, |d| format!(
@@ -91,6 +97,7 @@ fn scenario_replay(text: &str, file: &str, scenario: &Scenario) -> String {
 
 /// A kill: the kubelet decided to stop a container and began its grace period.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Kill {
     /// When.
     pub at: SimTime,
@@ -109,6 +116,7 @@ pub struct Kill {
 /// A span of time during which something held: from `from` until `to` (`None`: still at the
 /// horizon).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Interval {
     /// When it began.
     pub from: SimTime,
@@ -126,6 +134,7 @@ impl Interval {
 
 /// The API-visible state at one instant, as the timeline's events last set it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Status {
     /// `status.phase`.
     pub phase: Phase,

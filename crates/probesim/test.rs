@@ -2,17 +2,24 @@
 //! the app behaves, the release, the seed and the horizon), built into a run.
 
 use core::fmt;
+use std::rc::Rc;
 use std::sync::Arc;
 
-use probesim_core::{Behaviour, Behaviours, ProbeKind, SimDuration, Simulation};
+use probesim_core::{
+    Behaviour, Behaviours, Handler, HandlerFamily, ProbeKind, SimDuration, Simulation,
+};
+use probesim_kube::catalog;
 use probesim_scenario::argument::{AppArg, AppFlag};
-use probesim_scenario::catalog;
 use probesim_scenario::run::RunFailure;
-use probesim_scenario::scenario::{horizon, ManifestRun, ManifestScenario, Overrides, Scenario};
+use probesim_scenario::scenario::{
+    horizon, Edits, ManifestRun, ManifestScenario, Overrides, Scenario,
+};
 use probesim_script::ScriptPlayer;
 
 use crate::error::{Error, ErrorKind};
-use crate::files::{self, Files};
+use crate::files;
+use crate::guard::{Fault, Guarded};
+use crate::input::{References, Tree};
 use crate::prepared::Prepared;
 use crate::run::{Recorder, Replay, Run};
 
@@ -54,6 +61,9 @@ pub(crate) struct Recipe {
     pub(crate) kubernetes: Option<String>,
     pub(crate) seed: Option<u64>,
     pub(crate) horizon: Option<Horizon>,
+    /// `--set PATH=VALUE` edits of the pod, in order.
+    pub(crate) sets: Vec<String>,
+    pub(crate) outside_tree: bool,
 }
 
 /// A loaded test: the scenario, and for a manifest what writes its replay file.
@@ -101,6 +111,8 @@ impl fmt::Debug for Test {
             .field("kubernetes", &r.kubernetes)
             .field("seed", &r.seed)
             .field("horizon", &r.horizon)
+            .field("sets", &r.sets)
+            .field("outside_tree", &r.outside_tree)
             .finish()
     }
 }
@@ -121,6 +133,8 @@ impl Test {
                 kubernetes: None,
                 seed: None,
                 horizon: None,
+                sets: Vec::new(),
+                outside_tree: false,
             },
             bound: Vec::new(),
         }
@@ -162,6 +176,16 @@ impl Test {
             file: display_path.to_owned(),
             text: Arc::from(text),
         })
+    }
+
+    /// Lets a scenario file's `manifest:` references leave its tree (`--allow-outside-tree`).
+    /// By default a reference must resolve, links followed, under the working directory or
+    /// the scenario file's own directory, so that a scenario from elsewhere cannot read
+    /// `/etc/passwd` or `/proc/self/environ` into an error message.
+    #[must_use]
+    pub fn allow_outside_tree(mut self) -> Test {
+        self.recipe.outside_tree = true;
+        self
     }
 
     /// Which workload of the manifest: `[NAMESPACE/]KIND/NAME` or `NAME` (`--select`).
@@ -277,6 +301,18 @@ impl Test {
         self
     }
 
+    /// What if: one field of the pod changed before it is validated, as `--set PATH=VALUE`
+    /// does (docs/cli.md#what-if---set) and by the same code: `.set("livenessProbe.failureThreshold",
+    /// "1")` for the only container, `.set("web.livenessProbe.periodSeconds", "5")` for the one
+    /// named `web`, `.set("spec.terminationGracePeriodSeconds", "5")` for the pod. The value is
+    /// YAML (`"null"` removes the field); a later edit of a field wins. For manifests and
+    /// scenario files alike; a bad value is the error `probesim run --set` prints.
+    #[must_use]
+    pub fn set(mut self, path: &str, value: &str) -> Test {
+        self.recipe.sets.push(format!("{path}={value}"));
+        self
+    }
+
     /// The scenario file that replays this test with `probesim run` (for a manifest: the
     /// workload embedded, the behaviour as `apps`, the release, seed and horizon written out).
     ///
@@ -316,9 +352,10 @@ impl Test {
     pub fn run(self) -> Result<Run, Error> {
         let scenario = self.recipe.load()?.into_scenario();
         let closures = !self.bound.is_empty();
-        let sim = simulation(&scenario, self.bound)?;
+        let fault = Fault::default();
+        let sim = simulation(&scenario, self.bound, &fault)?;
         let replay = Replay::new(Arc::new(self.recipe), closures);
-        simulate(scenario, sim, replay)
+        simulate(scenario, sim, &fault, replay)
     }
 }
 
@@ -334,6 +371,7 @@ pub(crate) fn arg_value(container: Option<&str>, text: &str) -> String {
 pub(crate) fn simulate(
     scenario: Scenario,
     mut sim: Simulation,
+    fault: &Fault,
     replay: Replay,
 ) -> Result<Run, Error> {
     let Some(end) = scenario.duration else {
@@ -350,6 +388,12 @@ pub(crate) fn simulate(
             format!("{}: {}", scenario.file, RunFailure::Stuck(at)),
         ),
     })?;
+    if let Some(why) = fault.borrow_mut().take() {
+        return Err(Error::new(
+            ErrorKind::Closure,
+            format!("{}: {why}", scenario.file),
+        ));
+    }
     let status = sim.status().clone();
     Ok(Run::new(scenario, end, recorder, status, replay))
 }
@@ -368,6 +412,14 @@ impl Recipe {
     pub(crate) fn text(&self) -> &str {
         match &self.input {
             Input::Manifest { text, .. } | Input::Scenario { text, .. } => text,
+        }
+    }
+
+    /// The `--set` edits as the scenario loader takes them.
+    pub(crate) fn edits(&self) -> Edits {
+        Edits {
+            apps: Vec::new(),
+            sets: self.sets.clone(),
         }
     }
 
@@ -395,7 +447,7 @@ impl Recipe {
     /// is a scenario file instead, for the message.
     pub(crate) fn load(&self) -> Result<Loaded, Error> {
         let overrides = self.overrides()?;
-        let input = |text: &str, e: &probesim_scenario::error::ScenarioError| {
+        let input = |text: &str, e: &probesim_kube::error::InputError| {
             Error::new(ErrorKind::Input, e.render(text))
         };
         match &self.input {
@@ -405,7 +457,7 @@ impl Recipe {
                     apps: self.apps.clone(),
                     kubernetes: self.kubernetes.clone(),
                 };
-                let mut built = match Scenario::from_manifest(text, file, &run) {
+                let mut built = match Scenario::from_manifest_edited(text, file, &run, &self.sets) {
                     Ok(built) => built,
                     Err(_) if !catalog::is_manifest(text) => {
                         return Err(Error::new(
@@ -439,8 +491,15 @@ impl Recipe {
                         ),
                     ));
                 }
-                let scenario = Scenario::load_with(text, file, &mut Files, &overrides)
-                    .map_err(|e| input(text, &e))?;
+                let tree = if self.outside_tree {
+                    Tree::anywhere()
+                } else {
+                    Tree::of(Some(std::path::Path::new(file)), "Test::allow_outside_tree")
+                };
+                let mut files = References::new(tree);
+                let scenario =
+                    Scenario::load_edited(text, file, &mut files, &overrides, &self.edits())
+                        .map_err(|e| input(text, &e))?;
                 Ok(Loaded::Scenario(scenario))
             }
         }
@@ -449,7 +508,11 @@ impl Recipe {
 
 /// The scenario's simulation with the closures bound over its scripts (what
 /// [`Scenario::simulation`] builds, plus them).
-pub(crate) fn simulation(scenario: &Scenario, bound: Vec<Bound>) -> Result<Simulation, Error> {
+pub(crate) fn simulation(
+    scenario: &Scenario,
+    bound: Vec<Bound>,
+    fault: &Fault,
+) -> Result<Simulation, Error> {
     let pod = &scenario.pod;
     let mut behaviours = Behaviours::new(pod);
     let regular = pod.init_containers.len();
@@ -490,7 +553,7 @@ pub(crate) fn simulation(scenario: &Scenario, bound: Vec<Bound>) -> Result<Simul
                 ))
             }
         };
-        if pod.container(index).probe(b.probe).is_none() {
+        let Some(spec) = pod.container(index).probe(b.probe) else {
             return Err(Error::new(
                 ErrorKind::Input,
                 format!(
@@ -500,8 +563,20 @@ pub(crate) fn simulation(scenario: &Scenario, bound: Vec<Bound>) -> Result<Simul
                     b.probe.field()
                 ),
             ));
-        }
-        let slot = behaviours.add(b.behaviour);
+        };
+        let family = match spec.handler() {
+            Handler::Exec { .. } => HandlerFamily::Exec,
+            Handler::HttpGet { .. } => HandlerFamily::Http,
+            Handler::TcpSocket { .. } => HandlerFamily::Tcp,
+            Handler::Grpc { .. } => HandlerFamily::Grpc,
+        };
+        let name = format!(
+            "the {} closure of container {:?}",
+            b.probe.field(),
+            names[index]
+        );
+        let guarded = Guarded::new(b.behaviour, family, name, Rc::clone(fault));
+        let slot = behaviours.add(Box::new(guarded));
         behaviours.bind(index, b.probe, slot);
     }
     let mut sim = Simulation::new(

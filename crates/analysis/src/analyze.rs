@@ -13,7 +13,7 @@ use std::sync::Arc;
 use probesim_core::{Gate, ProbeKind, RestartPolicy, SimDuration, SimTime};
 
 use crate::figure::{
-    ContainerFigures, CrashLoop, Extreme, Figure, Hang, Phase, PhaseSpace, Readiness,
+    ContainerFigures, CrashLoop, Extreme, Figure, GridPhase, GridPhaseSpace, Hang, Readiness,
 };
 use crate::subject::Subject;
 use crate::sweep::Sweep;
@@ -232,6 +232,25 @@ impl<'s> Analyzer<'s> {
         }
     }
 
+    /// The subject analysed.
+    #[must_use]
+    pub fn subject(&self) -> &'s Subject {
+        self.subject
+    }
+
+    /// Per seed, an instant long after the container is steady and Ready, on a grid-cycle
+    /// boundary: the base of every change trial.
+    ///
+    /// # Errors
+    /// A stuck engine.
+    pub fn steady_bases(
+        &self,
+        index: usize,
+        space: &GridPhaseSpace,
+    ) -> Result<Vec<(u64, SimTime)>, AnalysisError> {
+        self.bases(index, space)
+    }
+
     /// The simulations run so far.
     #[must_use]
     pub fn simulations(&self) -> u64 {
@@ -303,7 +322,7 @@ impl<'s> Analyzer<'s> {
 
     /// The phases swept for a container.
     #[must_use]
-    pub fn space(&self, container: usize) -> PhaseSpace {
+    pub fn space(&self, container: usize) -> GridPhaseSpace {
         let s = self.subject;
         let c = s.pod.container(container);
         let k = &s.kubelet;
@@ -347,7 +366,7 @@ impl<'s> Analyzer<'s> {
                 }
             }
         }
-        PhaseSpace {
+        GridPhaseSpace {
             cycle: dur(cycle),
             unit: dur(unit),
             offsets,
@@ -393,7 +412,7 @@ impl<'s> Analyzer<'s> {
         // The figure of what was not asked for (`Want`): never, in the first phase.
         let none = Extreme {
             value: None,
-            phase: Phase::default_for(&space),
+            phase: GridPhase::default_for(&space),
         };
         let empty = Figure {
             min: none,
@@ -539,10 +558,10 @@ impl<'s> Analyzer<'s> {
     fn budget(
         &self,
         index: usize,
-        space: &PhaseSpace,
+        space: &GridPhaseSpace,
         offset: SimDuration,
         seed: u64,
-    ) -> Result<(Option<SimDuration>, Phase), AnalysisError> {
+    ) -> Result<(Option<SimDuration>, GridPhase), AnalysisError> {
         let horizon = self.start_estimate(offset).saturating_add(self.window());
         let trial = |t: SimDuration, horizon: SimTime| Trial {
             container: index,
@@ -590,7 +609,7 @@ impl<'s> Analyzer<'s> {
     fn bases(
         &self,
         index: usize,
-        space: &PhaseSpace,
+        space: &GridPhaseSpace,
     ) -> Result<Vec<(u64, SimTime)>, AnalysisError> {
         let c = self.subject.pod.container(index);
         let (mut delay, mut period) = (SimDuration::ZERO, SimDuration::ZERO);
@@ -629,11 +648,11 @@ impl<'s> Analyzer<'s> {
     fn hang(
         &self,
         index: usize,
-        space: &PhaseSpace,
+        space: &GridPhaseSpace,
         offset: SimDuration,
         seed: u64,
         base: SimTime,
-    ) -> Result<([Option<SimDuration>; 3], Phase), AnalysisError> {
+    ) -> Result<([Option<SimDuration>; 3], GridPhase), AnalysisError> {
         let change = base.saturating_add(offset);
         let trace = self.run(&Trial {
             container: index,
@@ -657,7 +676,7 @@ impl<'s> Analyzer<'s> {
     fn crash_loop(
         &self,
         index: usize,
-        space: &PhaseSpace,
+        space: &GridPhaseSpace,
     ) -> Result<Option<CrashLoop>, AnalysisError> {
         let jobs: Vec<(SimDuration, u64)> = space
             .seeds
@@ -714,19 +733,28 @@ impl<'s> Analyzer<'s> {
 }
 
 /// The phase of a trial whose container started at `start` and whose app changed at `change`.
-fn phase(space: &PhaseSpace, start: SimTime, change: Option<SimTime>, seed: u64) -> Phase {
+pub(crate) fn phase_of(
+    space: &GridPhaseSpace,
+    start: SimTime,
+    change: Option<SimTime>,
+    seed: u64,
+) -> GridPhase {
+    phase(space, start, change, seed)
+}
+
+fn phase(space: &GridPhaseSpace, start: SimTime, change: Option<SimTime>, seed: u64) -> GridPhase {
     let cycle = ms(space.cycle).max(1);
     let modulo = |t: SimTime| dur(ms(t.saturating_since(SimTime::ZERO)) % cycle);
-    Phase {
+    GridPhase {
         start: modulo(start),
         change: change.map(modulo),
         seed: space.jitter.then_some(seed),
     }
 }
 
-impl Phase {
-    fn default_for(space: &PhaseSpace) -> Phase {
-        Phase {
+impl GridPhase {
+    fn default_for(space: &GridPhaseSpace) -> GridPhase {
+        GridPhase {
             start: SimDuration::ZERO,
             change: None,
             seed: space.jitter.then_some(0),

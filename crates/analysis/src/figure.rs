@@ -6,9 +6,11 @@ use probesim_core::SimDuration;
 
 /// Where the grids fell in one simulation: the container start and the moment the application
 /// changed, against the probe workers' tick grid (which starts when the pod's workers are
-/// created, P15) and the PLEG relist grid, and the seed of the kubelet's random draws.
+/// created, P15) and the PLEG relist grid, and the seed of the kubelet's random draws. (The
+/// pod's lifecycle phase, `Pending` to `Failed`, is the core's `Phase`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Phase {
+#[non_exhaustive]
+pub struct GridPhase {
     /// The container's start, modulo the grid cycle (the least common multiple of the probe
     /// periods of every container in the pod and the relist period).
     pub start: SimDuration,
@@ -18,7 +20,7 @@ pub struct Phase {
     pub seed: Option<u64>,
 }
 
-impl fmt::Display for Phase {
+impl fmt::Display for GridPhase {
     /// `start +0.001s into the tick cycle`, with `, change +9s` and `, seed 3` when present.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "start +{}s", self.start)?;
@@ -35,15 +37,17 @@ impl fmt::Display for Phase {
 
 /// One extreme of a figure: its value (`None`: never, or unbounded) and the phase producing it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Extreme {
     /// The value; `None` when the thing never happens (or, for a budget, nothing kills).
     pub value: Option<SimDuration>,
     /// The phase of the simulation that produced it.
-    pub phase: Phase,
+    pub phase: GridPhase,
 }
 
 /// A figure over every phase swept: its smallest and largest value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Figure {
     /// The smallest value (`None` counts as larger than every duration).
     pub min: Extreme,
@@ -62,7 +66,7 @@ fn key(v: Option<SimDuration>) -> (bool, SimDuration) {
 impl Figure {
     /// The extremes of a list of samples; the first sample wins ties. `None` for no samples.
     #[must_use]
-    pub fn of(samples: &[(Option<SimDuration>, Phase)]) -> Option<Figure> {
+    pub fn of(samples: &[(Option<SimDuration>, GridPhase)]) -> Option<Figure> {
         let (first, rest) = samples.split_first()?;
         let mut min = Extreme {
             value: first.0,
@@ -95,7 +99,7 @@ impl Figure {
 
 /// The phases a sweep covers.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PhaseSpace {
+pub struct GridPhaseSpace {
     /// The grid cycle: after it, every grid the container's figures depend on repeats.
     pub cycle: SimDuration,
     /// The finest step of those grids: every instant of the engine's grids is a multiple.
@@ -116,6 +120,7 @@ pub struct PhaseSpace {
 /// How long a healthy, Ready application takes to be noticed once it hangs, killed and
 /// replaced, measured from the moment it hangs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Hang {
     /// To the kill.
     pub kill: Figure,
@@ -127,6 +132,7 @@ pub struct Hang {
 
 /// Readiness delays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Readiness {
     /// From the container start (a healthy app) to pod Ready.
     pub to_ready: Figure,
@@ -137,6 +143,7 @@ pub struct Readiness {
 
 /// A process that exits with code 1 one second after every start.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CrashLoop {
     /// The restarts of the first hour, from the first start (in the first phase swept).
     pub restarts: Vec<SimDuration>,
@@ -148,6 +155,7 @@ pub struct CrashLoop {
 
 /// Every figure of one container.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ContainerFigures {
     /// The container's name.
     pub name: String,
@@ -165,7 +173,7 @@ pub struct ContainerFigures {
     /// Crash-loop timing; `None` for `restartPolicy: Never`.
     pub crash_loop: Option<CrashLoop>,
     /// The phases swept.
-    pub space: PhaseSpace,
+    pub space: GridPhaseSpace,
     /// How many simulations the figures took.
     pub simulations: u64,
 }

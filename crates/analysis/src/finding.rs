@@ -6,7 +6,7 @@ use core::fmt;
 
 use probesim_core::profile::ExecTimeout;
 use probesim_core::{ContainerSpec, Handler, Port, ProbeKind, ProbeSpec, SimDuration};
-use probesim_scenario::manifest::ContainerManifest;
+use probesim_kube::manifest::{ContainerManifest, PortManifest};
 
 use crate::figure::{ContainerFigures, Figure};
 use crate::subject::Subject;
@@ -165,6 +165,8 @@ pub struct Finding {
     pub at: Option<(usize, usize)>,
     /// One paragraph, with the numbers.
     pub message: String,
+    /// A change that removes the finding, simulated ([`crate::fix::measure`]), when one is known.
+    pub fix: Option<crate::fix::Fix>,
 }
 
 /// Seconds as the explanations print them: `80s`, `79.999s`, `never`.
@@ -185,6 +187,14 @@ struct Ctx<'a> {
     out: Vec<Finding>,
 }
 
+/// A container of the pod as the manifest lists it: a regular container, or a sidecar (an
+/// init container with `restartPolicy: Always`).
+#[derive(Clone, Copy)]
+struct Slot {
+    init: bool,
+    i: usize,
+}
+
 impl Ctx<'_> {
     fn push(
         &mut self,
@@ -203,30 +213,45 @@ impl Ctx<'_> {
             path,
             at,
             message,
+            fix: None,
         });
     }
 
-    fn manifest(&self, init: bool, i: usize) -> Option<&ContainerManifest> {
+    fn manifest(&self, slot: Slot) -> Option<&ContainerManifest> {
         let m = self.subject.manifest.as_ref()?;
-        if init {
-            m.spec.init_containers.get(i)
+        if slot.init {
+            m.spec.init_containers.get(slot.i)
         } else {
-            m.spec.containers.get(i)
+            m.spec.containers.get(slot.i)
         }
     }
 
-    fn container_at(&self, init: bool, i: usize) -> Option<(usize, usize)> {
-        self.manifest(init, i).map(|c| (c.mark.line, c.mark.col))
+    fn container_at(&self, slot: Slot) -> Option<(usize, usize)> {
+        self.manifest(slot).map(|c| (c.mark.line, c.mark.col))
     }
 
-    fn probe_at(&self, i: usize, kind: ProbeKind) -> Option<(usize, usize)> {
-        let c = self.manifest(false, i)?;
+    fn probe_at(&self, slot: Slot, kind: ProbeKind) -> Option<(usize, usize)> {
+        let c = self.manifest(slot)?;
         c.probe(kind).map(|p| (p.mark.line, p.mark.col))
     }
 
+    /// Where the probe's handler (`httpGet`, `exec`, …) is written (else the probe).
+    fn handler_at(&self, slot: Slot, kind: ProbeKind) -> Option<(usize, usize)> {
+        let p = self.manifest(slot)?.probe(kind)?;
+        let m = p
+            .http_get
+            .as_ref()
+            .map(|h| h.mark)
+            .or_else(|| p.tcp_socket.as_ref().map(|t| t.mark))
+            .or_else(|| p.grpc.as_ref().map(|g| g.mark))
+            .or_else(|| p.exec.as_ref().map(|e| e.mark))
+            .unwrap_or(p.mark);
+        Some((m.line, m.col))
+    }
+
     /// Where the probe's `port` is written (else the probe).
-    fn port_at(&self, i: usize, kind: ProbeKind) -> Option<(usize, usize)> {
-        let p = self.manifest(false, i)?.probe(kind)?;
+    fn port_at(&self, slot: Slot, kind: ProbeKind) -> Option<(usize, usize)> {
+        let p = self.manifest(slot)?.probe(kind)?;
         let m = p
             .http_get
             .as_ref()
@@ -245,12 +270,13 @@ impl Ctx<'_> {
         Some((m.line, m.col))
     }
 
-    fn field_at(&self, i: usize, kind: ProbeKind, field: &str) -> Option<(usize, usize)> {
-        let p = self.manifest(false, i)?.probe(kind)?;
+    fn field_at(&self, slot: Slot, kind: ProbeKind, field: &str) -> Option<(usize, usize)> {
+        let p = self.manifest(slot)?.probe(kind)?;
         let m = match field {
             "timeoutSeconds" => p.timeout_seconds.as_ref().map(|a| a.mark),
             "initialDelaySeconds" => p.initial_delay_seconds.as_ref().map(|a| a.mark),
             "periodSeconds" => p.period_seconds.as_ref().map(|a| a.mark),
+            "failureThreshold" => p.failure_threshold.as_ref().map(|a| a.mark),
             _ => None,
         };
         m.map(|m| (m.line, m.col))
@@ -258,18 +284,44 @@ impl Ctx<'_> {
     }
 }
 
-/// Every finding of a subject, given its containers' figures.
+/// Every finding of a subject, given its containers' figures: the regular containers and the
+/// sidecars (init containers with `restartPolicy: Always`) get the same checks; an init
+/// container that is not a sidecar gets only `probe-on-init-container`. Findings the subject
+/// suppresses ([`Subject::ignore`]) are left out; [`suppressed`] returns them.
 #[must_use]
 pub fn findings(subject: &Subject, figures: &[ContainerFigures]) -> Vec<Finding> {
+    all(subject, figures)
+        .into_iter()
+        .filter(|f| subject.ignores(f.rule.id).is_none())
+        .collect()
+}
+
+/// The findings a suppression of the subject hides, each with what suppressed it.
+#[must_use]
+pub fn suppressed(subject: &Subject, figures: &[ContainerFigures]) -> Vec<(Finding, String)> {
+    all(subject, figures)
+        .into_iter()
+        .filter_map(|f| subject.ignores(f.rule.id).map(|by| (f, by.to_owned())))
+        .collect()
+}
+
+fn all(subject: &Subject, figures: &[ContainerFigures]) -> Vec<Finding> {
     let mut cx = Ctx {
         subject,
         out: Vec::new(),
     };
     let spec = subject.pod_spec_path();
     for (i, c) in subject.pod.init_containers.iter().enumerate() {
-        if !c.restartable && c.probes.iter().any(Option::is_some) {
+        let slot = Slot { init: true, i };
+        if c.restartable {
+            if c.probes.iter().any(Option::is_some) {
+                let f = figures.iter().find(|f| f.index == i);
+                let path = format!("{spec}.initContainers[{i}]");
+                container(&mut cx, &path, slot, c, f);
+            }
+        } else if c.probes.iter().any(Option::is_some) {
             let path = format!("{spec}.initContainers[{i}]");
-            let at = cx.container_at(true, i);
+            let at = cx.container_at(slot);
             cx.push(
                 "probe-on-init-container",
                 &c.name,
@@ -285,20 +337,21 @@ pub fn findings(subject: &Subject, figures: &[ContainerFigures]) -> Vec<Finding>
     let init = subject.pod.init_containers.len();
     for (i, c) in subject.pod.containers.iter().enumerate() {
         let f = figures.iter().find(|f| f.index == init + i);
-        container(&mut cx, &spec, i, c, f);
+        let path = format!("{spec}.containers[{i}]");
+        container(&mut cx, &path, Slot { init: false, i }, c, f);
     }
     cx.out
 }
 
 fn container(
     cx: &mut Ctx<'_>,
-    spec: &str,
-    i: usize,
+    path: &str,
+    slot: Slot,
     c: &ContainerSpec,
     f: Option<&ContainerFigures>,
 ) {
     let subject = cx.subject;
-    let path = format!("{spec}.containers[{i}]");
+    let path = path.to_owned();
     let probe_path = |kind: ProbeKind| format!("{path}.{}", kind.field());
     let liveness = c.probe(ProbeKind::Liveness);
     let readiness = c.probe(ProbeKind::Readiness);
@@ -307,7 +360,7 @@ fn container(
     if subject.is_job() {
         for kind in ProbeKind::ALL {
             if c.probe(kind).is_some() {
-                let at = cx.probe_at(i, kind);
+                let at = cx.probe_at(slot, kind);
                 cx.push(
                     "probe-on-job",
                     name,
@@ -322,7 +375,7 @@ fn container(
             }
         }
     } else if liveness.is_none() {
-        let at = cx.container_at(false, i);
+        let at = cx.container_at(slot);
         cx.push(
             "liveness-missing",
             name,
@@ -341,7 +394,7 @@ fn container(
                 range(&f.readiness.to_ready)
             )
         });
-        let at = cx.container_at(false, i);
+        let at = cx.container_at(slot);
         cx.push(
             "readiness-missing",
             name,
@@ -362,24 +415,26 @@ fn container(
                     range(&f.hang.kill)
                 )
             });
-            let at = cx.probe_at(i, ProbeKind::Liveness);
+            let at = cx.handler_at(slot, ProbeKind::Liveness);
             cx.push(
                 "liveness-equals-readiness",
                 name,
-                probe_path(ProbeKind::Liveness),
+                format!(
+                    "{}.{}",
+                    probe_path(ProbeKind::Liveness),
+                    l.handler().name()
+                ),
                 at,
                 format!(
-                    "container {name}'s livenessProbe and readinessProbe are the same ({} every {}s, failure threshold {}){numbers}; the kill comes with the removal, leaving no time to recover",
-                    l.handler().name(),
-                    l.period_seconds(),
-                    l.failure_threshold()
+                    "container {name}'s livenessProbe and readinessProbe ask the same endpoint ({}){numbers}; when that endpoint fails, the kill comes with the removal, leaving no time to recover",
+                    endpoint(l.handler())
                 ),
             );
         }
     }
     for kind in ProbeKind::ALL {
         let Some(p) = c.probe(kind) else { continue };
-        ports(cx, i, kind, p, &probe_path(kind), name);
+        ports(cx, slot, kind, p, &probe_path(kind), name);
         if p.timeout_seconds() >= p.period_seconds() {
             let numbers = match (kind, f) {
                 (ProbeKind::Liveness, Some(f)) => format!(
@@ -398,7 +453,7 @@ fn container(
                 ),
                 _ => String::new(),
             };
-            let at = cx.field_at(i, kind, "timeoutSeconds");
+            let at = cx.field_at(slot, kind, "timeoutSeconds");
             cx.push(
                 "timeout-not-less-than-period",
                 name,
@@ -412,7 +467,7 @@ fn container(
             );
         }
         if startup.is_some() && kind != ProbeKind::Startup && p.initial_delay_seconds() > 0 {
-            let at = cx.field_at(i, kind, "initialDelaySeconds");
+            let at = cx.field_at(slot, kind, "initialDelaySeconds");
             let ready = match (kind, f) {
                 (ProbeKind::Readiness, Some(f)) => format!(
                     "; a healthy app is Ready {} after its start",
@@ -435,7 +490,7 @@ fn container(
             && matches!(subject.profile.exec_timeout(), ExecTimeout::Error(_))
             && kind != ProbeKind::Readiness
         {
-            let at = cx.probe_at(i, kind);
+            let at = cx.probe_at(slot, kind);
             cx.push(
                 "exec-timeout-ignored",
                 name,
@@ -450,18 +505,18 @@ fn container(
         }
     }
     let Some(f) = f else { return };
-    timing(cx, i, c, f, &path);
+    timing(cx, slot, c, f, &path);
 }
 
 /// The findings made of figures.
-fn timing(cx: &mut Ctx<'_>, i: usize, c: &ContainerSpec, f: &ContainerFigures, path: &str) {
+fn timing(cx: &mut Ctx<'_>, slot: Slot, c: &ContainerSpec, f: &ContainerFigures, path: &str) {
     let subject = cx.subject;
     let name = c.name.as_str();
     let budget = f.startup_budget.as_ref();
     let mut expected: Vec<(SimDuration, String)> = subject
         .declared_startup
         .iter()
-        .filter(|(c, _, _)| *c == i)
+        .filter(|(c, _, _)| !slot.init && *c == slot.i)
         .map(|(_, d, origin)| (*d, origin.clone()))
         .collect();
     if let Some(d) = subject.expect_startup {
@@ -474,7 +529,7 @@ fn timing(cx: &mut Ctx<'_>, i: usize, c: &ContainerSpec, f: &ContainerFigures, p
             } else {
                 ProbeKind::Liveness
             };
-            let at = cx.probe_at(i, kind);
+            let at = cx.probe_at(slot, kind);
             cx.push(
                 "startup-budget-below-expected",
                 name,
@@ -493,7 +548,7 @@ fn timing(cx: &mut Ctx<'_>, i: usize, c: &ContainerSpec, f: &ContainerFigures, p
     if c.probe(ProbeKind::Startup).is_none() && c.probe(ProbeKind::Readiness).is_some() {
         if let (Some(b), Some(ready)) = (budget, f.readiness.to_ready.min.value) {
             if b.min.value.is_some_and(|v| v < ready) {
-                let at = cx.probe_at(i, ProbeKind::Liveness);
+                let at = cx.probe_at(slot, ProbeKind::Liveness);
                 cx.push(
                     "liveness-before-ready",
                     name,
@@ -513,7 +568,7 @@ fn timing(cx: &mut Ctx<'_>, i: usize, c: &ContainerSpec, f: &ContainerFigures, p
     if let (Some(kill), Some(exit)) = (kill, exit) {
         let wait = exit.saturating_sub(kill);
         if wait >= SimDuration::from_secs(2) && wait >= kill {
-            let at = cx.probe_at(i, ProbeKind::Liveness);
+            let at = cx.probe_at(slot, ProbeKind::Liveness);
             cx.push(
                 "grace-dominates-recovery",
                 name,
@@ -533,15 +588,52 @@ fn timing(cx: &mut Ctx<'_>, i: usize, c: &ContainerSpec, f: &ContainerFigures, p
     }
 }
 
-fn same(a: &ProbeSpec, b: &ProbeSpec) -> bool {
-    a.handler() == b.handler()
-        && a.initial_delay_seconds() == b.initial_delay_seconds()
-        && a.timeout_seconds() == b.timeout_seconds()
-        && a.period_seconds() == b.period_seconds()
-        && a.failure_threshold() == b.failure_threshold()
+/// What a probe asks, as the explanations print it: `httpGet /healthz on port 8080`.
+fn endpoint(h: &Handler) -> String {
+    let port = |p: &Port| match p {
+        Port::Number(n) => n.to_string(),
+        Port::Unparsable(s) => format!("{s:?}"),
+        Port::OutOfRange(n) => n.to_string(),
+    };
+    match h {
+        Handler::HttpGet { port: p, path, .. } => format!("httpGet {path} on port {}", port(p)),
+        Handler::TcpSocket { port: p, .. } => format!("tcpSocket on port {}", port(p)),
+        Handler::Grpc { port: p, service } if service.is_empty() => format!("grpc on port {p}"),
+        Handler::Grpc { port: p, service } => format!("grpc on port {p}, service {service:?}"),
+        Handler::Exec { command } => format!("exec {command:?}"),
+    }
 }
 
-fn ports(cx: &mut Ctx<'_>, i: usize, kind: ProbeKind, p: &ProbeSpec, path: &str, name: &str) {
+/// kube-score's test of identical probes: the same handler on the same endpoint (an HTTP path
+/// and port, a TCP port, a gRPC port and service, an exec command). Timing is not compared: two
+/// probes of one endpoint fail together whatever their periods, which is the mistake.
+fn same(a: &ProbeSpec, b: &ProbeSpec) -> bool {
+    match (a.handler(), b.handler()) {
+        (
+            Handler::HttpGet {
+                port: p1, path: h1, ..
+            },
+            Handler::HttpGet {
+                port: p2, path: h2, ..
+            },
+        ) => p1 == p2 && h1 == h2,
+        (Handler::TcpSocket { port: p1, .. }, Handler::TcpSocket { port: p2, .. }) => p1 == p2,
+        (
+            Handler::Grpc {
+                port: p1,
+                service: s1,
+            },
+            Handler::Grpc {
+                port: p2,
+                service: s2,
+            },
+        ) => p1 == p2 && s1 == s2,
+        (Handler::Exec { command: c1 }, Handler::Exec { command: c2 }) => c1 == c2,
+        _ => false,
+    }
+}
+
+fn ports(cx: &mut Ctx<'_>, slot: Slot, kind: ProbeKind, p: &ProbeSpec, path: &str, name: &str) {
     let port = match p.handler() {
         Handler::HttpGet { port, host, .. } | Handler::TcpSocket { port, host } => {
             if host.is_some() {
@@ -552,7 +644,7 @@ fn ports(cx: &mut Ctx<'_>, i: usize, kind: ProbeKind, p: &ProbeSpec, path: &str,
         Handler::Grpc { port, .. } => Port::Number(*port),
         Handler::Exec { .. } => return,
     };
-    let at = cx.port_at(i, kind);
+    let at = cx.port_at(slot, kind);
     match port {
         Port::Unparsable(port_name) => cx.push(
             "probe-named-port-unresolved",
@@ -565,17 +657,27 @@ fn ports(cx: &mut Ctx<'_>, i: usize, kind: ProbeKind, p: &ProbeSpec, path: &str,
         ),
         Port::OutOfRange(_) => {}
         Port::Number(n) => {
-            let Some(m) = cx.manifest(false, i) else {
+            let Some(m) = cx.manifest(slot) else {
                 return;
+            };
+            // Every network probe speaks TCP: a port declared for UDP or SCTP is not the one
+            // it reaches.
+            let tcp = |p: &&PortManifest| {
+                p.protocol
+                    .as_ref()
+                    .is_none_or(|proto| proto.value.eq_ignore_ascii_case("TCP"))
             };
             let declared: Vec<i64> = m
                 .ports
                 .iter()
+                .filter(tcp)
                 .filter_map(|p| p.container_port.as_ref().map(|c| c.value))
                 .collect();
             if !declared.contains(&i64::from(n)) {
-                let list = if declared.is_empty() {
+                let list = if m.ports.is_empty() {
                     "declares no ports".to_owned()
+                } else if declared.is_empty() {
+                    "declares no TCP ports (a probe connects over TCP)".to_owned()
                 } else {
                     format!(
                         "declares {}",

@@ -12,8 +12,11 @@
 //!   `min`/`max` with the phase that produced it.
 //! - [`finding`]: lint findings with stable ids, including timing findings only a simulator
 //!   can make.
-//! - [`gate`]: `--require` expressions over the figures, for CI.
+//! - [`fix`]: a change for a finding, simulated before it is offered, with its measured effect.
+//! - [`requirement`]: `--require` expressions over the figures, for CI.
 //! - [`recommend`]: a search for the simplest probe settings meeting requirements.
+//! - [`robust`]: readiness failing alone, and whether a blip or a stall kills or turns the pod
+//!   not Ready, for the recommender's robustness requirements.
 //! - [`sweep`]: runs many simulation jobs on every core, results in job order.
 //! - [`report`]: text, JSON and SARIF renderings.
 //!
@@ -25,9 +28,11 @@
 pub mod analyze;
 pub mod figure;
 pub mod finding;
-pub mod gate;
+pub mod fix;
 pub mod recommend;
 pub mod report;
+pub mod requirement;
+pub mod robust;
 pub mod subject;
 pub mod sweep;
 pub mod trial;

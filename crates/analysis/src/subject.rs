@@ -5,11 +5,12 @@
 //! types, so that the analysis follows that crate wherever it moves.
 
 use probesim_core::{Answer, KubeletConfig, PodSpec, ProbeKind, Profile, SimDuration};
-use probesim_scenario::field_path::FieldPath;
-use probesim_scenario::manifest::{self, PodManifest};
+use probesim_kube::error::Diagnostic;
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::manifest::{self, PodManifest};
+use probesim_kube::workload::WorkloadKind;
+use probesim_kube::yaml::{Mark, Node};
 use probesim_scenario::scenario::Scenario;
-use probesim_scenario::workload::WorkloadKind;
-use probesim_scenario::yaml::Node;
 use probesim_script::Limit;
 
 /// One pod to analyse.
@@ -39,6 +40,12 @@ pub struct Subject {
     /// script that begins by failing for a while (`refused for 90s then ok`), with where it
     /// is written.
     pub declared_startup: Vec<(usize, SimDuration, String)>,
+    /// The finding ids suppressed for this pod, each with what suppressed it: an annotation of
+    /// the workload or of its pod template (see [`suppressions`]), or `--ignore`.
+    pub ignore: Vec<(&'static str, String)>,
+    /// The command-line edits of the scenario (`--set …`, `--sigterm …`), as the reports'
+    /// headers list them; empty for the file as written.
+    pub overridden: Vec<String>,
 }
 
 impl Subject {
@@ -58,7 +65,19 @@ impl Subject {
             manifest,
             expect_startup: None,
             declared_startup: declared_startup(scenario),
+            ignore: Vec::new(),
+            overridden: scenario.overridden.clone(),
         }
+    }
+
+    /// What suppresses finding `id` for this pod, if anything does (`annotation
+    /// probesim.io/ignore`, `--ignore`).
+    #[must_use]
+    pub fn ignores(&self, id: &str) -> Option<&str> {
+        self.ignore
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, by)| by.as_str())
     }
 
     /// Where the pod spec is in the manifest (`spec`, `spec.template.spec`, …).
@@ -71,6 +90,20 @@ impl Subject {
     #[must_use]
     pub fn is_job(&self) -> bool {
         self.kind.is_job()
+    }
+
+    /// The line that lists the edits, `overridden: --set … · --sigterm …`, or `None` when
+    /// there are none (the wording of `probesim run`'s header).
+    #[must_use]
+    pub fn overridden_line(&self) -> Option<String> {
+        (!self.overridden.is_empty())
+            .then(|| format!("overridden: {}", self.overridden.join(" · ")))
+    }
+
+    /// The edits as a JSON array of strings.
+    pub(crate) fn overridden_json(&self) -> crate::report::ordered::J {
+        use crate::report::ordered::J;
+        J::Arr(self.overridden.iter().map(|e| J::str(e.clone())).collect())
     }
 }
 
@@ -98,6 +131,7 @@ fn declared_startup(scenario: &Scenario) -> Vec<(usize, SimDuration, String)> {
             | Answer::NotServing
             | Answer::Unknown => true,
             Answer::Ok | Answer::Open | Answer::Serving | Answer::Error => false,
+            _ => true,
         };
         let limit = match first.limit() {
             Some(Limit::For(d) | Limit::Until(d)) if failing => d,
@@ -134,9 +168,9 @@ pub fn load(
     options: &LoadOptions,
     reader: &mut dyn probesim_scenario::scenario::ManifestReader,
 ) -> Result<Vec<Subject>, String> {
-    use probesim_scenario::catalog;
+    use probesim_kube::catalog;
+    use probesim_kube::yaml::SourceId;
     use probesim_scenario::scenario::{Edits, ManifestRun, Overrides};
-    use probesim_scenario::yaml::SourceId;
 
     if !catalog::is_manifest(text) {
         let overrides = Overrides {
@@ -150,10 +184,15 @@ pub fn load(
         };
         let scenario = Scenario::load_edited(text, display_path, reader, &overrides, &edits)
             .map_err(|e| e.render(text))?;
-        let root = probesim_scenario::yaml::parse(text).ok();
+        let root = probesim_kube::yaml::parse(text).ok();
         let pod = root.as_ref().and_then(|r| r.get("pod"));
         let name = scenario.name.clone();
-        return Ok(vec![Subject::of(&scenario, &name, pod)]);
+        let mut subject = Subject::of(&scenario, &name, pod);
+        if let Some(pod) = pod {
+            subject.ignore = suppressions(pod, WorkloadKind::Pod, &FieldPath::new("pod"))
+                .map_err(|d| render(display_path, d, text))?;
+        }
+        return Ok(vec![subject]);
     }
     let selectors = match &options.select {
         Some(s) => vec![Some(s.clone())],
@@ -175,8 +214,16 @@ pub fn load(
             .map(|s| (catalog::container_names(&s.node, s.workload.kind), s.node));
         workloads.push((select, node));
     }
+    // A value starts with `NAME:` when the text before its first colon is a container name
+    // (no space in it: `http :8080/ready=…` names no container), as the argument reader says.
     let names = |arg: &probesim_scenario::argument::AppArg| {
-        arg.value.split_once(':').map(|(n, _)| n.trim().to_owned())
+        let (name, _) = arg.value.split_once(':')?;
+        let name = name.trim_start();
+        (!name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_')))
+        .then(|| name.to_owned())
     };
     let mut out = Vec::new();
     for (i, (select, node)) in workloads.iter().enumerate() {
@@ -200,18 +247,111 @@ pub fn load(
         };
         let built = Scenario::from_manifest_edited(text, display_path, &run, &options.sets)
             .map_err(|e| e.render(text))?;
-        out.push(Subject::of(
+        let mut subject = Subject::of(
             &built.scenario,
             &built.workload,
             node.as_ref().map(|(_, n)| n),
-        ));
+        );
+        if let Some((_, node)) = node {
+            subject.ignore = suppressions(node, subject.kind, &FieldPath::root())
+                .map_err(|d| render(display_path, d, text))?;
+        }
+        out.push(subject);
     }
     Ok(out)
 }
 
+/// The annotation that lists finding ids to suppress, comma-separated, in the shape of
+/// kube-score's `kube-score/ignore`.
+pub const IGNORE_ANNOTATION: &str = "probesim.io/ignore";
+/// The prefix of the annotation that suppresses one finding id, in the shape of kube-linter's
+/// `ignore-check.kube-linter.io/<check>` (its value is the reason, free text).
+pub const IGNORE_CHECK_PREFIX: &str = "ignore-check.probesim.io/";
+
+/// The finding ids a workload's annotations suppress: `probesim.io/ignore: "id,id"` and
+/// `ignore-check.probesim.io/<id>: "reason"`, on the workload's `metadata` or on its pod
+/// template's (`spec.template.metadata`; the same for a Pod). `at` is where the workload is in
+/// the file (`pod` for a scenario's pod), for field paths.
+///
+/// # Errors
+/// An id that is not a finding's, at the annotation that names it.
+pub fn suppressions(
+    workload: &Node,
+    kind: WorkloadKind,
+    at: &FieldPath,
+) -> Result<Vec<(&'static str, String)>, Diagnostic> {
+    let mut out: Vec<(&'static str, String)> = Vec::new();
+    let mut places = vec![(Some(workload), at.clone())];
+    let template = kind.template_path();
+    if !template.is_root() {
+        let mut node = Some(workload);
+        let mut path = at.clone();
+        for part in template.to_string().split('.') {
+            node = node.and_then(|n| n.get(part));
+            path = path.child(part);
+        }
+        places.push((node, path));
+    }
+    for (node, path) in places {
+        let path = path.child("metadata").child("annotations");
+        let Some(entries) = node
+            .and_then(|n| n.get("metadata"))
+            .and_then(|m| m.get("annotations"))
+            .and_then(Node::as_map)
+        else {
+            continue;
+        };
+        for (key, value) in entries {
+            let field = path.key(&key.text);
+            let mut add = |id: &str, mark: Mark| -> Result<(), Diagnostic> {
+                let Some(rule) = crate::finding::rule(id) else {
+                    return Err(Diagnostic::new(
+                        field.clone(),
+                        Some(mark),
+                        format!(
+                            "unknown finding id {id:?}; the ids are {}",
+                            crate::finding::RULES
+                                .iter()
+                                .map(|r| r.id)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                };
+                if !out.iter().any(|(i, _)| *i == rule.id) {
+                    out.push((rule.id, format!("annotation {} at {}", key.text, key.mark)));
+                }
+                Ok(())
+            };
+            if key.text == IGNORE_ANNOTATION {
+                let Some(list) = value.as_str() else {
+                    return Err(Diagnostic::new(
+                        field,
+                        Some(value.mark),
+                        format!(
+                            "expected a string of finding ids separated by commas, found {}",
+                            value.describe()
+                        ),
+                    ));
+                };
+                for id in list.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+                    add(id, value.mark)?;
+                }
+            } else if let Some(id) = key.text.strip_prefix(IGNORE_CHECK_PREFIX) {
+                add(id, key.mark)?;
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn render(file: &str, d: Diagnostic, text: &str) -> String {
+    probesim_kube::error::InputError::single(file, d).render(text)
+}
+
 /// `[NAMESPACE/]KIND/NAME` of every workload of a manifest file, in file order.
 fn workload_selectors(text: &str) -> Vec<String> {
-    use probesim_scenario::yaml::{SourceId, Stream, Unit};
+    use probesim_kube::yaml::{SourceId, Stream, Unit};
 
     let mut out = Vec::new();
     for unit in Stream::new(text, SourceId::MAIN) {
@@ -249,7 +389,7 @@ impl Subject {
     #[must_use]
     pub fn handler(&self, container: usize, kind: ProbeKind) -> Option<crate::report::ordered::J> {
         use crate::report::ordered::J;
-        use probesim_scenario::manifest::IntOrString;
+        use probesim_kube::manifest::IntOrString;
 
         let port = |p: &IntOrString| match p {
             IntOrString::Int(n) => J::Num(n.to_string()),

@@ -31,6 +31,16 @@ pub enum App {
     Healthy,
     /// Probes succeed, but the process exits with code 1 one second after every start.
     Crash,
+    /// Healthy; from the given instant on, the readiness probe fails in every instance while
+    /// the other probes keep succeeding (a dependency is down; the liveness endpoint still
+    /// answers).
+    ReadinessFailAt(SimTime),
+    /// Healthy, except that every probe attempted from the instant for the duration fails
+    /// (connections refused; exec commands exit 1): a blip.
+    FailFor(SimTime, SimDuration),
+    /// Healthy, except that every probe attempted from the instant for the duration times out
+    /// (the process stalls, then answers again).
+    StallFor(SimTime, SimDuration),
 }
 
 /// When a trial may stop before its horizon.
@@ -159,7 +169,7 @@ impl Trial {
                 Handler::Exec { .. } | Handler::Grpc { .. } => Answer::Fail,
             };
             let app = self.app;
-            let b = behaviours.add(Box::new(move |a: &Attempt| respond(app, failure, a)));
+            let b = behaviours.add(Box::new(move |a: &Attempt| respond(app, kind, failure, a)));
             behaviours.bind(index, kind, b);
         }
         let mut sim = Simulation::new(
@@ -200,14 +210,23 @@ fn spec_mut(pod: &mut PodSpec, index: usize) -> &mut ContainerSpec {
     }
 }
 
-fn respond(app: App, failure: Answer, a: &Attempt) -> Response {
+fn respond(app: App, kind: ProbeKind, failure: Answer, a: &Attempt) -> Response {
+    let during = |at: SimTime, d: SimDuration| a.now >= at && a.now < at.saturating_add(d);
     let answer = match app {
         App::FailUntil(t) if a.uptime < t => failure,
         App::HangAt(at) if a.instance == 0 && a.now >= at => Answer::Timeout,
         App::FailAt(at) if a.now >= at => failure,
-        App::FailUntil(_) | App::HangAt(_) | App::FailAt(_) | App::Healthy | App::Crash => {
-            Answer::Ok
-        }
+        App::ReadinessFailAt(at) if kind == ProbeKind::Readiness && a.now >= at => failure,
+        App::FailFor(at, d) if during(at, d) => failure,
+        App::StallFor(at, d) if during(at, d) => Answer::Timeout,
+        App::FailUntil(_)
+        | App::HangAt(_)
+        | App::FailAt(_)
+        | App::Healthy
+        | App::Crash
+        | App::ReadinessFailAt(_)
+        | App::FailFor(..)
+        | App::StallFor(..) => Answer::Ok,
     };
     Response::now(answer)
 }

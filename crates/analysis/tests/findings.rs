@@ -68,7 +68,11 @@ fn the_fixture_shows_each_configuration_finding_where_it_is() {
     let c = "spec.template.spec.containers";
     assert_eq!(
         at("liveness-equals-readiness"),
-        [("web".into(), format!("{c}[0].livenessProbe"), Some(25))]
+        [(
+            "web".into(),
+            format!("{c}[0].livenessProbe.httpGet"),
+            Some(25)
+        )]
     );
     assert_eq!(
         at("timeout-not-less-than-period"),
@@ -241,6 +245,7 @@ fn every_recommended_candidate_meets_the_requirements_when_analysed_again() {
         startup_up_to: Some(SimDuration::from_secs(60)),
         detect_hang_within: Some(SimDuration::from_secs(20)),
         not_ready_within: Some(SimDuration::from_secs(8)),
+        ..Requirements::default()
     };
     let search = recommend(&subject, 0, &req, Sweep::new(2), 2).unwrap();
     assert!(!search.candidates.is_empty());
@@ -441,4 +446,127 @@ fn sarif_logs_have_every_rule_and_a_located_result_per_finding() {
         .collect();
     let expected: Vec<&str> = findings.iter().map(|f| f.rule.id).collect();
     assert_eq!(ids, expected);
+}
+
+/// A Pod whose container `app` has these extra lines (indented for the container's fields),
+/// either as a regular container or as a sidecar (an init container with restartPolicy:
+/// Always) beside a plain `main` container.
+fn pod(sidecar: bool, fields: &str) -> String {
+    let main = "  - name: main\n    image: example/main:1.0\n    livenessProbe:\n      exec: {command: [\"true\"]}\n";
+    let app = format!("  - name: app\n    image: example/app:1.0\n{fields}");
+    if sidecar {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  initContainers:\n{app}    restartPolicy: Always\n  containers:\n{main}"
+        )
+    } else {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  containers:\n{app}{main}"
+        )
+    }
+}
+
+fn ids_of(r: &[WorkloadReport], container: &str) -> Vec<&'static str> {
+    let mut ids: Vec<&'static str> = r
+        .iter()
+        .flat_map(|w| &w.findings)
+        .filter(|f| f.container == container)
+        .map(|f| f.rule.id)
+        .collect();
+    ids.sort_unstable();
+    ids
+}
+
+#[test]
+fn a_sidecar_gets_the_findings_its_probes_would_get_on_a_regular_container() {
+    // Four mistakes: equal endpoints, an undeclared port, a timeout as long as the period,
+    // and a startup probe shadowing an initial delay.
+    let fields = "    ports: [{containerPort: 9000}]
+    startupProbe:
+      httpGet: {path: /healthz, port: 8080}
+      failureThreshold: 10
+    livenessProbe:
+      httpGet: {path: /healthz, port: 8080}
+      initialDelaySeconds: 5
+    readinessProbe:
+      httpGet: {path: /healthz, port: 8080}
+      periodSeconds: 3
+      timeoutSeconds: 3
+";
+    let regular = reports(&pod(false, fields), None, None);
+    let sidecar = reports(&pod(true, fields), None, None);
+    let expected = ids_of(&regular, "app");
+    assert!(
+        expected.contains(&"liveness-equals-readiness"),
+        "{expected:?}"
+    );
+    assert!(expected.contains(&"probe-port-not-exposed"), "{expected:?}");
+    assert!(
+        expected.contains(&"timeout-not-less-than-period"),
+        "{expected:?}"
+    );
+    assert!(
+        expected.contains(&"initial-delay-shadowed-by-startup"),
+        "{expected:?}"
+    );
+    assert_eq!(ids_of(&sidecar, "app"), expected);
+    for f in sidecar[0].findings.iter().filter(|f| f.container == "app") {
+        assert!(f.path.starts_with("spec.initContainers[0]"), "{}", f.path);
+        assert!(f.at.is_some(), "{f:?}");
+    }
+}
+
+#[test]
+fn equal_probes_are_those_of_one_endpoint_as_kube_score_has_it() {
+    let probes = |live: &str, ready: &str| {
+        let text = pod(
+            false,
+            &format!("    ports: [{{containerPort: 8080}}]\n    livenessProbe:\n{live}    readinessProbe:\n{ready}"),
+        );
+        !find(&reports(&text, None, None), "liveness-equals-readiness").is_empty()
+    };
+    let get =
+        |path: &str, extra: &str| format!("      httpGet: {{path: {path}, port: 8080}}\n{extra}");
+    // The timing does not matter: kube-score compares the handler and its endpoint only.
+    assert!(probes(
+        &get("/h", ""),
+        &get("/h", "      initialDelaySeconds: 20\n")
+    ));
+    assert!(probes(
+        &get("/h", "      failureThreshold: 5\n"),
+        &get("/h", "      periodSeconds: 3\n")
+    ));
+    assert!(!probes(&get("/live", ""), &get("/ready", "")));
+    let tcp = |port: u16| format!("      tcpSocket: {{port: {port}}}\n");
+    assert!(probes(&tcp(8080), &tcp(8080)));
+    assert!(!probes(&tcp(8080), &get("/h", "")));
+    let exec = |cmd: &str| format!("      exec: {{command: [{cmd}]}}\n");
+    assert!(probes(&exec("check, live"), &exec("check, live")));
+    assert!(!probes(&exec("check, live"), &exec("check, ready")));
+}
+
+#[test]
+fn a_port_declared_for_udp_does_not_expose_a_probe_port() {
+    let text = |protocol: &str| {
+        pod(
+            false,
+            &format!("    ports: [{{containerPort: 53{protocol}}}]\n    livenessProbe:\n      tcpSocket: {{port: 53}}\n"),
+        )
+    };
+    for (protocol, flagged) in [
+        ("", false),
+        (", protocol: TCP", false),
+        (", protocol: UDP", true),
+        (", protocol: SCTP", true),
+    ] {
+        let r = reports(&text(protocol), None, None);
+        let found = find(&r, "probe-port-not-exposed");
+        assert_eq!(!found.is_empty(), flagged, "{protocol}");
+        if flagged {
+            assert!(
+                found[0].0.message.contains("declares no TCP ports"),
+                "{}",
+                found[0].0.message
+            );
+        }
+    }
 }

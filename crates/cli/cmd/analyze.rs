@@ -2,9 +2,9 @@
 
 use std::io::{self, Write};
 
-use probesim_analysis::finding::Severity;
-use probesim_analysis::gate::{Gate, Verdict};
+use probesim_analysis::finding::{rule, Severity, RULES};
 use probesim_analysis::report::{self, WorkloadReport};
+use probesim_analysis::requirement::{Requirement, Verdict};
 use probesim_analysis::subject::{self, LoadOptions, Subject};
 use probesim_analysis::sweep::Sweep;
 use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
@@ -12,7 +12,7 @@ use probesim_core::Profile;
 use probesim_scenario::argument::{AppArg, AppFlag};
 
 use crate::args::AnalyzeArgs;
-use crate::cmd::{print_error, read_input, FileReader};
+use crate::cmd::{print_error, read_input, references, scenario_file};
 use crate::exit::ExitStatus;
 
 /// The output formats of `analyze`.
@@ -45,13 +45,15 @@ pub fn check_kubernetes(version: Option<&String>) -> Result<(), ExitStatus> {
 pub fn load_subjects(
     file: &str,
     options: &LoadOptions,
+    allow_outside_tree: bool,
 ) -> Result<(Vec<Subject>, String), ExitStatus> {
     let display = if file == "-" { "<stdin>" } else { file };
     let text = read_input(file).map_err(|e| {
         print_error(&e);
         ExitStatus::Error
     })?;
-    let subjects = subject::load(&text, display, options, &mut FileReader).map_err(|e| {
+    let mut files = references(scenario_file(file), allow_outside_tree);
+    let subjects = subject::load(&text, display, options, &mut files).map_err(|e| {
         print_error(&e);
         ExitStatus::Error
     })?;
@@ -59,6 +61,19 @@ pub fn load_subjects(
         .first()
         .map_or_else(|| Profile::newest().version(), |s| s.profile.version());
     Ok((subjects, kubernetes))
+}
+
+/// The behaviour options as `run` takes them, in the order given per option.
+pub fn app_args(options: &[(AppFlag, &Vec<String>)]) -> Vec<AppArg> {
+    options
+        .iter()
+        .flat_map(|(flag, values)| {
+            values.iter().map(|v| AppArg {
+                flag: *flag,
+                value: v.clone(),
+            })
+        })
+        .collect()
 }
 
 pub fn analyze(args: &AnalyzeArgs) -> ExitStatus {
@@ -79,10 +94,10 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
             return Err(ExitStatus::Error);
         }
     };
-    let mut gates = Vec::new();
+    let mut requirements = Vec::new();
     for text in &args.require {
-        match Gate::parse(text) {
-            Ok(g) => gates.push(g),
+        match Requirement::parse(text) {
+            Ok(r) => requirements.push(r),
             Err(e) => {
                 print_error(&e.to_string());
                 return Err(ExitStatus::Error);
@@ -113,21 +128,37 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
     let options = LoadOptions {
         select: args.select.clone(),
         kubernetes: args.kubernetes.clone(),
-        apps: args
-            .sigterm
-            .iter()
-            .map(|v| AppArg {
-                flag: AppFlag::Sigterm,
-                value: v.clone(),
-            })
-            .collect(),
+        apps: app_args(&[
+            (AppFlag::App, &args.app),
+            (AppFlag::Exit, &args.exit),
+            (AppFlag::Sigterm, &args.sigterm),
+            (AppFlag::Pull, &args.pull),
+        ]),
         sets: args.set.clone(),
     };
-    let (subjects, kubernetes) = load_subjects(&args.file, &options)?;
+    let mut ignore = Vec::new();
+    for id in args.ignore.iter().flat_map(|v| v.split(',')).map(str::trim) {
+        match rule(id) {
+            Some(r) => ignore.push((r.id, "--ignore".to_owned())),
+            None => {
+                print_error(&format!(
+                    "--ignore: unknown finding id {id:?} (the ids are {})",
+                    RULES.iter().map(|r| r.id).collect::<Vec<_>>().join(", ")
+                ));
+                return Err(ExitStatus::Error);
+            }
+        }
+    }
+    let (subjects, kubernetes) = load_subjects(&args.file, &options, args.allow_outside_tree)?;
     let sweep = machine_sweep();
     let mut reports = Vec::new();
     for mut s in subjects {
         s.expect_startup = expect_startup;
+        for (id, by) in &ignore {
+            if s.ignores(id).is_none() {
+                s.ignore.push((id, by.clone()));
+            }
+        }
         match WorkloadReport::of(s, sweep) {
             Ok(r) => reports.push(r),
             Err(e) => {
@@ -136,9 +167,9 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
             }
         }
     }
-    // Gates name containers: every one must exist with probes.
+    // Requirements name containers: every one must exist with probes.
     let mut verdicts: Vec<Verdict> = Vec::new();
-    for g in &gates {
+    for g in &requirements {
         let before = verdicts.len();
         for r in &reports {
             for c in r.containers.iter().filter(|c| c.name == g.container) {
@@ -174,6 +205,11 @@ fn analyze_inner(args: &AnalyzeArgs) -> Result<ExitStatus, ExitStatus> {
             let word = if v.holds { "met" } else { "NOT MET" };
             out.push_str(&format!("  {word}: {v}\n"));
         }
+    }
+    if format == Format::Text {
+        // Names from the input (the scenario's, a container's), in the figures and in the
+        // requirement lines, must not drive the terminal.
+        out = probesim_kube::printable::printable_lines(&out).into_owned();
     }
     let mut stdout = io::stdout().lock();
     if let Err(e) = stdout

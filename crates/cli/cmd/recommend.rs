@@ -44,10 +44,12 @@ fn inner(args: &RecommendArgs) -> Result<ExitStatus, ExitStatus> {
         startup_up_to: duration("--startup-up-to", args.startup_up_to.as_ref())?,
         detect_hang_within: duration("--detect-hang-within", args.detect_hang_within.as_ref())?,
         not_ready_within: duration("--not-ready-within", args.not_ready_within.as_ref())?,
+        tolerate_blip: duration("--tolerate-blip", args.tolerate_blip.as_ref())?,
+        tolerate_stall: duration("--tolerate-stall", args.tolerate_stall.as_ref())?,
     };
     if req == Requirements::default() {
         print_error(
-            "nothing to recommend for: give at least one of --startup-up-to, --detect-hang-within and --not-ready-within",
+            "nothing to recommend for: give at least one of --startup-up-to, --detect-hang-within, --not-ready-within, --tolerate-blip and --tolerate-stall",
         );
         return Err(ExitStatus::Error);
     }
@@ -62,7 +64,7 @@ fn inner(args: &RecommendArgs) -> Result<ExitStatus, ExitStatus> {
         apps: Vec::new(),
         sets: args.set.clone(),
     };
-    let (subjects, _) = load_subjects(&args.file, &options)?;
+    let (subjects, _) = load_subjects(&args.file, &options, args.allow_outside_tree)?;
     // The container: named, or the only one of the (only) workload.
     let mut found = Vec::new();
     for (w, s) in subjects.iter().enumerate() {
@@ -114,7 +116,11 @@ fn inner(args: &RecommendArgs) -> Result<ExitStatus, ExitStatus> {
     let out = if json {
         recommendation_json(subject, index, &req, &found)
     } else {
-        recommendation_text(subject, index, &req, &found)
+        // Names from the input (the scenario's, a container's) must not drive the terminal.
+        probesim_kube::printable::printable_lines(&recommendation_text(
+            subject, index, &req, &found,
+        ))
+        .into_owned()
     };
     let mut stdout = io::stdout().lock();
     if let Err(e) = stdout
@@ -126,7 +132,7 @@ fn inner(args: &RecommendArgs) -> Result<ExitStatus, ExitStatus> {
             return Err(ExitStatus::Error);
         }
     }
-    if found.candidates.is_empty() {
+    if found.candidates.is_empty() && !found.already {
         print_error("no configuration in the search space meets every requirement");
         return Ok(ExitStatus::Failure);
     }

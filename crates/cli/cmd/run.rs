@@ -4,14 +4,14 @@ use std::io::{self, Write};
 
 use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use probesim_core::Profile;
+use probesim_kube::catalog;
 use probesim_report::{render_explain, render_with, Filter, Format, ViewOptions};
 use probesim_scenario::argument::{AppArg, AppFlag};
-use probesim_scenario::catalog;
 use probesim_scenario::run::RunFailure;
 use probesim_scenario::scenario::{horizon, Edits, ManifestRun, Overrides, Scenario};
 
 use crate::args::{ManifestArgs, RunArgs};
-use crate::cmd::{print_error, print_notes, read_input, FileReader};
+use crate::cmd::{print_error, print_notes, read_input, references, scenario_file};
 use crate::exit::ExitStatus;
 
 /// The options that only make sense with a manifest, with the ones given.
@@ -151,7 +151,7 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
             print_error(&format!("{display}: {e}"));
             ExitStatus::Error
         }
-        Err(e @ RunFailure::Stuck(_)) => {
+        Err(e) => {
             print_error(&format!("{display}: {e}"));
             ExitStatus::Error
         }
@@ -289,14 +289,14 @@ pub fn load_scenario(args: &RunArgs) -> Result<Loaded, ExitStatus> {
             apps: app_args(&args.manifest),
             sets: args.manifest.set.clone(),
         };
-        let scenario =
-            match Scenario::load_edited(&text, display, &mut FileReader, &overrides, &edits) {
-                Ok(s) => s,
-                Err(e) => {
-                    print_error(&e.render(&text));
-                    return Err(ExitStatus::Error);
-                }
-            };
+        let mut files = references(scenario_file(&args.scenario), args.allow_outside_tree);
+        let scenario = match Scenario::load_edited(&text, display, &mut files, &overrides, &edits) {
+            Ok(s) => s,
+            Err(e) => {
+                print_error(&e.render(&text));
+                return Err(ExitStatus::Error);
+            }
+        };
         print_notes(&scenario.notes);
         scenario
     };

@@ -23,7 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let pod = PodSpec::new("kubia-unhealthy").with_container(container);
     let mut behaviours = Behaviours::new(&pod);
     let app = behaviours.add(Box::new({
-        let (mut instance, mut n) = (u32::MAX, 0);
+        let (mut instance, mut n) = (u64::MAX, 0);
         move |a: &Attempt| {
             if a.instance != instance {
                 (instance, n) = (a.instance, 0);

@@ -11,6 +11,7 @@ use crate::time::{SimDuration, SimTime};
 
 /// What the application does with one probe attempt (docs/script-language.md#outcomes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Answer {
     /// An HTTP status code.
     Status(u16),
@@ -109,7 +110,7 @@ pub struct Attempt {
     pub probe: ProbeKind,
     /// The container instance reached (0 for the first, +1 for each restart); a new value means
     /// a new process that remembers nothing.
-    pub instance: u32,
+    pub instance: u64,
     /// Time since that instance started.
     pub uptime: SimDuration,
     /// Time since the timeline origin (for `pod:`-scoped scripts).
@@ -151,12 +152,24 @@ pub trait Behaviour {
         self.respond(attempt)
     }
 
+    /// The shortcuts this behaviour offers the engine, if any: a behaviour that can say more
+    /// about itself than its answers (that it always gives the same one, or how its state is
+    /// walked for fast-forward) implements [`BehaviourShortcuts`] and returns itself here. The
+    /// default, `None`, is always safe: every attempt is asked, and the run is never jumped.
+    fn shortcuts(&mut self) -> Option<&mut dyn BehaviourShortcuts> {
+        None
+    }
+}
+
+/// Opt-in acceleration for a [`Behaviour`], offered through [`Behaviour::shortcuts`]. None of
+/// it changes an answer; each method's default is the safe one.
+pub trait BehaviourShortcuts {
     /// Steady-state fast-forward ([`cycle`](crate::cycle)): walks the behaviour's state with
-    /// `v` and returns `true`, or returns `false` when it cannot say (the default, for closures:
-    /// the run then goes on step by step). `instances` is the next instance number of the one
-    /// container whose probes use the behaviour (`None` when several containers share it):
-    /// instance numbers are compared against it.
-    fn visit_cycle(&mut self, v: &mut dyn Visitor, instances: Option<u32>) -> bool {
+    /// `v` and returns `true`, or returns `false` when it cannot say (the default: the run then
+    /// goes on step by step). `instances` is the next instance number of the one container
+    /// whose probes use the behaviour (`None` when several containers share it): instance
+    /// numbers are compared against it.
+    fn visit_cycle(&mut self, v: &mut dyn Visitor, instances: Option<u64>) -> bool {
         let _ = (v, instances);
         false
     }
@@ -253,7 +266,13 @@ impl Behaviour for AlwaysOk {
         Response::now(Answer::Ok)
     }
 
-    fn visit_cycle(&mut self, _v: &mut dyn Visitor, _instances: Option<u32>) -> bool {
+    fn shortcuts(&mut self) -> Option<&mut dyn BehaviourShortcuts> {
+        Some(self)
+    }
+}
+
+impl BehaviourShortcuts for AlwaysOk {
+    fn visit_cycle(&mut self, _v: &mut dyn Visitor, _instances: Option<u64>) -> bool {
         true
     }
 

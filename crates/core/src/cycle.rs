@@ -29,6 +29,66 @@
 //! run must draw nothing from the generator between the two snapshots (its position is an exact
 //! value), and every behaviour and the sink must say how their state is visited; otherwise the run
 //! simply goes on step by step.
+//!
+//! # Every field decided
+//!
+//! A value that changes from cycle to cycle and is left out of the walk gives a wrong jump. So
+//! each walk starts by destructuring its struct without `..` (the simulation's in
+//! `sim/cycle.rs`, [`ContainerStatus::visit_cycle`](crate::ContainerStatus::visit_cycle)): every
+//! field is walked, or bound to `_` with the reason it cannot change across a cycle. A field
+//! added later does not compile until someone decides. With every field named, a walk builds:
+//!
+//! ```
+//! use probesim_core::cycle::{opt_time, Visitor};
+//! use probesim_core::SimTime;
+//!
+//! struct Worker {
+//!     alive: bool,
+//!     wake_at: Option<SimTime>,
+//!     period_ms: u64,
+//! }
+//!
+//! impl Worker {
+//!     fn visit(&mut self, v: &mut dyn Visitor) {
+//!         let Worker {
+//!             alive,
+//!             wake_at,
+//!             // Fixed for the run.
+//!             period_ms: _,
+//!         } = self;
+//!         v.exact(u64::from(*alive));
+//!         opt_time(v, wake_at);
+//!     }
+//! }
+//! ```
+//!
+//! and the same walk after a field was added to the struct, with no decision about it, does
+//! not (E0027: the pattern does not mention `retries`):
+//!
+//! ```compile_fail,E0027
+//! use probesim_core::cycle::{opt_time, Visitor};
+//! use probesim_core::SimTime;
+//!
+//! struct Worker {
+//!     alive: bool,
+//!     wake_at: Option<SimTime>,
+//!     period_ms: u64,
+//!     retries: u64,
+//! }
+//!
+//! impl Worker {
+//!     fn visit(&mut self, v: &mut dyn Visitor) {
+//!         let Worker {
+//!             alive,
+//!             wake_at,
+//!             // Fixed for the run.
+//!             period_ms: _,
+//!         } = self;
+//!         v.exact(u64::from(*alive));
+//!         opt_time(v, wake_at);
+//!     }
+//! }
+//! ```
 
 use core::hash::{Hash, Hasher};
 
@@ -46,18 +106,17 @@ pub trait Visitor {
     /// equal); moved like the other values of a jump.
     fn past(&mut self, t: &mut SimTime, horizon: SimDuration);
     /// A number that matters exactly while below `cap` and not at all at or above it (a run of
-    /// equal probe results against the largest threshold). At most `max`.
+    /// equal probe results against the largest threshold). It saturates at `max`: the
+    /// step-by-step run never takes it past, and neither does a jump.
     fn saturating(&mut self, n: &mut u64, cap: u64, max: u64);
     /// A number that only grows and decides nothing (a restart count, events counted), except
-    /// when it reaches `limit`: a jump never moves it to or past the limit. At most `max`.
+    /// when it reaches `limit`: a jump never moves it to or past the limit. It saturates at
+    /// `max`, as [`Visitor::saturating`] does.
     fn count(&mut self, n: &mut u64, limit: Option<u64>, max: u64);
-    /// An identifier, compared relative to `base` and moved with it. At most `max`.
+    /// An identifier, compared relative to `base` and moved with it. At most `max`: a jump
+    /// that would take it past is refused (identifiers are 64 bits, so that no run within the
+    /// clock's range gets there).
     fn id(&mut self, id: &mut u64, base: u64, max: u64);
-    /// The walk passes through a listing: a sink that prints every event and so cannot skip
-    /// a cycle's events, only write them again from the ones it kept
-    /// ([`Sink::replay`](crate::Sink::replay)). A jump over such a walk goes through the
-    /// listing's replay or does not happen. The default does nothing.
-    fn listing(&mut self) {}
 }
 
 /// Visits an optional time: whether it is set, then the time.
@@ -68,25 +127,18 @@ pub fn opt_time(v: &mut dyn Visitor, t: &mut Option<SimTime>) {
     }
 }
 
-/// Visits a `u32` counter (see [`Visitor::count`]).
+/// Visits a `u32` counter (see [`Visitor::count`]) that saturates at `u32::MAX`.
 pub fn count32(v: &mut dyn Visitor, n: &mut u32, limit: Option<u64>) {
     let mut x = u64::from(*n);
     v.count(&mut x, limit, u64::from(u32::MAX));
     *n = u32::try_from(x).unwrap_or(u32::MAX);
 }
 
-/// Visits a `u32` identifier (see [`Visitor::id`]).
-pub fn id32(v: &mut dyn Visitor, id: &mut u32, base: u32) {
-    let mut x = u64::from(*id);
-    v.id(&mut x, u64::from(base), u64::from(u32::MAX));
-    *id = u32::try_from(x).unwrap_or(u32::MAX);
-}
-
-/// Visits an optional `u32` identifier.
-pub fn opt_id32(v: &mut dyn Visitor, id: &mut Option<u32>, base: u32) {
+/// Visits an optional identifier (see [`Visitor::id`]): whether it is set, then the identifier.
+pub fn opt_id(v: &mut dyn Visitor, id: &mut Option<u64>, base: u64) {
     v.exact(u64::from(id.is_some()));
     if let Some(id) = id {
-        id32(v, id, base);
+        v.id(id, base, u64::MAX);
     }
 }
 
@@ -123,8 +175,6 @@ struct Field {
 pub struct Snapshot {
     at: SimTime,
     fields: Vec<Field>,
-    /// The walk passed through a listing ([`Visitor::listing`]).
-    listing: bool,
 }
 
 impl Snapshot {
@@ -132,14 +182,6 @@ impl Snapshot {
     pub fn begin(&mut self, at: SimTime) {
         self.at = at;
         self.fields.clear();
-        self.listing = false;
-    }
-
-    /// Whether the walk passed through a listing ([`Visitor::listing`]): a jump must replay the
-    /// cycle's events into it.
-    #[must_use]
-    pub fn has_listing(&self) -> bool {
-        self.listing
     }
 
     /// When the snapshot was taken.
@@ -164,7 +206,6 @@ impl Snapshot {
     #[must_use]
     pub fn same_state(&self, later: &Snapshot) -> bool {
         self.fields.len() == later.fields.len()
-            && self.listing == later.listing
             && self
                 .fields
                 .iter()
@@ -175,7 +216,8 @@ impl Snapshot {
     /// Plans a jump of `k` cycles from `later` (the same state as `self`, one cycle on): the
     /// largest `k ≤ wanted` that keeps every counter below its limit, with the new raw values in
     /// `plan`; `None` when the two do not make a cycle that can be extrapolated (a count that
-    /// went down, a value that would overflow).
+    /// went down, a time or identifier that would overflow). Counts and saturating values stop
+    /// at their largest value.
     pub fn plan(&self, later: &Snapshot, wanted: u64, plan: &mut Vec<u64>) -> Option<u64> {
         let mut k = wanted;
         for (a, b) in self.fields.iter().zip(&later.fields) {
@@ -200,7 +242,14 @@ impl Snapshot {
         for (a, b) in self.fields.iter().zip(&later.fields) {
             let d = i128::from(b.raw) - i128::from(a.raw);
             let new = i128::from(b.raw) + d * i128::from(k);
-            let new = u64::try_from(new).ok().filter(|&n| n <= b.max)?;
+            let new = match b.tag {
+                // Counts and saturating values stop at their largest value, in the step-by-step
+                // run as in a jump (a restart count the API shows as `u32`).
+                Tag::Count { .. } | Tag::Saturating => {
+                    u64::try_from(new.min(i128::from(b.max))).ok()?
+                }
+                _ => u64::try_from(new).ok().filter(|&n| n <= b.max)?,
+            };
             plan.push(new);
         }
         Some(k)
@@ -265,10 +314,6 @@ impl Visitor for Capture<'_> {
 
     fn id(&mut self, id: &mut u64, base: u64, max: u64) {
         self.push(Tag::Id, id.wrapping_sub(base), *id, max);
-    }
-
-    fn listing(&mut self) {
-        self.snapshot.listing = true;
     }
 }
 
@@ -406,9 +451,22 @@ mod tests {
     }
 
     #[test]
-    fn overflow_refuses_the_jump() {
-        let walk = |n: u64| move |v: &mut dyn Visitor| v.count(&mut { n }, None, 100);
-        let (a, b) = (record(0, walk(10)), record(1, walk(60)));
-        assert_eq!(a.plan(&b, 1, &mut Vec::new()), None);
+    fn counts_saturate_and_ids_refuse_the_jump_at_their_largest_value() {
+        // A count (a restart count shown as u32) and a run of equal results stop at their
+        // largest value, as the step-by-step run's saturating additions do: the jump goes on.
+        let walk = |n: u64| {
+            move |v: &mut dyn Visitor| {
+                v.count(&mut { n }, None, 100);
+                v.saturating(&mut { n }, 3, 100);
+            }
+        };
+        let (a, b) = (record(0, walk(10)), record(1_000, walk(60)));
+        let mut plan = Vec::new();
+        assert_eq!(a.plan(&b, 1_000, &mut plan), Some(1_000));
+        assert_eq!(plan, [100, 100]);
+        // An identifier past its largest value would name two things alike: refused.
+        let walk = |id: u64| move |v: &mut dyn Visitor| v.id(&mut { id }, id, 100);
+        let (a, b) = (record(0, walk(10)), record(1_000, walk(60)));
+        assert_eq!(a.plan(&b, 1, &mut plan), None);
     }
 }

@@ -7,7 +7,8 @@
 //! This module holds the timeline events themselves ([`Event`], [`EventKind`]) and the words of
 //! a probe run and a kill; its parts hold the Kubernetes Event and its message texts (`kube`),
 //! a probe's output texts (`output`), the API view of a container and its pod (`status`), and the
-//! closed sets of `reason` values (`vocabulary`). Everything is re-exported here.
+//! closed sets of `reason` values (`vocabulary`), and an event in words as the timelines print
+//! it (`text`). Everything is re-exported here.
 
 use core::fmt;
 
@@ -17,6 +18,7 @@ use crate::time::{SimDuration, SimTime};
 mod kube;
 mod output;
 mod status;
+mod text;
 mod vocabulary;
 
 pub use kube::{
@@ -25,6 +27,7 @@ pub use kube::{
 };
 pub use output::{ExecTimeoutWording, OutputKind, ProbeOutput};
 pub use status::{ContainerState, ContainerStatus, ExitReason, Phase, Terminated, WaitingReason};
+pub use text::{seconds, WriteAt};
 pub use vocabulary::KillCause;
 
 /// One timeline event.
@@ -87,6 +90,7 @@ impl ProbeResult {
 
 /// Why the kubelet killed a container.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum KillReason {
     /// Liveness failure (R13).
     LivenessProbe,
@@ -154,6 +158,7 @@ impl SyncTrigger {
 
 /// Everything the timeline can say.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub enum EventKind<'a> {
     /// One probe execution after retries, placed when its result is known.
     Probe {
@@ -337,7 +342,8 @@ impl EventKind<'_> {
     }
 }
 
-/// A one-line human description (used by the text timeline and test sinks).
+/// A terse one-line description for the engine's own tests ([`Record`](crate::Record)'s text).
+/// What the timelines print is [`EventKind::describe`].
 impl fmt::Display for EventKind<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

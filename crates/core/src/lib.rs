@@ -30,7 +30,7 @@
 //! let mut behaviours = Behaviours::new(&pod);
 //! // 200 for the first five requests of each instance, then 500.
 //! let app = behaviours.add(Box::new({
-//!     let (mut instance, mut n) = (u32::MAX, 0);
+//!     let (mut instance, mut n) = (u64::MAX, 0);
 //!     move |a: &Attempt| {
 //!         if a.instance != instance { (instance, n) = (a.instance, 0); }
 //!         n += 1;
@@ -51,6 +51,7 @@
 pub mod behaviour;
 pub mod cycle;
 pub mod event;
+mod initial;
 pub mod profile;
 #[cfg(any(test, feature = "proptest"))]
 pub mod proptest;
@@ -61,7 +62,8 @@ pub mod spec;
 pub mod time;
 
 pub use behaviour::{
-    AlwaysOk, Answer, Attempt, Behaviour, Drawing, Draws, HandlerFamily, Response, SeededDraws,
+    AlwaysOk, Answer, Attempt, Behaviour, BehaviourShortcuts, Drawing, Draws, HandlerFamily,
+    Response, SeededDraws,
 };
 pub use event::{
     ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillCause,
@@ -71,7 +73,7 @@ pub use event::{
 pub use profile::{Gate, GateError, Profile};
 pub use recorder::Recorder;
 pub use sim::{Behaviours, Conditions, KubeletConfig, PodStatus, RunEnd, RunError, Simulation};
-pub use sink::{CountSink, Flow, NameSlots, Record, Replay, Sink, VecSink};
+pub use sink::{CountSink, FastForward, Flow, NameSlots, Record, Sink, VecSink};
 pub use spec::{
     AppSpec, ContainerSpec, Handler, PodSpec, Port, ProbeKind, ProbeSpec, ProbeTiming, PullPolicy,
     RestartPolicy, Scheme, SelfExit, Sigterm, SpecError,

@@ -46,6 +46,7 @@ pub enum BackOffRequeue {
 
 /// A feature gate a scenario may override (`featureGates:`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Gate {
     /// `StartupProbe` (1.19 only; locked on from 1.20).
     StartupProbe,
@@ -179,6 +180,7 @@ impl GateState {
 
 /// Why a gate override was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum GateError {
     /// No gate by that name is modelled.
     Unknown(String),

@@ -18,7 +18,7 @@
 
 use ::proptest::prelude::*;
 
-use crate::behaviour::{Answer, Attempt, Behaviour, HandlerFamily, Response};
+use crate::behaviour::{Answer, Attempt, Behaviour, BehaviourShortcuts, HandlerFamily, Response};
 use crate::profile::{Gate, Profile, NEWEST_MINOR, OLDEST_MINOR};
 use crate::sim::{Behaviours, KubeletConfig, Simulation};
 use crate::spec::{
@@ -341,7 +341,7 @@ pub fn kubelet() -> impl Strategy<Value = KubeletConfig> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnswerTable {
     responses: Vec<Response>,
-    instance: Option<u32>,
+    instance: Option<u64>,
     next: usize,
 }
 
@@ -376,6 +376,12 @@ impl Behaviour for AnswerTable {
         response
     }
 
+    fn shortcuts(&mut self) -> Option<&mut dyn BehaviourShortcuts> {
+        Some(self)
+    }
+}
+
+impl BehaviourShortcuts for AnswerTable {
     /// A table of one response (or of none) answers the same at every attempt.
     fn constant(&self) -> Option<Response> {
         match self.responses[..] {

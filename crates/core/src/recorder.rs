@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 
 use crate::cycle::{count32, exact_hash, Visitor};
 use crate::event::{Event, EventKind, EventType, KubeEvent, Message, Recorded};
-use crate::sink::{Flow, Replay, Sink};
+use crate::sink::{FastForward, Flow, Sink};
 use crate::time::{SimDuration, SimTime};
 
 pub mod key;
@@ -359,6 +359,13 @@ impl<S: Sink> Sink for Recorder<S> {
         }
     }
 
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        self.inner.fast_forward()?;
+        Some(self)
+    }
+}
+
+impl<S: Sink> FastForward for Recorder<S> {
     /// Fast-forward: the correlator's state, then the wrapped sink's. A group remembers its
     /// messages only for [`AGGREGATE_INTERVAL`], so its last event compares only up to that
     /// age; counts are counts; a first timestamp never changes once set; a bucket's level is
@@ -389,17 +396,13 @@ impl<S: Sink> Sink for Recorder<S> {
         v.exact(self.keys.slots.len() as u64);
         v.exact(self.keys.texts.len() as u64);
         v.exact(self.keys.observed_ids.len() as u64);
-        self.inner.visit_cycle(v)
+        self.inner.fast_forward().is_some_and(|f| f.visit_cycle(v))
     }
 
-    fn next_boundary(&self, from: SimTime) -> SimTime {
-        self.inner.next_boundary(from)
-    }
-
-    /// A replay writes the Events this recorder annotated in the kept cycles: its own state is
-    /// moved on by the jump's walk, like any other.
-    fn replay(&mut self, step: Replay) -> Result<bool, S::Error> {
-        self.inner.replay(step)
+    fn next_boundary(&mut self, from: SimTime) -> SimTime {
+        self.inner
+            .fast_forward()
+            .map_or(SimTime::MAX, |f| f.next_boundary(from))
     }
 }
 

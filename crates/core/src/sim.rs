@@ -7,7 +7,8 @@
 //! application behaviours; this file holds the state, the public API and the agenda.
 //!
 //! Time advances from deadline to deadline. Everything due at one instant happens in the
-//! canonical order of contract §2.3: PLEG relist, runtime happenings (process exits, pulls that
+//! canonical order of docs/semantics.md#order: PLEG relist, runtime happenings (process
+//! exits, pulls that
 //! end), pod syncs, probe ticks, worker wake-ups, probe completions. Ties inside one class go in
 //! container order, and for probe workers in creation order (startup, readiness, liveness: P6),
 //! except that a container's startup tick runs after its other ticks at the same instant.
@@ -17,7 +18,7 @@ use core::fmt;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
-use crate::behaviour::{AlwaysOk, Answer, Attempt, Behaviour, Draws, Response};
+use crate::behaviour::{AlwaysOk, Answer, Attempt, Behaviour, BehaviourShortcuts, Draws, Response};
 use crate::event::{
     ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillCause,
     KillMessage, KillReason, KubeEvent, Message, Outcome, OutputKind, Phase, PodName, ProbeOutput,
@@ -30,7 +31,7 @@ use crate::time::{SimDuration, SimTime};
 
 use self::agenda::Agenda;
 
-/// The kubelet's timing knobs (contract §2.2), with the canonical defaults.
+/// The kubelet's timing knobs (docs/scenario-format.md#kubelet), with the canonical defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KubeletConfig {
     /// How long the kubelet has been running when the pod arrives (P14).
@@ -67,7 +68,7 @@ impl Default for KubeletConfig {
 /// The application behaviours and which probe uses which.
 pub struct Behaviours {
     entries: Vec<Box<dyn Behaviour>>,
-    /// Per entry, its [`Behaviour::constant`] response: the entry is then not called.
+    /// Per entry, its [`BehaviourShortcuts::constant`] response: the entry is then not called.
     constants: Vec<Option<Response>>,
     bindings: Vec<[Option<usize>; 3]>,
 }
@@ -93,8 +94,9 @@ impl Behaviours {
     }
 
     /// Adds a behaviour and returns its index for [`Behaviours::bind`].
-    pub fn add(&mut self, behaviour: Box<dyn Behaviour>) -> usize {
-        self.constants.push(behaviour.constant());
+    pub fn add(&mut self, mut behaviour: Box<dyn Behaviour>) -> usize {
+        self.constants
+            .push(behaviour.shortcuts().and_then(|s| s.constant()));
         self.entries.push(behaviour);
         self.entries.len() - 1
     }
@@ -110,7 +112,7 @@ impl Behaviours {
     }
 
     /// The one response the `probe` of container `container` always gets, if its behaviour
-    /// declares one ([`Behaviour::constant`]; `ok` at once without a behaviour).
+    /// declares one ([`BehaviourShortcuts::constant`]; `ok` at once without a behaviour).
     fn constant_of(&self, container: usize, probe: ProbeKind) -> Option<Response> {
         match self.bindings.get(container).and_then(|b| b[probe.index()]) {
             Some(i) => self.constants.get(i).copied().flatten(),
@@ -233,7 +235,7 @@ const BACKOFF_EXPIRY: SimDuration = SimDuration::from_secs(600);
 /// The runtime's minimum grace period (R21, R24).
 const MIN_GRACE: SimDuration = SimDuration::from_secs(2);
 
-/// The agenda's classes, in the order they run at one instant (contract §2.3.1).
+/// The agenda's classes, in the order they run at one instant (docs/semantics.md#order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Class {
     Relist = 0,
@@ -275,15 +277,22 @@ fn key_of(at: Option<SimTime>, class: Class) -> Key {
 /// One container instance in the runtime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Instance {
-    /// Per-container instance number: the "container ID".
-    id: u32,
-    restart_count: u32,
+    /// Per-container instance number: the "container ID". 64 bits, so that no run within the
+    /// clock's range starts more instances than it can number.
+    id: u64,
+    /// 64 bits for the same reason; the API's `restartCount` shows it saturated at `u32::MAX`.
+    restart_count: u64,
     started_at: SimTime,
     /// `(finishedAt, exitCode)` once the process ended.
     exited: Option<(SimTime, i32)>,
 }
 
 impl Instance {
+    /// The restart count as the API shows it (`restartCount`), saturated at `u32::MAX`.
+    fn shown_restarts(&self) -> u32 {
+        u32::try_from(self.restart_count).unwrap_or(u32::MAX)
+    }
+
     fn terminated(&self) -> Option<Terminated> {
         self.exited.map(|(at, code)| Terminated {
             exit_code: code,
@@ -321,7 +330,7 @@ impl Instances {
 #[derive(Clone, Copy, Debug, Default)]
 struct Runtime {
     instances: Instances,
-    next_id: u32,
+    next_id: u64,
     image_present: bool,
     /// When the running process will exit, and with which code.
     exit_at: Option<(SimTime, i32)>,
@@ -330,7 +339,7 @@ struct Runtime {
 /// What a probe worker reads from the status view for its container (P24–P30).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct ViewEntry {
-    id: Option<u32>,
+    id: Option<u64>,
     running: bool,
     terminated: Option<i32>,
     started_at: SimTime,
@@ -343,7 +352,7 @@ struct InFlight {
     began: SimTime,
     attempt: u8,
     /// The container instance the attempt reached.
-    instance: u32,
+    instance: u64,
     ends: SimTime,
     outcome: Outcome,
     output: OutputKind,
@@ -364,7 +373,7 @@ struct Worker {
     pending_trigger: bool,
     stop_requested: bool,
     in_flight: Option<InFlight>,
-    container_id: Option<u32>,
+    container_id: Option<u64>,
     last_result: ProbeResult,
     result_run: u32,
     on_hold: bool,
@@ -584,7 +593,7 @@ pub struct Simulation {
     global_due: (Key, Slot),
     globals_dirty: bool,
     /// Results caches (P42): per worker, `(container id, result)`.
-    cache: Vec<Option<(u32, ProbeResult)>>,
+    cache: Vec<Option<(u64, ProbeResult)>>,
     /// Workers that were parked (some may have been unparked or re-created since), each once.
     parked: Vec<usize>,
     /// Per worker: whether it is listed in `parked`.
@@ -671,20 +680,7 @@ impl Simulation {
                 }
             }
         }
-        let status = PodStatus {
-            phase: Phase::Pending,
-            conditions: Conditions {
-                ready_to_start_containers: profile.ready_to_start_condition.then_some(false),
-                initialized: true,
-                ready: false,
-                containers_ready: false,
-                pod_scheduled: true,
-            },
-            init_containers: vec![ContainerStatus::default(); ni],
-            containers: vec![ContainerStatus::default(); n - ni],
-            deletion_timestamp: None,
-            removed: false,
-        };
+        let status = PodStatus::initial(&pod, &profile);
         let tally = status::Tally::of_all(&pod, &status);
         let steady = steady::Steady::of_workers(&pod, &profile, &behaviours, &workers);
         Simulation {
@@ -862,7 +858,7 @@ impl Simulation {
             if self.sync_ended {
                 self.sync_ended = false;
                 if self.cycle.due() {
-                    self.cycle_point(until, out.sink).map_err(RunError::Sink)?;
+                    self.cycle_point(until, out.sink);
                 }
             }
         }
@@ -901,7 +897,8 @@ impl Simulation {
             self.global_due = self.global_due();
         }
         // Workers: ties keep creation order, except that a container's startup tick yields to
-        // its liveness and readiness ticks at the same instant (contract §2.3.1: ticks due
+        // its liveness and readiness ticks at the same instant
+        // (docs/semantics.md#same-instant-ticks: ticks due
         // together all read the status as it was before any of them ran, so a startup verdict
         // at `t` is not seen by the other ticks at `t`); see `agenda`.
         // The steady lane holds ticks in the same order: the earlier of the two heads is first.
@@ -1067,7 +1064,7 @@ mod hot_path_tests;
 #[cfg(test)]
 mod kubelet_tests;
 #[cfg(test)]
-mod replay_tests;
+mod long_run_tests;
 #[cfg(test)]
 mod status_tests;
 #[cfg(test)]

@@ -5,33 +5,7 @@ use std::convert::Infallible;
 
 use crate::cycle::Visitor;
 use crate::event::{Event, EventKind};
-use crate::time::{SimDuration, SimTime};
-
-/// One step of a listing's replay of whole cycles ([`Sink::replay`]).
-///
-/// When fast-forward finds that the state repeats and the sink prints every event, the engine
-/// does not skip the cycles: it marks where cycles begin and end in the event stream, keeps
-/// simulating step by step while the sink keeps the events of each cycle, and once the sink says
-/// it can write later cycles from the kept ones, asks it to write them and moves its own state on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Replay {
-    /// The state has just repeated: keep the events from here on, as the first cycle.
-    Begin,
-    /// The state repeated again, one cycle after the last mark: the events since then are a
-    /// whole cycle; keep the ones that follow as the next.
-    Mark,
-    /// Write the events of the next `cycles` cycles, each `period` later than the one before,
-    /// from the cycles kept so far; answer `false` (writing nothing) when they do not show
-    /// how. After `true` the engine's state is moved on by the same cycles.
-    Emit {
-        /// How many cycles.
-        cycles: u64,
-        /// The length of one.
-        period: SimDuration,
-    },
-    /// Stop keeping events (after an `Emit`, or when the cycle broke).
-    End,
-}
+use crate::time::SimTime;
 
 /// Whether the run should go on after an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,35 +45,31 @@ pub trait Sink {
         self.event(event)
     }
 
-    /// Steady-state fast-forward ([`cycle`](crate::cycle)): walks the sink's own state with `v`
-    /// and returns `true`, or returns `false` when the sink cannot be moved on by whole cycles
-    /// without seeing their events (the default: a listing must print every event). A sink
+    /// The sink's part in steady-state fast-forward ([`cycle`](crate::cycle)), if it takes
+    /// part: a sink that can be moved on by whole cycles without seeing their events implements
+    /// [`FastForward`] and returns itself here. The default, `None`, keeps the run step by step
+    /// (a listing must print every event).
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        None
+    }
+}
+
+/// Opt-in acceleration for a [`Sink`]: what steady-state fast-forward needs to move the sink on
+/// by whole cycles ([`cycle`](crate::cycle)). Offered through [`Sink::fast_forward`]; it
+/// changes nothing a sink is told, only how many of the repeated events it is told one by one.
+pub trait FastForward {
+    /// Walks the sink's own state with `v` and returns `true`, or returns `false` when the sink
+    /// cannot be moved on by whole cycles after all (a wrapper whose inner sink cannot). A sink
     /// that returns `true` promises that its state after a cycle of events is its state before
     /// it, moved as the walk's tags say; every value that a cycle changes is visited.
-    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
-        let _ = v;
-        false
-    }
+    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool;
 
     /// The earliest instant at or after `from` at which the sink starts treating events
     /// differently (an `at:` check falls due, a counting window opens or closes); a jump never
     /// spans one. `SimTime::MAX` when there is none (the default).
-    fn next_boundary(&self, from: SimTime) -> SimTime {
+    fn next_boundary(&mut self, from: SimTime) -> SimTime {
         let _ = from;
         SimTime::MAX
-    }
-
-    /// A listing's replay of whole cycles (see [`Replay`]). A sink that can write a cycle's
-    /// events again from the ones it kept calls [`Visitor::listing`] in
-    /// [`visit_cycle`](Sink::visit_cycle) and returns `true` from it; it answers `true` to
-    /// `Begin`, keeps events until `End`, and writes them on `Emit` when it can. The default
-    /// answers `false` to everything, so fast-forward stays off for a listing that cannot.
-    ///
-    /// # Errors
-    /// Writing the replayed events failed.
-    fn replay(&mut self, step: Replay) -> Result<bool, Self::Error> {
-        let _ = step;
-        Ok(false)
     }
 }
 
@@ -116,14 +86,8 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     ) -> Result<Flow, Self::Error> {
         (**self).container_event(event, container)
     }
-    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
-        (**self).visit_cycle(v)
-    }
-    fn next_boundary(&self, from: SimTime) -> SimTime {
-        (**self).next_boundary(from)
-    }
-    fn replay(&mut self, step: Replay) -> Result<bool, Self::Error> {
-        (**self).replay(step)
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        (**self).fast_forward()
     }
 }
 
@@ -253,6 +217,12 @@ impl Sink for CountSink {
         Ok(Flow::Continue)
     }
 
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        Some(self)
+    }
+}
+
+impl FastForward for CountSink {
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         v.exact(self.per_container.len() as u64);
         for (_, counts) in &mut self.per_container {

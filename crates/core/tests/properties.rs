@@ -208,6 +208,7 @@ impl Sink for Trace {
             EventKind::Deleted => Seen::Deleted,
             EventKind::KubeletRestart => Seen::KubeletRestart,
             EventKind::PodReady { .. } | EventKind::Event(_) => Seen::Other,
+            _ => Seen::Other,
         };
         self.events.push((event.t, seen));
         Ok(Flow::Continue)
@@ -570,6 +571,7 @@ proptest! {
                             );
                             continue;
                         }
+                        _ => panic!("a kill reason this property does not know: {reason:?}"),
                     };
                     prop_assert_eq!(
                         last[c][kind.index()], Some(ProbeResult::Failure),
@@ -604,6 +606,7 @@ proptest! {
                 KillReason::LivenessProbe => ProbeKind::Liveness,
                 KillReason::StartupProbe => ProbeKind::Startup,
                 KillReason::Unknown | KillReason::Deletion => continue,
+                _ => panic!("a kill reason this property does not know: {reason:?}"),
             };
             let failure_now = run.events.iter().any(|(at, s)| {
                 at == t

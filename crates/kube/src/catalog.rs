@@ -92,6 +92,7 @@ pub struct Selection {
 
 /// Why no workload could be chosen.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SelectError {
     /// The file cannot be read as manifests: YAML syntax, or objects without a kind (every
     /// problem found, with positions).

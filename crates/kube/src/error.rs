@@ -1,17 +1,18 @@
-//! Errors of loading a scenario: every problem found, each with its field path and position.
+//! Errors of reading Kubernetes input (a manifest, a catalog, a scenario file built on them): every
+//! problem found, each with its field path and position.
 //!
 //! Validation collects all errors before giving up, like the apiserver, so one
-//! [`ScenarioError`] can carry several [`Diagnostic`]s. Messages are lower case without a
+//! [`InputError`] can carry several [`Diagnostic`]s. Messages are lower case without a
 //! trailing period, except where the apiserver's own wording is quoted
 //! (`Invalid value: 2: must be 1`).
 
 use core::fmt;
 
 use crate::field_path::FieldPath;
-use crate::printable::{printable, push_printable, source_line};
+use crate::printable::{printable, push_printable, Lines};
 use crate::yaml::{Mark, SourceId};
 
-/// One problem in a scenario file.
+/// One problem in an input file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     /// The field at fault (empty for syntax errors that belong to no field).
@@ -62,19 +63,20 @@ impl fmt::Display for Diagnostic {
 pub struct Source {
     /// How messages name it: a file's display path, or an option (`--app`).
     pub name: String,
-    /// Its text, for the snippets of [`ScenarioError::render`].
+    /// Its text, for the snippets of [`InputError::render`].
     pub text: String,
     /// A command-line argument rather than a file: its snippet has no line number.
     pub argument: bool,
 }
 
-/// Why a scenario could not be loaded: one or more [`Diagnostic`]s.
+/// Why an input (a manifest, or a scenario file, whose loader reports through the same type)
+/// could not be read: one or more [`Diagnostic`]s.
 ///
 /// Displays one line per problem: `<file>:<line>:<col>: <path>: <message>` (the position is
 /// left out when unknown). A diagnostic whose mark is in another source than the main input
 /// names that source instead of `file`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError {
+pub struct InputError {
     /// The main input's display path, as given by the caller.
     pub file: String,
     /// The problems, in the order they were found (never empty).
@@ -83,11 +85,11 @@ pub struct ScenarioError {
     pub sources: Vec<Source>,
 }
 
-impl ScenarioError {
+impl InputError {
     /// An error with a single problem.
     #[must_use]
-    pub fn single(file: &str, diagnostic: Diagnostic) -> ScenarioError {
-        ScenarioError {
+    pub fn single(file: &str, diagnostic: Diagnostic) -> InputError {
+        InputError {
             file: file.to_owned(),
             items: vec![diagnostic],
             sources: Vec::new(),
@@ -99,7 +101,7 @@ impl ScenarioError {
     /// confusing ways (a YAML syntax error, a string where a number belongs); the hint points at
     /// the first template action.
     #[must_use]
-    pub fn with_template_hint(mut self, text: &str) -> ScenarioError {
+    pub fn with_template_hint(mut self, text: &str) -> InputError {
         if let Some(mark) = template_action(text) {
             self.items.push(
                 Diagnostic::new(
@@ -137,7 +139,7 @@ impl ScenarioError {
     /// ```
     ///
     /// `source` must be the text the main input was loaded from; the texts of other sources
-    /// come with the error ([`ScenarioError::sources`]). A problem in a command-line argument
+    /// come with the error ([`InputError::sources`]). A problem in a command-line argument
     /// shows the argument:
     ///
     /// ```text
@@ -150,6 +152,8 @@ impl ScenarioError {
     #[must_use]
     pub fn render(&self, source: &str) -> String {
         let mut out = String::new();
+        // Each source's lines are indexed once, however many problems point into it.
+        let mut indexed: Vec<Lines<'_>> = Vec::new();
         for (i, d) in self.items.iter().enumerate() {
             if i > 0 {
                 out.push('\n');
@@ -164,15 +168,31 @@ impl ScenarioError {
                     out.push('\n');
                 }
                 Some(mark) => match self.source(mark.source) {
-                    None => render_snippet(&mut out, &self.file, source, mark, d.width, false),
+                    None => {
+                        let line = line_in(&mut indexed, source, mark.line);
+                        render_snippet(&mut out, &self.file, line, mark, d.width, false);
+                    }
                     Some(s) => {
-                        render_snippet(&mut out, &s.name, &s.text, mark, d.width, s.argument)
+                        let line = line_in(&mut indexed, &s.text, mark.line);
+                        render_snippet(&mut out, &s.name, line, mark, d.width, s.argument);
                     }
                 },
             }
         }
         out
     }
+}
+
+/// Line `number` of `text`, from the index of its lines in `indexed` (made on first use).
+fn line_in<'a>(indexed: &mut Vec<Lines<'a>>, text: &'a str, number: usize) -> Option<&'a str> {
+    let at = match indexed.iter().position(|l| l.is_of(text)) {
+        Some(at) => at,
+        None => {
+            indexed.push(Lines::new(text));
+            indexed.len() - 1
+        }
+    };
+    indexed[at].line(number)
 }
 
 /// Where the first `{{ … }}` template action outside a comment starts, if there is one.
@@ -204,7 +224,7 @@ fn push_lines(out: &mut String, text: &str) {
 fn render_snippet(
     out: &mut String,
     file: &str,
-    source: &str,
+    line: Option<&str>,
     mark: Mark,
     width: Option<usize>,
     argument: bool,
@@ -221,7 +241,7 @@ fn render_snippet(
     } else {
         out.push_str(&format!("{pad}--> {file}:{mark}\n"));
     }
-    let Some(line) = source_line(source, mark.line) else {
+    let Some(line) = line else {
         return;
     };
     let number = if argument { " ".to_owned() } else { number };
@@ -324,7 +344,7 @@ fn token_width(line: &str, start: usize) -> usize {
     }
 }
 
-impl fmt::Display for ScenarioError {
+impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, d) in self.items.iter().enumerate() {
             if i > 0 {
@@ -342,14 +362,14 @@ impl fmt::Display for ScenarioError {
     }
 }
 
-impl std::error::Error for ScenarioError {}
+impl std::error::Error for InputError {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn sample() -> ScenarioError {
-        ScenarioError {
+    fn sample() -> InputError {
+        InputError {
             file: "pod.yaml".to_owned(),
             items: vec![
                 Diagnostic::new(
@@ -392,7 +412,7 @@ mod tests {
     #[test]
     fn long_lines_are_shown_around_the_column() {
         let line = format!("{}\"bad\"{}", "x".repeat(500), "y".repeat(500));
-        let e = ScenarioError::single(
+        let e = InputError::single(
             "min.json",
             Diagnostic::new(FieldPath::new("a"), Some(Mark::new(1, 501)), "wrong"),
         );
@@ -410,7 +430,7 @@ mod tests {
         // A hostile file must not drive the terminal: ESC and BEL are shown escaped, in the
         // snippet and in the message, and the caret still points at the value.
         let source = "a: 1\nname: \u{1b}[2J\u{7}bad: x\n";
-        let e = ScenarioError::single(
+        let e = InputError::single(
             "x\u{1b}.yaml",
             Diagnostic::new(
                 FieldPath::new("name"),
@@ -432,7 +452,7 @@ mod tests {
     fn a_lone_carriage_return_ends_a_line() {
         // The parser counts `\r` as a line break; the snippet shows the line it means.
         let source = "a: 1\rb: 2\r\nc: bad\n";
-        let e = ScenarioError::single(
+        let e = InputError::single(
             "cr.yaml",
             Diagnostic::new(FieldPath::new("c"), Some(Mark::new(3, 4)), "wrong"),
         );

@@ -8,13 +8,64 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-/// Whether `c` must not reach a terminal raw: control characters other than tab (C0, DEL and
-/// C1, a lone carriage return among them) and the bidirectional embeddings, overrides and
-/// isolates.
+/// Whether `c` must not reach a terminal or a CI log raw: control characters other than tab
+/// (C0, DEL and C1, a lone carriage return among them); the bidirectional marks, embeddings,
+/// overrides and isolates (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), which
+/// reorder what is shown; the invisible zero-width characters (U+200B to U+200D, U+2060 to
+/// U+2064, U+FEFF), which hide text in plain sight; and the line and paragraph separators
+/// (U+2028, U+2029), which many tools take for line breaks.
 #[must_use]
 pub fn is_unprintable(c: char) -> bool {
     (c.is_control() && c != '\t')
-        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        || matches!(
+            c,
+            '\u{61c}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{feff}'
+        )
+}
+
+/// `s` as a JSON string literal appended to `out`: `"`, `\\` and the C0 controls escaped as
+/// `serde_json` escapes them, and every other [unprintable](is_unprintable) character (DEL, C1,
+/// bidirectional, zero-width, U+2028 and U+2029, which split JSON lines in common tools) as
+/// `\uXXXX`, so that no JSON probesim writes drives a terminal when it is printed. Everything
+/// else, non-ASCII included, is written as is.
+///
+/// # Examples
+/// ```
+/// let mut out = String::new();
+/// probesim_kube::printable::json_string(&mut out, "a\"\u{2028}\u{202e}é\n");
+/// assert_eq!(out, r#""a\"\u2028\u202eé\n""#);
+/// ```
+pub fn json_string(out: &mut String, s: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        let escape = match c {
+            '"' => "\\\"",
+            '\\' => "\\\\",
+            '\n' => "\\n",
+            '\r' => "\\r",
+            '\t' => "\\t",
+            '\u{8}' => "\\b",
+            '\u{c}' => "\\f",
+            c if is_unprintable(c) => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if escape.is_empty() {
+            // Every unprintable character is in the Basic Multilingual Plane.
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        } else {
+            out.push_str(escape);
+        }
+        start = i + c.len_utf8();
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
 }
 
 /// `text` with every [unprintable](is_unprintable) character written as a Rust-style escape
@@ -92,6 +143,53 @@ pub fn source_line(source: &str, number: usize) -> Option<&str> {
     }
 }
 
+/// The lines of a source, found once: [`Lines::line`] is [`source_line`] without scanning
+/// from the start for every line asked for (an error report of 45,000 problems asks 45,000
+/// times).
+#[derive(Clone, Debug)]
+pub struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    /// Indexes the line starts of `text`.
+    #[must_use]
+    pub fn new(text: &'a str) -> Lines<'a> {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\r' if bytes.get(i + 1) == Some(&b'\n') => i += 2,
+                b'\r' | b'\n' => i += 1,
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            }
+            if i < bytes.len() {
+                starts.push(i);
+            }
+        }
+        Lines { text, starts }
+    }
+
+    /// Whether these are the lines of `text` (the very same string, not an equal one).
+    #[must_use]
+    pub fn is_of(&self, text: &str) -> bool {
+        std::ptr::eq(self.text, text)
+    }
+
+    /// Line `number` (1-based), as [`source_line`] gives it.
+    #[must_use]
+    pub fn line(&self, number: usize) -> Option<&'a str> {
+        let start = *self.starts.get(number.checked_sub(1)?)?;
+        let rest = &self.text[start..];
+        Some(rest.find(['\n', '\r']).map_or(rest, |e| &rest[..e]))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,6 +201,64 @@ mod tests {
             printable("\u{1b}]0;title\u{7}x\u{0}\u{7f}\u{9b}\r\u{202e}"),
             "\\u{1b}]0;title\\u{7}x\\u{0}\\u{7f}\\u{9b}\\u{d}\\u{202e}"
         );
+    }
+
+    #[test]
+    fn line_separators_zero_widths_and_bidi_marks_are_unprintable() {
+        for c in [
+            '\u{2028}', '\u{2029}', '\u{200b}', '\u{200d}', '\u{feff}', '\u{61c}', '\u{2066}',
+            '\u{202e}', '\u{85}', '\u{9b}', '\u{7f}', '\u{1b}',
+        ] {
+            assert!(is_unprintable(c), "{c:?}");
+        }
+        for c in [
+            '\t',
+            'a',
+            'é',
+            '✓',
+            '\u{a0}',
+            '\u{2027}',
+            '\u{2030}',
+            '\u{1f600}',
+        ] {
+            assert!(!is_unprintable(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn json_strings_escape_what_serde_json_does_and_the_unprintable() {
+        let mut out = String::new();
+        let hostile = "q\"b\\n\n\r\t\u{8}\u{c}\u{0}\u{1b}]0;x\u{7}\u{7f}\u{9b}\u{202e}\u{200b}\u{2028}\u{2029}é😀";
+        json_string(&mut out, hostile);
+        assert_eq!(
+            out,
+            r#""q\"b\\n\n\r\t\b\f\u0000\u001b]0;x\u0007\u007f\u009b\u202e\u200b\u2028\u2029é😀""#
+        );
+        assert!(!out.chars().any(is_unprintable));
+        let back: String = serde_json::from_str(&out).unwrap();
+        assert_eq!(back, hostile);
+    }
+
+    #[test]
+    fn indexed_lines_are_the_source_lines() {
+        for s in [
+            "a\r\nb\rc\nd",
+            "a\n",
+            "",
+            "\n\n",
+            "x\r",
+            "\r\n\r\nq",
+            "é\nü\r\n",
+        ] {
+            let lines = Lines::new(s);
+            for n in 0..8 {
+                assert_eq!(
+                    lines.line(n),
+                    if n == 0 { None } else { source_line(s, n) },
+                    "{s:?} {n}"
+                );
+            }
+        }
     }
 
     #[test]

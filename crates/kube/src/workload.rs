@@ -12,6 +12,7 @@ use crate::field_path::FieldPath;
 
 /// A kind of object that has a pod to simulate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum WorkloadKind {
     /// `v1` Pod.
     Pod,

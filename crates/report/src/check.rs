@@ -18,7 +18,7 @@ use core::fmt;
 use core::str::FromStr;
 use std::io::{self, Write};
 
-use probesim_scenario::printable::printable;
+use probesim_kube::printable::printable;
 
 use probesim_scenario::expect::Failure;
 
@@ -29,6 +29,7 @@ mod tests;
 
 /// The `--format` of `probesim check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum CheckFormat {
     /// One line per scenario, for people (the default).
     #[default]

@@ -1,6 +1,6 @@
 //! `--format describe`: what `kubectl describe pod` prints at an instant.
 
-use probesim_scenario::printable::printable_lines;
+use probesim_kube::printable::printable_lines;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -281,6 +281,7 @@ fn state(t: &mut String, name: &str, state: &ContainerState) {
             let _ = writeln!(t, "      Started:\t{}", Rfc1123z(started_at));
             let _ = writeln!(t, "      Finished:\t{}", Rfc1123z(finished_at));
         }
+        _ => {}
     }
 }
 

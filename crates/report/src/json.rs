@@ -12,14 +12,13 @@ use std::io::{self, Write};
 
 use probesim_core::cycle::Visitor;
 use probesim_core::{
-    ContainerState, ContainerStatus, Event, EventKind, Flow, NameSlots, PodSpec, PodStatus, Replay,
-    SimTime, Sink,
+    ContainerState, ContainerStatus, Event, EventKind, FastForward, Flow, NameSlots, PodSpec,
+    PodStatus, SimTime, Sink,
 };
 
 use super::RunInfo;
 
 mod line;
-mod replay;
 
 /// How many bytes of event lines the JSON sinks gather before handing them to their writer.
 const FLUSH_AT: usize = 64 * 1024;
@@ -28,42 +27,23 @@ const FLUSH_AT: usize = 64 * 1024;
 /// the summary. Parentheses keep it apart from every container name (a DNS label).
 pub const POD_COUNTS_KEY: &str = "(pod)";
 
-/// Writes `s` as a JSON string literal: `"`, `\` and control characters are escaped the way
-/// `serde_json` escapes them; everything else, non-ASCII included, is written as is.
+/// Writes `s` as a JSON string literal, escaped as
+/// [`json_string`](probesim_kube::printable::json_string) escapes it: `"`, `\` and C0
+/// controls as `serde_json` does, DEL, C1, bidirectional, zero-width characters and U+2028 and
+/// U+2029 as `\uXXXX`; everything else as is. Plain ASCII, the usual case, is written at once.
 pub(crate) fn string<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
-    w.write_all(b"\"")?;
     let bytes = s.as_bytes();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let escape: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0c => b"\\f",
-            0x00..=0x1f => b"",
-            _ => continue,
-        };
-        w.write_all(&bytes[start..i])?;
-        if escape.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            w.write_all(&[
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[usize::from(b >> 4)],
-                HEX[usize::from(b & 0xf)],
-            ])?;
-        } else {
-            w.write_all(escape)?;
-        }
-        start = i + 1;
+    if bytes
+        .iter()
+        .all(|&b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
+        w.write_all(b"\"")?;
+        w.write_all(bytes)?;
+        return w.write_all(b"\"");
     }
-    w.write_all(&bytes[start..])?;
-    w.write_all(b"\"")
+    let mut out = String::with_capacity(s.len() + 8);
+    probesim_kube::printable::json_string(&mut out, s);
+    w.write_all(out.as_bytes())
 }
 
 /// Writes `, "key": ` (keys are plain ASCII and need no escaping).
@@ -228,7 +208,25 @@ fn header_fields<W: Write + ?Sized>(w: &mut W, info: &RunInfo<'_>) -> io::Result
     string(w, info.scenario)?;
     field_str(w, "kubernetes", info.kubernetes)?;
     field_raw(w, "seed", info.seed)?;
-    field_raw(w, "duration", info.duration)
+    field_raw(w, "duration", info.duration)?;
+    overridden_field(w, info.overridden)
+}
+
+/// Writes `, "overridden": ["--set …", …]` when the command line edited the scenario, and
+/// nothing otherwise (the file's own run keeps the header it always had).
+fn overridden_field<W: Write + ?Sized>(w: &mut W, overridden: &[String]) -> io::Result<()> {
+    if overridden.is_empty() {
+        return Ok(());
+    }
+    key(w, "overridden")?;
+    w.write_all(b"[")?;
+    for (i, edit) in overridden.iter().enumerate() {
+        if i > 0 {
+            w.write_all(b", ")?;
+        }
+        string(w, edit)?;
+    }
+    w.write_all(b"]")
 }
 
 /// `--format json`: the JSON timeline of docs/cli.md#--format-json, streamed.
@@ -255,8 +253,6 @@ pub struct JsonSink<W: Write> {
     /// Event lines not yet handed to `w` (at most about [`FLUSH_AT`] bytes).
     out: Vec<u8>,
     lines: line::EventWriter,
-    /// Whole cycles kept for fast-forward.
-    cycles: replay::Cycles,
 }
 
 impl<W: Write> JsonSink<W> {
@@ -273,7 +269,6 @@ impl<W: Write> JsonSink<W> {
             events: 0,
             out: Vec::new(),
             lines: line::EventWriter::default(),
-            cycles: replay::Cycles::default(),
         })
     }
 
@@ -303,26 +298,11 @@ impl<W: Write> Sink for JsonSink<W> {
         } else {
             b",\n    "
         };
-        let start = self.out.len();
         self.out.extend_from_slice(sep);
         self.lines.write(&mut self.out, event);
-        if self.cycles.keeping() {
-            self.cycles.keep(&self.out[start..]);
-        }
         self.events += 1;
         flush_full(&mut self.w, &mut self.out)?;
         Ok(Flow::Continue)
-    }
-
-    /// Fast-forward replays whole cycles of lines ([`Sink::replay`]); the sink's own state
-    /// decides nothing.
-    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
-        v.listing();
-        true
-    }
-
-    fn replay(&mut self, step: Replay) -> io::Result<bool> {
-        self.cycles.step(step, &mut self.w, &mut self.out)
     }
 }
 
@@ -345,11 +325,11 @@ fn flush_full<W: Write>(w: &mut W, out: &mut Vec<u8>) -> io::Result<()> {
 #[derive(Debug)]
 pub struct JsonlSink<W: Write> {
     w: W,
+    /// The command-line edits, listed in the final line.
+    overridden: Vec<String>,
     /// Event lines not yet handed to `w` (at most about [`FLUSH_AT`] bytes).
     out: Vec<u8>,
     lines: line::EventWriter,
-    /// Whole cycles kept for fast-forward.
-    cycles: replay::Cycles,
 }
 
 impl<W: Write> JsonlSink<W> {
@@ -358,10 +338,18 @@ impl<W: Write> JsonlSink<W> {
     pub fn new(w: W) -> JsonlSink<W> {
         JsonlSink {
             w,
+            overridden: Vec::new(),
             out: Vec::new(),
             lines: line::EventWriter::default(),
-            cycles: replay::Cycles::default(),
         }
+    }
+
+    /// Lists the command-line edits of the scenario in the final line (`"overridden"`, after
+    /// `kind`); none by default.
+    #[must_use]
+    pub fn with_overridden(mut self, overridden: &[String]) -> JsonlSink<W> {
+        self.overridden = overridden.to_vec();
+        self
     }
 
     /// Writes the `{"kind": "final", …}` line and returns the writer, flushed.
@@ -370,7 +358,9 @@ impl<W: Write> JsonlSink<W> {
     /// Writing or flushing failed.
     pub fn finish(mut self, end: SimTime, pod: &PodSpec, status: &PodStatus) -> io::Result<W> {
         self.w.write_all(&self.out)?;
-        self.w.write_all(b"{\"kind\": \"final\", ")?;
+        self.w.write_all(b"{\"kind\": \"final\"")?;
+        overridden_field(&mut self.w, &self.overridden)?;
+        self.w.write_all(b", ")?;
         final_fields(&mut self.w, end, pod, status)?;
         self.w.write_all(b"}\n")?;
         self.w.flush()?;
@@ -382,24 +372,10 @@ impl<W: Write> Sink for JsonlSink<W> {
     type Error = io::Error;
 
     fn event(&mut self, event: &Event<'_>) -> io::Result<Flow> {
-        let start = self.out.len();
         self.lines.write(&mut self.out, event);
         self.out.push(b'\n');
-        if self.cycles.keeping() {
-            self.cycles.keep(&self.out[start..]);
-        }
         flush_full(&mut self.w, &mut self.out)?;
         Ok(Flow::Continue)
-    }
-
-    /// As [`JsonSink`]'s.
-    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
-        v.listing();
-        true
-    }
-
-    fn replay(&mut self, step: Replay) -> io::Result<bool> {
-        self.cycles.step(step, &mut self.w, &mut self.out)
     }
 }
 
@@ -551,6 +527,12 @@ impl<W: Write> Sink for SummarySink<W> {
         Ok(Flow::Continue)
     }
 
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        Some(self)
+    }
+}
+
+impl<W: Write> FastForward for SummarySink<W> {
     /// Counts move on with fast-forward: the summary shows nothing else of the events.
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         v.exact(self.names.len() as u64);
@@ -781,13 +763,20 @@ mod tests {
 
     #[test]
     fn strings_are_escaped_like_serde_json() {
-        let nasty =
-            "a \"quoted\" \\ back\nnew\rret\ttab \u{1} \u{8} \u{c} \u{1f} \u{7f} é ✓ {kubia}";
+        let nasty = "a \"quoted\" \\ back\nnew\rret\ttab \u{1} \u{8} \u{c} \u{1f} é ✓ {kubia}";
         let mut out = Vec::new();
         string(&mut out, nasty).unwrap();
         let ours = String::from_utf8(out).unwrap();
         assert_eq!(ours, serde_json::to_string(nasty).unwrap());
         assert_eq!(serde_json::from_str::<String>(&ours).unwrap(), nasty);
+        // Beyond serde_json: DEL, C1, bidi, zero-width and the line separators, which
+        // break the line-splitting of jsonl in common tools.
+        let hostile = "\u{7f}\u{9b}\u{202e}\u{200b}\u{2028}\u{2029}";
+        let mut out = Vec::new();
+        string(&mut out, hostile).unwrap();
+        let ours = String::from_utf8(out).unwrap();
+        assert_eq!(ours, r#""\u007f\u009b\u202e\u200b\u2028\u2029""#);
+        assert_eq!(serde_json::from_str::<String>(&ours).unwrap(), hostile);
     }
 
     #[test]

@@ -52,8 +52,9 @@ use core::fmt;
 use core::str::FromStr;
 use std::io;
 
-use probesim_core::cycle::Visitor;
-use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, Replay, SimDuration, SimTime, Sink};
+use probesim_core::{
+    Event, FastForward, Flow, PodSpec, PodStatus, Profile, SimDuration, SimTime, Sink,
+};
 
 pub mod check;
 pub mod compare;
@@ -61,7 +62,6 @@ mod describe;
 mod events;
 pub mod explain;
 mod json;
-mod limit;
 pub mod picture;
 mod readable;
 mod render;
@@ -72,7 +72,7 @@ mod watch;
 
 pub mod trace;
 
-pub use render::{render, render_with};
+pub use render::{check_listing, render, render_with};
 pub use render::{render_explain, trace_run, TracedRun};
 
 pub use describe::{
@@ -80,7 +80,6 @@ pub use describe::{
     ORIGIN_UNIX_SECS,
 };
 pub use events::{ApiEvent, EventStore, Reporter, EVENT_TTL, NODE_NAME};
-pub use limit::{check_listed, check_listing, EventLimit};
 pub use readable::{Filter, ReadableSink, LEGEND};
 pub use tracker::PodTracker;
 pub use watch::GetSink;
@@ -118,6 +117,7 @@ impl RunInfo<'_> {
 
 /// The `--format` of `probesim run`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Format {
     /// The human-readable table ([`TextSink`]), the default.
     #[default]
@@ -254,6 +254,7 @@ impl Default for ViewOptions {
 
 /// One of the report sinks, chosen by [`Format`].
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ReportSink<W: io::Write> {
     /// `--format timeline`, the exact table (`-v`).
     Timeline(TextSink<W>),
@@ -274,22 +275,28 @@ pub enum ReportSink<W: io::Write> {
 }
 
 impl<W: io::Write> ReportSink<W> {
-    /// Starts a report of `format` (the timeline without `sync` lines: see [`TextSink::new`]).
+    /// Starts a report of `format` (the timeline without `sync` lines: see [`TextSink::new`])
+    /// for `pod` simulated under `profile`, from its [initial status](PodStatus::initial).
     ///
     /// # Errors
     /// Writing the header failed.
-    pub fn new(format: Format, w: W, info: &RunInfo<'_>, pod: &PodSpec) -> io::Result<Self> {
-        let profile = Profile::parse(info.kubernetes).unwrap_or_else(Profile::newest);
+    pub fn new(
+        format: Format,
+        w: W,
+        info: &RunInfo<'_>,
+        pod: &PodSpec,
+        profile: &Profile,
+    ) -> io::Result<Self> {
         Ok(match format {
             Format::Timeline => ReportSink::Timeline(TextSink::new(w, info, pod, false)?),
             Format::Json => ReportSink::Json(JsonSink::new(w, info)?),
-            Format::Jsonl => ReportSink::Jsonl(JsonlSink::new(w)),
+            Format::Jsonl => ReportSink::Jsonl(JsonlSink::new(w).with_overridden(info.overridden)),
             Format::Summary => ReportSink::Summary(SummarySink::new(w, info, pod)?),
             Format::Get => {
-                let initial = initial_status(pod, &profile);
-                ReportSink::Get(GetSink::new(w, pod, &initial, &profile)?)
+                let initial = PodStatus::initial(pod, profile);
+                ReportSink::Get(GetSink::new(w, pod, &initial, profile)?)
             }
-            Format::Describe => ReportSink::Describe(DescribeSink::new(w, pod, &profile)),
+            Format::Describe => ReportSink::Describe(DescribeSink::new(w, pod, profile)),
             Format::Svg | Format::Html => {
                 ReportSink::Picture(PictureSink::new(w, format == Format::Html, info, None, pod))
             }
@@ -324,7 +331,7 @@ impl<W: io::Write> ReportSink<W> {
             )?),
             Format::Get => ReportSink::Get(GetSink::new(w, pod, initial, profile)?),
             Format::Describe => ReportSink::Describe(DescribeSink::new(w, pod, profile)),
-            _ => ReportSink::new(format, w, info, pod)?,
+            _ => ReportSink::new(format, w, info, pod, profile)?,
         })
     }
 
@@ -376,42 +383,12 @@ impl<W: io::Write> Sink for ReportSink<W> {
         }
     }
 
-    /// The summary is moved on by fast-forward and the JSON listings replay cycles; the
-    /// other views see every event.
-    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
+    /// The summary is moved on by fast-forward; the listings see every event.
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
         match self {
-            ReportSink::Json(s) => s.visit_cycle(v),
-            ReportSink::Jsonl(s) => s.visit_cycle(v),
-            ReportSink::Summary(s) => s.visit_cycle(v),
-            _ => false,
+            ReportSink::Summary(s) => s.fast_forward(),
+            _ => None,
         }
-    }
-
-    fn replay(&mut self, step: Replay) -> io::Result<bool> {
-        match self {
-            ReportSink::Json(s) => s.replay(step),
-            ReportSink::Jsonl(s) => s.replay(step),
-            _ => Ok(false),
-        }
-    }
-}
-
-/// The status a pod has before the kubelet's first sync, as the simulation starts it: Pending,
-/// every container waiting in `ContainerCreating`.
-fn initial_status(pod: &PodSpec, profile: &Profile) -> PodStatus {
-    PodStatus {
-        phase: probesim_core::Phase::Pending,
-        conditions: probesim_core::Conditions {
-            ready_to_start_containers: profile.ready_to_start_condition.then_some(false),
-            initialized: true,
-            ready: false,
-            containers_ready: false,
-            pod_scheduled: true,
-        },
-        init_containers: vec![probesim_core::ContainerStatus::default(); pod.init_containers.len()],
-        containers: vec![probesim_core::ContainerStatus::default(); pod.containers.len()],
-        deletion_timestamp: None,
-        removed: false,
     }
 }
 

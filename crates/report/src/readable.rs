@@ -1,7 +1,7 @@
 //! `--format timeline` without `-v`: the timeline for people.
 
 use core::fmt::Write as _;
-use probesim_scenario::printable::printable;
+use probesim_kube::printable::printable;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -59,7 +59,7 @@ impl Filter {
 
 /// A probe worker's run of equal results, as the kubelet counts it toward a threshold.
 #[derive(Clone, Copy, Debug, Default)]
-struct Run {
+struct Streak {
     /// `lastResult` is Success (a warning counts as one).
     success: bool,
     /// `resultRun` (P33).
@@ -102,7 +102,7 @@ pub struct ReadableSink<W: Write> {
     colour: bool,
     time_width: usize,
     name_width: usize,
-    runs: BTreeMap<(String, usize), Run>,
+    runs: BTreeMap<(String, usize), Streak>,
     /// Each container's index by name (the first of a repeated name): a probe line finds its
     /// thresholds by a look-up, not a search through every container.
     index: BTreeMap<String, usize>,

@@ -1,13 +1,15 @@
-//! Running a scenario to its horizon into one of the reports.
+//! A scenario's run shown as one of the reports: the view's sink is built here and finished
+//! here; the run itself (its limits, the simulation, the event recorder) is the scenario
+//! crate's ([`probesim_scenario::limit`], [`probesim_scenario::run::run_into`]).
 
-use probesim_scenario::printable::printable_lines;
+use probesim_kube::printable::printable_lines;
 use std::io;
 
-use probesim_core::{PodSpec, PodStatus, Recorder, SimDuration, SimTime};
-use probesim_scenario::run::{horizon, RunFailure, MAX_LISTED_EVENTS};
+use probesim_core::{PodSpec, PodStatus, SimDuration, SimTime};
+use probesim_scenario::limit::check_listed;
+use probesim_scenario::run::{horizon, run_into, Hearing, RunFailure, MAX_LISTED_EVENTS};
 use probesim_scenario::scenario::Scenario;
 
-use crate::limit::check_listing;
 use crate::trace::{Trace, TraceSink};
 use crate::{Format, ReportSink, RunInfo, ViewOptions};
 
@@ -83,29 +85,40 @@ pub fn render_with<W: io::Write>(
     }
     .map_err(RunFailure::Io)?;
     sim.set_fast_forward(view.fast_forward);
-    if let ReportSink::Summary(mut summary) = sink {
+    match sink {
         // The summary counts events by kind; what the event recorder decides (R54: counts,
         // combined messages, sent or not) shows in no field of it, so it is left out.
-        sim.run_until(end, &mut summary)?;
-        return summary
+        ReportSink::Summary(summary) => run_into(&mut sim, end, summary, Hearing::Direct)?
             .finish(end, sim.pod(), sim.status())
-            .map_err(RunFailure::Io);
-    }
-    if let ReportSink::Get(mut get) = sink {
+            .map_err(RunFailure::Io),
         // `get -w` prints the pod's status, never a Kubernetes Event: the event recorder's
         // verdicts (R54) show in none of its rows, so it is left out too.
-        sim.run_until(end, &mut get)?;
-        return get
+        ReportSink::Get(get) => run_into(&mut sim, end, get, Hearing::Direct)?
             .finish(end, sim.pod(), sim.status())
-            .map_err(RunFailure::Io);
+            .map_err(RunFailure::Io),
+        // The kubelet's event recorder decides what reaches the API server (R54).
+        sink => run_into(&mut sim, end, sink, Hearing::Recorded)?
+            .finish(end, sim.pod(), sim.status())
+            .map_err(RunFailure::Io),
     }
-    // The kubelet's event recorder decides what reaches the API server (R54).
-    let mut recorder = Recorder::new(sink, sim.profile().event_spam_key_has_type);
-    sim.run_until(end, &mut recorder)?;
-    recorder
-        .into_inner()
-        .finish(end, sim.pod(), sim.status())
-        .map_err(RunFailure::Io)
+}
+
+/// Whether `format` may list the run of `scenario` to `end`: at most `limit` events
+/// ([`MAX_LISTED_EVENTS`] for the command line), counted by the scenario crate's
+/// [`check_listed`]. A format that does not list events ([`Format::lists_events`]) always may.
+///
+/// # Errors
+/// As [`check_listed`].
+pub fn check_listing(
+    scenario: &Scenario,
+    end: SimTime,
+    format: Format,
+    limit: u64,
+) -> Result<(), RunFailure> {
+    if !format.lists_events() {
+        return Ok(());
+    }
+    check_listed(scenario, end, format.as_str(), limit)
 }
 
 /// A run kept as a [`Trace`], with what the views around it need.
@@ -145,18 +158,17 @@ impl TracedRun {
 pub fn trace_run(scenario: &Scenario) -> Result<TracedRun, RunFailure> {
     let end = horizon(scenario)?;
     // The trace keeps the run's facts: the same bound as the listing formats.
-    crate::limit::check_listed(scenario, end, "explain", MAX_LISTED_EVENTS)?;
+    check_listed(scenario, end, "explain", MAX_LISTED_EVENTS)?;
     let mut sim = scenario.simulation();
     let kubernetes = sim.profile().version();
     let sink = TraceSink::new(sim.pod());
-    let mut recorder = Recorder::new(sink, sim.profile().event_spam_key_has_type);
-    match sim.run_until(end, &mut recorder) {
-        Ok(_) => {}
+    let sink = match run_into(&mut sim, end, sink, Hearing::Recorded) {
+        Ok(sink) => sink,
         Err(probesim_core::RunError::StepBudget { at }) => return Err(RunFailure::Stuck(at)),
         Err(probesim_core::RunError::Sink(never)) => match never {},
-    }
+    };
     Ok(TracedRun {
-        trace: recorder.into_inner().finish(end),
+        trace: sink.finish(end),
         pod: sim.pod().clone(),
         status: sim.status().clone(),
         kubernetes,

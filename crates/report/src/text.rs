@@ -6,9 +6,9 @@ use std::io::{self, Write};
 
 use probesim_core::{
     ContainerState, ContainerStatus, Event, EventKind, Flow, PodSpec, PodStatus, Profile, SimTime,
-    Sink, WaitingReason,
+    Sink,
 };
-use probesim_scenario::printable::printable;
+use probesim_kube::printable::printable;
 
 use super::{human_duration, RunInfo, Span};
 use crate::tabwriter::TabWriter;
@@ -223,14 +223,14 @@ pub(crate) fn write_final(
     for (i, cs) in all.enumerate() {
         let name = pod.all_containers().nth(i).map_or("", |c| c.name.as_str());
         write!(buf, "  {name:<width$}  ")?;
-        describe_state(buf, cs, human)?;
+        cs.describe_state(buf, &|buf, t| write!(buf, "{}", When(t, human)))?;
         write!(
             buf,
             ", {}, {}",
             if cs.ready { "ready" } else { "not ready" },
             if cs.started { "started" } else { "not started" }
         )?;
-        describe_counts(buf, cs, human)?;
+        cs.describe_counts(buf, &|buf, t| write!(buf, "{}", When(t, human)))?;
         buf.push('\n');
     }
     write!(buf, "\n{}", kubectl_row(end, pod, status, profile))?;
@@ -261,116 +261,10 @@ fn digits(mut n: u64) -> usize {
     d
 }
 
-/// The WHAT column of one event.
+/// The WHAT column of one event: the event in words ([`EventKind::describe`]), its instants
+/// as [`When`] writes them.
 pub(crate) fn describe(buf: &mut String, kind: &EventKind<'_>, human: bool) -> fmt::Result {
-    match *kind {
-        EventKind::Probe {
-            probe,
-            outcome,
-            output,
-            duration,
-            ..
-        } => {
-            write!(buf, "{probe} {}", outcome.as_str())?;
-            if !duration.is_zero() {
-                write!(buf, " after {}", duration.go())?;
-            }
-            let before = buf.len();
-            write!(buf, " ({output}")?;
-            if buf.len() == before + 2 {
-                buf.truncate(before);
-            } else {
-                buf.push(')');
-            }
-            Ok(())
-        }
-        EventKind::Result { probe, result, .. } => {
-            write!(buf, "{probe} result: {}", result.as_str())
-        }
-        EventKind::Kill {
-            reason,
-            cause,
-            grace,
-            ..
-        } => {
-            write!(buf, "{}", reason.as_str())?;
-            if !cause.implied_by(reason) {
-                write!(buf, " (cause {})", cause.as_str())?;
-            }
-            write!(buf, ", grace period {}", grace.go())
-        }
-        EventKind::Exit {
-            exit_code, reason, ..
-        } => write!(buf, "exit code {exit_code} ({})", reason.as_str()),
-        EventKind::Start { restart_count, .. } => {
-            write!(buf, "new instance, restartCount {restart_count}")
-        }
-        EventKind::BackOff { backoff, .. } => {
-            write!(buf, "start refused: back-off {}", backoff.go())
-        }
-        EventKind::Ready { ready, .. } => write!(buf, "ready: {ready}"),
-        EventKind::Started { started, .. } => write!(buf, "started: {started}"),
-        EventKind::Status { status, .. } => {
-            describe_state(buf, status, human)?;
-            describe_counts(buf, status, human)
-        }
-        EventKind::PodReady { ready } => write!(buf, "pod Ready: {ready}"),
-        EventKind::Phase { phase } => write!(buf, "phase {}", phase.as_str()),
-        EventKind::Sync { trigger } => write!(buf, "pod sync ({})", trigger.as_str()),
-        EventKind::Delete { grace } => write!(buf, "pod deleted (grace period {})", grace.go()),
-        EventKind::Deleted => buf.write_str("pod object removed from the API server"),
-        EventKind::KubeletRestart => buf.write_str("the kubelet restarted"),
-        EventKind::Event(e) => {
-            write!(buf, "{} {}: {}", e.event_type.as_str(), e.reason, e.message)?;
-            // What the event recorder made of it (R54): the count it carries, and whether the
-            // spam filter kept it from the API server.
-            match e.recorded {
-                Some(r) if r.count > 1 => {
-                    write!(buf, "  [x{} since {}s", r.count, r.first)?;
-                    buf.push_str(if r.sent { "]" } else { ", not sent]" });
-                }
-                Some(r) if !r.sent => buf.push_str("  [not sent]"),
-                _ => {}
-            }
-            Ok(())
-        }
-    }
-}
-
-/// `running (since 110s)`, `waiting (CrashLoopBackOff: back-off 40s)`,
-/// `terminated (Error, exit code 137)`.
-fn describe_state(buf: &mut String, status: &ContainerStatus, human: bool) -> fmt::Result {
-    match status.state {
-        ContainerState::Running { started_at } => {
-            write!(buf, "running (since {})", When(started_at, human))
-        }
-        ContainerState::Waiting(None) => buf.write_str("waiting"),
-        ContainerState::Waiting(Some(WaitingReason::CrashLoopBackOff { backoff })) => {
-            write!(buf, "waiting (CrashLoopBackOff: back-off {})", backoff.go())
-        }
-        ContainerState::Waiting(Some(reason)) => write!(buf, "waiting ({})", reason.as_str()),
-        ContainerState::Terminated(t) => write!(
-            buf,
-            "terminated ({}, exit code {})",
-            t.reason.as_str(),
-            t.exit_code
-        ),
-    }
-}
-
-/// `, restartCount 9, last exit 137 (Error) at 1560s`.
-fn describe_counts(buf: &mut String, status: &ContainerStatus, human: bool) -> fmt::Result {
-    write!(buf, ", restartCount {}", status.restart_count)?;
-    if let Some(last) = status.last_state {
-        write!(
-            buf,
-            ", last exit {} ({}) at {}",
-            last.exit_code,
-            last.reason.as_str(),
-            When(last.finished_at, human)
-        )?;
-    }
-    Ok(())
+    kind.describe(buf, &|buf, t| write!(buf, "{}", When(t, human)))
 }
 
 /// The `kubectl get pod` row for a pod's status at an instant (R46–R50).
@@ -515,6 +409,7 @@ pub fn kubectl_row(
                     ready += 1;
                 }
                 ContainerState::Waiting(None) | ContainerState::Running { .. } => {}
+                _ => {}
             }
         }
     }

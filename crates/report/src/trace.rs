@@ -358,6 +358,7 @@ impl Sink for TraceSink {
             EventKind::Started { .. } | EventKind::Status { .. } | EventKind::Sync { .. } => {
                 return Ok(Flow::Continue)
             }
+            _ => return Ok(Flow::Continue),
         };
         self.trace.items.push(Item { t: event.t, what });
         Ok(Flow::Continue)

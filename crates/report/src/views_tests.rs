@@ -350,12 +350,13 @@ fn a_failure_run_survives_a_crash_in_the_readable_timeline() {
 
 #[test]
 fn the_sinks_initial_status_is_the_simulations() {
-    // `ReportSink::new` has no simulation to ask: its stand-in must not drift from it.
+    // `ReportSink::new` has no simulation to ask: it starts `get` from `PodStatus::initial`,
+    // which must be the status a fresh simulation reports.
     for minor in [19, 29, 37] {
         let scenario = kubia(&format!("1.{minor}"), "1m", "0s");
         let sim = scenario.simulation();
         assert_eq!(
-            &crate::initial_status(sim.pod(), sim.profile()),
+            &probesim_core::PodStatus::initial(sim.pod(), sim.profile()),
             sim.status(),
             "1.{minor}"
         );
@@ -405,5 +406,20 @@ fn the_tracker_rebuilds_the_simulations_status_from_the_events() {
         rebuilt.conditions.ready_to_start_containers =
             sim.status().conditions.ready_to_start_containers;
         assert_eq!(&rebuilt, sim.status(), "{}", scenario.name);
+    }
+}
+
+#[test]
+fn only_the_listing_formats_are_held_to_the_event_limit() {
+    // The summary and `describe` keep no history: no limit, even of zero events.
+    let scenario = kubia("1.37", "5m", "0s");
+    let end = probesim_scenario::run::horizon(&scenario).expect("a duration");
+    for format in Format::ALL {
+        let checked = crate::check_listing(&scenario, end, format, 0);
+        assert_eq!(
+            checked.is_err(),
+            format.lists_events(),
+            "{format}: {checked:?}"
+        );
     }
 }

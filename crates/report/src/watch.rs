@@ -1,6 +1,6 @@
 //! `--format get`: what `kubectl get pod NAME -w` prints while the pod lives.
 
-use probesim_scenario::printable::printable_lines;
+use probesim_kube::printable::printable_lines;
 use std::io::{self, Write};
 
 use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, SimTime, Sink};

@@ -17,9 +17,9 @@
 //! so that errors point into it.
 
 use crate::emit;
-use crate::error::{Diagnostic, Source};
-use crate::field_path::FieldPath;
-use crate::yaml::{Key, Mark, Node, NodeKind, SourceId, Style};
+use probesim_kube::error::{Diagnostic, Source};
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::yaml::{Key, Mark, Node, NodeKind, SourceId, Style};
 
 /// Which option a value was given with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

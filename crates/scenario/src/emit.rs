@@ -5,7 +5,7 @@
 //! plain when that is unambiguous, double-quoted otherwise (a string that reads as a number, a
 //! boolean or null, or that holds YAML indicators, is quoted).
 
-use crate::yaml::{resolve_plain, Key, Node, NodeKind, Style, Value};
+use probesim_kube::yaml::{resolve_plain, Key, Node, NodeKind, Style, Value};
 
 /// Writes the entries of a mapping at `indent` spaces, one per line.
 pub(crate) fn map_entries(out: &mut String, entries: &[(Key, Node)], indent: usize) {
@@ -81,7 +81,10 @@ pub fn string(s: &str) -> String {
     if is_plain_safe(s) {
         s.to_owned()
     } else {
-        serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+        // JSON's escapes are YAML's too; the unprintable ones come out as `\uXXXX`.
+        let mut out = String::with_capacity(s.len() + 2);
+        probesim_kube::printable::json_string(&mut out, s);
+        out
     }
 }
 
@@ -146,7 +149,7 @@ fn is_plain_safe(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::yaml;
+    use probesim_kube::yaml;
 
     fn round_trip(text: &str) -> String {
         let node = yaml::parse(text).unwrap();

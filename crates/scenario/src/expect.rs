@@ -7,7 +7,8 @@ use core::fmt::{self, Write as _};
 
 use probesim_core::cycle::{exact_hash, opt_time, Visitor};
 use probesim_core::{
-    ContainerState, ContainerStatus, Event, EventKind, Flow, Phase, SimDuration, SimTime, Sink,
+    ContainerState, ContainerStatus, Event, EventKind, FastForward, Flow, Phase, SimDuration,
+    SimTime, Sink,
 };
 
 /// A span of milliseconds in the scenario files' duration syntax (`0s`, `500ms`, `2.5s`,
@@ -208,6 +209,7 @@ impl EventFilter {
             | EventKind::Delete { .. }
             | EventKind::Deleted
             | EventKind::KubeletRestart => {}
+            _ => {}
         }
         let fields_match = same(self.probe.as_deref(), probe)
             && same(self.outcome.as_deref(), outcome)
@@ -564,6 +566,7 @@ impl<'e, S> ExpectSink<'e, S> {
             | EventKind::Deleted
             | EventKind::KubeletRestart
             | EventKind::Event(_) => {}
+            _ => {}
         }
         for (i, e) in self.expects.iter().enumerate() {
             match &e.expectation {
@@ -594,8 +597,15 @@ impl<S: Sink> Sink for ExpectSink<'_, S> {
         self.inner.event(event)
     }
 
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        self.inner.fast_forward()?;
+        Some(self)
+    }
+}
+
+impl<S: Sink> FastForward for ExpectSink<'_, S> {
     /// Fast-forward: the tracked states, the counters and what each goal has seen. The `at`
-    /// instants and the windows' ends are boundaries ([`Sink::next_boundary`]), so a jump never
+    /// instants and the windows' ends are boundaries ([`FastForward::next_boundary`]), so a jump never
     /// skips an `at` check nor counts across a window's edge.
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         for (_, status, since) in &mut self.containers {
@@ -612,11 +622,14 @@ impl<S: Sink> Sink for ExpectSink<'_, S> {
                 goal.visit_cycle(g, v);
             }
         }
-        self.inner.visit_cycle(v)
+        self.inner.fast_forward().is_some_and(|f| f.visit_cycle(v))
     }
 
-    fn next_boundary(&self, from: SimTime) -> SimTime {
-        let mut first = self.inner.next_boundary(from);
+    fn next_boundary(&mut self, from: SimTime) -> SimTime {
+        let mut first = self
+            .inner
+            .fast_forward()
+            .map_or(SimTime::MAX, |f| f.next_boundary(from));
         let mut consider = |t: SimTime| {
             if t >= from && t < first {
                 first = t;
@@ -719,6 +732,7 @@ fn check_container(
     let exit = match s.state {
         ContainerState::Terminated(t) => Some(t.exit_code),
         ContainerState::Waiting(_) | ContainerState::Running { .. } => None,
+        _ => None,
     };
     compare_code(checks.exit_code, exit, "exitCode", problem);
     let last = s.last_state.map(|t| t.exit_code);

@@ -7,14 +7,14 @@
 //! [`Simulation`](probesim_core::Simulation) built from it, the scenario text for
 //! `--emit-scenario`, and the verdict of its expectations ([`run::check`]). Every problem is
 //! reported together with its field path, line and column
-//! ([`ScenarioError`](error::ScenarioError)). The crate never does I/O: it opens no file (the
+//! ([`InputError`](probesim_kube::error::InputError): the kube crate's error, which scenario
+//! files share with the manifests they hold). The crate never does I/O: it opens no file (the
 //! manifests scenarios reference are read by the caller, through
 //! [`ManifestReader`](scenario::ManifestReader)) and reads no clock and no environment.
 //!
 //! The Kubernetes objects themselves (YAML tree, manifests, workloads, catalogs, the API server's
-//! defaults and validation) are [`probesim_kube`]'s, re-exported here at their former paths
-//! ([`yaml`], [`manifest`], [`validate`], …); how a run looks (the report formats) is
-//! probesim-report's.
+//! defaults and validation) are [`probesim_kube`]'s, which callers import by name; how a run
+//! looks (the report formats) is probesim-report's.
 //!
 //! ```
 //! use probesim_scenario::scenario::{Overrides, Scenario};
@@ -49,12 +49,7 @@ pub mod expect;
 #[cfg(test)]
 #[allow(dead_code)]
 mod fixtures;
+pub mod limit;
 pub mod run;
 pub mod scenario;
 pub mod set;
-
-// The Kubernetes input layer, at the paths it had before it became its own crate.
-use probesim_kube::decode;
-pub use probesim_kube::{
-    catalog, error, field_path, manifest, printable, validate, workload, yaml,
-};

@@ -1,16 +1,19 @@
-//! Running a scenario against its own expectations, and the limits every run shares (the
-//! horizon, the size of a listing). Running into a report is probesim-report's `render`.
+//! Running a scenario: against its own expectations ([`check`]), or into a view's sink
+//! ([`run_into`], through the kubelet's event recorder or not), and the limits every run shares
+//! (the horizon, the size of a listing: [`crate::limit`]). What the views are and how they look
+//! is probesim-report's: its `render` builds a view's sink and runs it with [`run_into`].
 
 use core::fmt;
 use std::io;
 
-use probesim_core::{ProbeKind, RunError, SimTime, Sink};
+use probesim_core::{ProbeKind, Recorder, RunError, SimTime, Simulation, Sink};
 
 use crate::expect::{ExpectSink, Failure};
 use crate::scenario::Scenario;
 
 /// Why a run could not produce its output.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum RunFailure {
     /// Writing the report failed (a closed pipe included).
     Io(io::Error),
@@ -143,6 +146,43 @@ pub fn check_with(scenario: &Scenario, fast_forward: bool) -> Result<Vec<Failure
     Ok(failures)
 }
 
+/// How a view hears a run's events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Hearing {
+    /// Through the kubelet's event recorder (R54), which tells each Kubernetes Event's count,
+    /// its combined message and whether the spam filter kept it from the API server. Every
+    /// event still passes, one for one.
+    Recorded,
+    /// Straight from the engine: for a view that shows nothing of the recorder's verdicts (the
+    /// summary counts events by kind; `get -w` prints statuses, never an Event).
+    Direct,
+}
+
+/// Runs `sim` to `end` into `sink`, hearing the events as `hearing` says, and hands the sink
+/// back for the view to finish (the final status is `sim.status()`).
+///
+/// # Errors
+/// The sink's error, or a stuck engine.
+pub fn run_into<S: Sink>(
+    sim: &mut Simulation,
+    end: SimTime,
+    mut sink: S,
+    hearing: Hearing,
+) -> Result<S, RunError<S::Error>> {
+    match hearing {
+        Hearing::Direct => {
+            sim.run_until(end, &mut sink)?;
+            Ok(sink)
+        }
+        Hearing::Recorded => {
+            let mut recorder = Recorder::new(sink, sim.profile().event_spam_key_has_type);
+            sim.run_until(end, &mut recorder)?;
+            Ok(recorder.into_inner())
+        }
+    }
+}
+
 /// A sink that drops everything.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Discard;
@@ -156,6 +196,13 @@ impl Sink for Discard {
         Ok(probesim_core::Flow::Continue)
     }
 
+    fn fast_forward(&mut self) -> Option<&mut dyn probesim_core::FastForward> {
+        Some(self)
+    }
+}
+
+/// Discards: nothing to walk.
+impl probesim_core::FastForward for Discard {
     fn visit_cycle(&mut self, _v: &mut dyn probesim_core::cycle::Visitor) -> bool {
         true
     }

@@ -1,7 +1,9 @@
 //! Plays a [`Script`] as a [`Behaviour`]: a cursor over the steps.
 
-use probesim_core::cycle::{opt_id32, Visitor};
-use probesim_core::{Attempt, Behaviour, Draws, Response, SeededDraws, SimDuration, SimTime};
+use probesim_core::cycle::{opt_id, Visitor};
+use probesim_core::{
+    Attempt, Behaviour, BehaviourShortcuts, Draws, Response, SeededDraws, SimDuration, SimTime,
+};
 
 use crate::choice::WHOLE;
 
@@ -45,7 +47,7 @@ use crate::script::{Limit, Script, Step};
 pub struct ScriptPlayer {
     script: Script,
     /// The instance the cursor belongs to; `None` before the first attempt.
-    instance: Option<u32>,
+    instance: Option<u64>,
     cursor: Cursor,
     /// For a `repeat` script whose steps all end at a time: the length of one round, once
     /// the clock is past every `until`.
@@ -204,11 +206,6 @@ impl From<Script> for ScriptPlayer {
 }
 
 impl Behaviour for ScriptPlayer {
-    /// A script whose every step answers alike without drawing.
-    fn constant(&self) -> Option<Response> {
-        self.constant
-    }
-
     /// Outside a simulation, random outcomes and latency ranges draw from the player's own
     /// generator, seeded 0.
     fn respond(&mut self, attempt: &Attempt) -> Response {
@@ -252,6 +249,17 @@ impl Behaviour for ScriptPlayer {
         Response { answer, latency }
     }
 
+    fn shortcuts(&mut self) -> Option<&mut dyn BehaviourShortcuts> {
+        Some(self)
+    }
+}
+
+impl BehaviourShortcuts for ScriptPlayer {
+    /// A script whose every step answers alike without drawing.
+    fn constant(&self) -> Option<Response> {
+        self.constant
+    }
+
     /// Steady-state fast-forward: the cursor, compared as the clock it reads says.
     ///
     /// In the last step of a script that does not repeat, nothing is left to decide: the state
@@ -264,7 +272,7 @@ impl Behaviour for ScriptPlayer {
         !self.script.is_pod_scoped() && !self.done()
     }
 
-    fn visit_cycle(&mut self, v: &mut dyn Visitor, instances: Option<u32>) -> bool {
+    fn visit_cycle(&mut self, v: &mut dyn Visitor, instances: Option<u64>) -> bool {
         let steps = self.script.steps();
         let done = self.done();
         if self.script.is_pod_scoped() {
@@ -293,7 +301,7 @@ impl Behaviour for ScriptPlayer {
             (None, _) => v.exact(0),
             (Some(_), Some(base)) => {
                 v.exact(1);
-                opt_id32(v, &mut self.instance, base);
+                opt_id(v, &mut self.instance, base);
             }
             // Shared by several containers: instance numbers cannot be compared.
             (Some(_), None) => return false,
@@ -322,7 +330,7 @@ mod tests {
         }
     }
 
-    fn attempt(instance: u32, uptime_ms: u64, now_ms: u64) -> Attempt {
+    fn attempt(instance: u64, uptime_ms: u64, now_ms: u64) -> Attempt {
         Attempt {
             container: 0,
             probe: ProbeKind::Liveness,
@@ -611,7 +619,7 @@ mod properties {
     use super::*;
     use crate::proptest::script;
 
-    fn at(instance: u32, uptime_ms: u64) -> Attempt {
+    fn at(instance: u64, uptime_ms: u64) -> Attempt {
         Attempt {
             container: 0,
             probe: ProbeKind::Liveness,
@@ -695,7 +703,7 @@ mod properties {
         #[test]
         fn the_constant_shortcut_answers_as_the_steps_do(
             script in script(),
-            attempts in prop::collection::vec((0_u32..3, 0_u64..1_000_000), 1..40),
+            attempts in prop::collection::vec((0_u64..3, 0_u64..1_000_000), 1..40),
         ) {
             let mut attempts = attempts;
             attempts.sort_unstable();

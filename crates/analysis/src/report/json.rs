@@ -1,11 +1,11 @@
 //! `--format json`.
 
-use crate::figure::{ContainerFigures, Figure, Phase};
-use crate::gate::Verdict;
+use crate::figure::{ContainerFigures, Figure, GridPhase};
 use crate::report::ordered::J;
 use crate::report::WorkloadReport;
+use crate::requirement::Verdict;
 
-fn phase(p: &Phase) -> J {
+fn phase(p: &GridPhase) -> J {
     let mut m = vec![("start", J::secs(p.start))];
     if let Some(c) = p.change {
         m.push(("change", J::secs(c)));
@@ -94,16 +94,23 @@ fn container(c: &ContainerFigures) -> J {
 
 /// The analysis as one JSON document:
 /// `{"probesim": 1, "kubernetes": …, "workloads": [{"name": …, "containers": […], "findings": […]}]}`,
+/// each workload with `"overridden": ["--set …", …]` after its `file` when the command line
+/// edited it,
 /// with `"requirements": [{"require": …, "workload": …, "value": …, "phase": …, "holds": …}]`
-/// when gates were checked.
+/// when requirements were checked.
 #[must_use]
 pub fn json(kubernetes: &str, workloads: &[WorkloadReport], requirements: &[Verdict]) -> String {
     let workloads = workloads
         .iter()
         .map(|w| {
-            J::Obj(vec![
+            let mut head = vec![
                 ("name", J::str(w.subject.name.clone())),
                 ("file", J::str(w.subject.file.clone())),
+            ];
+            if !w.subject.overridden.is_empty() {
+                head.push(("overridden", w.subject.overridden_json()));
+            }
+            head.extend([
                 (
                     "containers",
                     J::Arr(w.containers.iter().map(container).collect()),
@@ -125,12 +132,22 @@ pub fn json(kubernetes: &str, workloads: &[WorkloadReport], requirements: &[Verd
                                     m.push(("column", J::int(col as u64)));
                                 }
                                 m.push(("message", J::str(f.message.clone())));
+                                if let Some(fix) = &f.fix {
+                                    m.push((
+                                        "fix",
+                                        J::Obj(vec![
+                                            ("change", J::str(fix.change.clone())),
+                                            ("effect", J::str(fix.effect.clone())),
+                                        ]),
+                                    ));
+                                }
                                 J::Obj(m)
                             })
                             .collect(),
                     ),
                 ),
-            ])
+            ]);
+            J::Obj(head)
         })
         .collect();
     let mut doc = vec![
@@ -143,9 +160,9 @@ pub fn json(kubernetes: &str, workloads: &[WorkloadReport], requirements: &[Verd
             .iter()
             .map(|v| {
                 J::Obj(vec![
-                    ("require", J::str(v.gate.text.clone())),
+                    ("require", J::str(v.requirement.text.clone())),
                     ("workload", J::str(v.workload.clone())),
-                    ("container", J::str(v.gate.container.clone())),
+                    ("container", J::str(v.requirement.container.clone())),
                     ("value", J::opt_secs(v.value)),
                     ("phase", v.phase.as_ref().map_or(J::Null, phase)),
                     ("holds", J::Bool(v.holds)),

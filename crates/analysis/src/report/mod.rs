@@ -13,7 +13,7 @@ pub use text::text;
 
 use crate::analyze::{AnalysisError, Analyzer, Want};
 use crate::figure::ContainerFigures;
-use crate::finding::{findings, Finding};
+use crate::finding::{findings, suppressed, Finding};
 use crate::subject::Subject;
 use crate::sweep::Sweep;
 
@@ -26,7 +26,9 @@ pub struct WorkloadReport {
     pub containers: Vec<ContainerFigures>,
     /// The findings.
     pub findings: Vec<Finding>,
-    /// The simulations run.
+    /// The findings a suppression hides, each with what suppressed it.
+    pub suppressed: Vec<(Finding, String)>,
+    /// The simulations run (the figures', and those of the findings' fixes).
     pub simulations: u64,
 }
 
@@ -39,11 +41,15 @@ impl WorkloadReport {
         let analyzer = Analyzer::new(&subject, sweep);
         let containers = analyzer.all(Want::ALL)?;
         let simulations = analyzer.simulations();
-        let findings = findings(&subject, &containers);
+        let mut findings = findings(&subject, &containers);
+        let suppressed = suppressed(&subject, &containers);
+        let simulations =
+            simulations + crate::fix::measure(&subject, &containers, &mut findings, sweep)?;
         Ok(WorkloadReport {
             subject,
             containers,
             findings,
+            suppressed,
             simulations,
         })
     }

@@ -1,5 +1,7 @@
 //! A small JSON value that keeps its keys in the order written (the reports put `probesim`
-//! and names first), printed with two-space indentation. Strings are escaped by serde_json.
+//! and names first), printed with two-space indentation. Strings are escaped by
+//! [`json_string`](probesim_kube::printable::json_string): as serde_json escapes them, and
+//! the characters that drive a terminal too.
 
 use core::fmt::Write as _;
 
@@ -112,7 +114,7 @@ impl J {
                 if plain {
                     s.clone()
                 } else {
-                    serde_json::Value::from(s.as_str()).to_string()
+                    json_string(s)
                 }
             }
             J::Arr(_) => "[]".to_owned(),
@@ -132,7 +134,7 @@ impl J {
                 let _ = write!(out, "{b}");
             }
             J::Num(n) => out.push_str(n),
-            J::Str(s) => out.push_str(&serde_json::Value::from(s.as_str()).to_string()),
+            J::Str(s) => out.push_str(&json_string(s)),
             J::Arr(items) if items.is_empty() => out.push_str("[]"),
             J::Arr(items) if items.iter().all(|i| matches!(i, J::Num(_))) => {
                 out.push('[');
@@ -168,6 +170,13 @@ impl J {
             }
         }
     }
+}
+
+/// `s` as a JSON string literal.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    probesim_kube::printable::json_string(&mut out, s);
+    out
 }
 
 #[cfg(test)]

@@ -80,7 +80,17 @@ pub fn describe(req: &Requirements) -> String {
         parts.push(format!("hangDetection.kill.max <= {d}s"));
     }
     if let Some(d) = req.not_ready_within {
-        parts.push(format!("readiness.toNotReady.max <= {d}s"));
+        parts.push(format!(
+            "readiness.toNotReady.max <= {d}s, also when only readiness fails"
+        ));
+    }
+    if let Some(d) = req.tolerate_blip {
+        parts.push(format!(
+            "no kill and no NotReady through a failure shorter than {d}s"
+        ));
+    }
+    if let Some(d) = req.tolerate_stall {
+        parts.push(format!("no kill through a stall shorter than {d}s"));
     }
     if parts.is_empty() {
         "no requirement".to_owned()
@@ -107,6 +117,103 @@ fn summary(f: &ContainerFigures) -> String {
     )
 }
 
+/// The figures a candidate is judged on, each with whether a smaller value is better.
+fn headline(f: &ContainerFigures) -> [(&'static str, Option<probesim_core::SimDuration>, bool); 5] {
+    [
+        (
+            "startupBudget.min",
+            f.startup_budget.as_ref().and_then(|b| b.min.value),
+            false,
+        ),
+        ("hangDetection.kill.max", f.hang.kill.max.value, true),
+        (
+            "hangDetection.restarted.max",
+            f.hang.restarted.max.value,
+            true,
+        ),
+        (
+            "readiness.toReady.max",
+            f.readiness.to_ready.max.value,
+            true,
+        ),
+        (
+            "readiness.toNotReady.max",
+            f.readiness.to_not_ready.as_ref().and_then(|n| n.max.value),
+            true,
+        ),
+    ]
+}
+
+/// Every figure that differs from the file's, `name before → after`, marked `(worse)` where it
+/// gets worse. A start-up budget that no probe limits reads `unlimited`.
+#[must_use]
+pub fn changes(before: &ContainerFigures, after: &ContainerFigures) -> Vec<(String, bool)> {
+    let show = |name: &str, v: Option<probesim_core::SimDuration>, f: &ContainerFigures| match v {
+        Some(d) => format!("{d}s"),
+        None if name == "startupBudget.min" && f.startup_budget.is_none() => "unlimited".to_owned(),
+        None => "never".to_owned(),
+    };
+    let order = |v: Option<probesim_core::SimDuration>| {
+        v.map_or((true, probesim_core::SimDuration::ZERO), |d| (false, d))
+    };
+    headline(before)
+        .into_iter()
+        .zip(headline(after))
+        .filter(|((_, a, _), (_, b, _))| a != b)
+        .map(|((name, a, smaller), (_, b, _))| {
+            let worse = if smaller {
+                order(b) > order(a)
+            } else {
+                order(b) < order(a)
+            };
+            (
+                format!(
+                    "{name} {} → {}",
+                    show(name, a, before),
+                    show(name, b, after)
+                ),
+                worse,
+            )
+        })
+        .collect()
+}
+
+/// The robustness figures asked, in words: `readiness alone: toNotReady.max 9.999s; a blip of
+/// 4.999s: not killed, stays Ready`.
+fn robustness(req: &Requirements, r: &crate::recommend::Robustness) -> Option<String> {
+    let mut parts = Vec::new();
+    if req.not_ready_within.is_some() {
+        parts.push(format!(
+            "readiness failing alone: toNotReady.max {}",
+            r.not_ready_alone
+                .as_ref()
+                .map_or_else(|| "never".to_owned(), |n| v(n, true))
+        ));
+    }
+    let told = |what: &str, d: probesim_core::SimDuration, t: Option<crate::robust::Tolerance>| {
+        let d = d.saturating_sub(probesim_core::SimDuration::from_millis(1));
+        match t {
+            None => format!("a {what} of {d}s: not simulated"),
+            Some(t) => {
+                let kill = t
+                    .killed
+                    .map_or_else(|| "not killed".to_owned(), |p| format!("killed ({p})"));
+                let ready = t
+                    .not_ready
+                    .map_or_else(|| "stays Ready".to_owned(), |p| format!("not Ready ({p})"));
+                format!("a {what} of {d}s at any phase: {kill}, {ready}")
+            }
+        }
+    };
+    if let Some(d) = req.tolerate_blip {
+        parts.push(told("failure", d, r.blip));
+    }
+    if let Some(d) = req.tolerate_stall {
+        parts.push(told("stall", d, r.stall));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
 /// The candidates as YAML to paste under the container, each with its figures in comments.
 #[must_use]
 pub fn recommendation_text(
@@ -124,19 +231,58 @@ pub fn recommendation_text(
         subject.file,
         describe(req)
     );
+    if let Some(line) = subject.overridden_line() {
+        let _ = writeln!(out, "# {line}");
+    }
     let _ = writeln!(
         out,
-        "# searched {} configurations with {} simulations on {} thread{}; every candidate below was checked by a full analysis",
+        "# searched {} configurations with {} simulations; every candidate below was checked by a full analysis",
         search.configurations,
         search.simulations,
-        search.threads,
-        if search.threads == 1 { "" } else { "s" }
     );
-    if search.candidates.is_empty() {
+    if search.already {
+        let _ = writeln!(
+            out,
+            "# the probes as written already meet every requirement ({}): nothing to change",
+            summary(&search.current)
+        );
+    } else if search.candidates.is_empty() {
         out.push_str("# no configuration in the search space meets every requirement\n");
+        for b in &search.binding {
+            let _ = writeln!(
+                out,
+                "# binding: {}; the other requirements can be met, and then this reaches at best {}",
+                b.requirement, b.best
+            );
+        }
+        if search.binding.is_empty() {
+            out.push_str("# no single requirement left out lets the others be met\n");
+        }
+    } else {
+        let _ = writeln!(out, "# as written: {}", summary(&search.current));
+        if let Some(r) = robustness(req, &search.current_robustness) {
+            let _ = writeln!(out, "# as written: {r}");
+        }
     }
     for (i, c) in search.candidates.iter().enumerate() {
         let _ = writeln!(out, "\n# candidate {}: {}", i + 1, summary(&c.figures));
+        if let Some(r) = robustness(req, &c.robustness) {
+            let _ = writeln!(out, "# {r}");
+        }
+        let list = changes(&search.current, &c.figures);
+        if !list.is_empty() {
+            let text: Vec<String> = list
+                .iter()
+                .map(|(t, worse)| {
+                    if *worse {
+                        format!("{t} (worse)")
+                    } else {
+                        t.clone()
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "# changes: {}", text.join(", "));
+        }
         for kind in ORDER {
             if let Some(p) = &c.probes[kind.index()] {
                 let _ = writeln!(out, "{}:", key(kind));
@@ -148,7 +294,8 @@ pub fn recommendation_text(
 }
 
 /// The candidates as JSON: `{"candidates": [{"startupProbe": …, "livenessProbe": …,
-/// "readinessProbe": …, "figures": …}]}`.
+/// "readinessProbe": …, "figures": …}]}`, with `"overridden": ["--set …", …]` after
+/// `container` when the command line edited the pod.
 #[must_use]
 pub fn recommendation_json(
     subject: &Subject,
@@ -171,28 +318,47 @@ pub fn recommendation_json(
                 ));
             }
             m.push(("figures", J::Obj(figures(&c.figures))));
+            m.push((
+                "changes",
+                J::Arr(
+                    changes(&search.current, &c.figures)
+                        .into_iter()
+                        .map(|(text, worse)| {
+                            J::Obj(vec![("figure", J::str(text)), ("worse", J::Bool(worse))])
+                        })
+                        .collect(),
+                ),
+            ));
             J::Obj(m)
         })
         .collect();
-    J::Obj(vec![
+    let mut doc = vec![
         ("probesim", J::int(1u8)),
         ("workload", J::str(subject.name.clone())),
         (
             "container",
             J::str(subject.pod.containers[container].name.clone()),
         ),
+    ];
+    if !subject.overridden.is_empty() {
+        doc.push(("overridden", subject.overridden_json()));
+    }
+    doc.extend([
         (
             "requirements",
             J::Obj(vec![
                 ("startupUpTo", opt(req.startup_up_to)),
                 ("detectHangWithin", opt(req.detect_hang_within)),
                 ("notReadyWithin", opt(req.not_ready_within)),
+                ("tolerateBlip", opt(req.tolerate_blip)),
+                ("tolerateStall", opt(req.tolerate_stall)),
             ]),
         ),
         ("configurations", J::int(search.configurations)),
         ("simulations", J::int(search.simulations)),
-        ("threads", J::int(search.threads as u64)),
+        ("alreadyMet", J::Bool(search.already)),
+        ("current", J::Obj(figures(&search.current))),
         ("candidates", J::Arr(candidates)),
-    ])
-    .render()
+    ]);
+    J::Obj(doc).render()
 }

@@ -38,7 +38,9 @@ pub fn sarif(version: &str, workloads: &[WorkloadReport]) -> String {
         .collect();
     let mut results = Vec::new();
     for w in workloads {
-        for f in &w.findings {
+        let shown = w.findings.iter().map(|f| (f, None));
+        let hidden = w.suppressed.iter().map(|(f, by)| (f, Some(by)));
+        for (f, by) in shown.chain(hidden) {
             let index = RULES.iter().position(|r| r.id == f.rule.id).unwrap_or(0);
             let mut physical = vec![(
                 "artifactLocation",
@@ -53,6 +55,22 @@ pub fn sarif(version: &str, workloads: &[WorkloadReport]) -> String {
                     ]),
                 ));
             }
+            // A suppressed finding is kept with its suppression, as SARIF records them (an
+            // annotation in the manifest is `inSource`, `--ignore` is `external`).
+            let suppressions = by.map(|by| {
+                let kind = if by.starts_with("annotation") {
+                    "inSource"
+                } else {
+                    "external"
+                };
+                (
+                    "suppressions",
+                    J::Arr(vec![J::Obj(vec![
+                        ("kind", J::str(kind)),
+                        ("justification", J::str(format!("suppressed by {by}"))),
+                    ])]),
+                )
+            });
             results.push(J::Obj(vec![
                 ("ruleId", J::str(f.rule.id)),
                 ("ruleIndex", J::int(index as u64)),
@@ -76,6 +94,9 @@ pub fn sarif(version: &str, workloads: &[WorkloadReport]) -> String {
                     ])]),
                 ),
             ]));
+            if let (Some(s), Some(J::Obj(result))) = (suppressions, results.last_mut()) {
+                result.push(s);
+            }
         }
     }
     J::Obj(vec![

@@ -200,6 +200,9 @@ pub fn text(kubernetes: &str, workloads: &[WorkloadReport]) -> String {
             "{} ({}), Kubernetes {kubernetes}",
             w.subject.name, w.subject.file
         );
+        if let Some(line) = w.subject.overridden_line() {
+            let _ = writeln!(out, "  {line}");
+        }
         if w.containers.is_empty() {
             out.push_str("  no container has probes\n");
         }
@@ -217,6 +220,17 @@ pub fn text(kubernetes: &str, workloads: &[WorkloadReport]) -> String {
                 out,
                 "    {}[{}] {}{at}: {}: {}",
                 f.rule.severity, f.rule.id, w.subject.file, f.path, f.message
+            );
+            if let Some(fix) = &f.fix {
+                let _ = writeln!(out, "      fix, simulated: {}: {}", fix.change, fix.effect);
+            }
+        }
+        for (f, by) in &w.suppressed {
+            let at = f.at.map_or_else(String::new, |(l, c)| format!(":{l}:{c}"));
+            let _ = writeln!(
+                out,
+                "  suppressed: {} {}{at}: {} (by {by})",
+                f.rule.id, w.subject.file, f.path
             );
         }
     }

@@ -2,15 +2,17 @@
 
 use std::path::{Path, PathBuf};
 
+use probesim_kube::catalog;
+use probesim_kube::error::InputError;
+use probesim_kube::yaml::SourceId;
 use probesim_report::check::{CheckResult, Problem, SnapshotCheck, SnapshotState};
 use probesim_report::{render, Format};
-use probesim_scenario::catalog;
-use probesim_scenario::error::ScenarioError;
 use probesim_scenario::run::{check_with, RunFailure};
 use probesim_scenario::scenario::{Edits, Overrides, Scenario};
-use probesim_scenario::yaml::SourceId;
 
-use crate::cmd::{read_file, FileReader};
+use probesim::input::{self, Tree};
+
+use crate::cmd::{read_file, references};
 
 /// Why a scenario without `duration` cannot be checked.
 const NO_DURATION: &str = "duration: Required value: the scenario sets no duration, and `probesim check` replays a scenario for its own: add `duration:`";
@@ -27,7 +29,7 @@ pub enum Input {
 }
 
 /// One scenario under one release (`None`: the scenario's own).
-pub struct Job<'a> {
+pub struct Task<'a> {
     pub input: &'a Input,
     pub release: Option<&'a str>,
 }
@@ -42,6 +44,9 @@ pub struct Options {
     pub release_in_snapshot_name: bool,
     /// Jump over repeated cycles (not with `--no-fast-forward`).
     pub fast_forward: bool,
+    /// Let scenarios found in a directory, and `manifest:` references, leave the tree
+    /// (`--allow-outside-tree`).
+    pub allow_outside_tree: bool,
     /// `--set` edits of every scenario's pod.
     pub sets: Vec<String>,
 }
@@ -52,14 +57,24 @@ pub struct Outcome {
     pub stderr: Option<String>,
 }
 
-impl Job<'_> {
+impl Task<'_> {
     /// Runs the job; `None` for a manifest passed over in a directory.
     pub fn run(&self, options: &Options) -> Option<Outcome> {
         let (display, path, named, text) = match self.input {
             Input::Unreadable { path, reason } => return Some(super::unreadable(path, reason)),
             Input::File { path, named } => {
                 let display = path.display().to_string();
-                let text = read_file(path);
+                // A scenario found in a directory is confined like a reference: a link to
+                // /etc/passwd among the scenarios must not reach an error message.
+                let admitted = if *named || options.allow_outside_tree {
+                    Ok(())
+                } else {
+                    Tree::of(Some(path), "--allow-outside-tree")
+                        .admit(path)
+                        .map(drop)
+                        .map_err(|e| e.with_path(&display))
+                };
+                let text = admitted.and_then(|()| read_file(path));
                 (display, Some(path.as_path()), *named, text)
             }
             Input::Stdin(text) => ("<stdin>".to_owned(), None, true, text.clone()),
@@ -90,7 +105,10 @@ impl Job<'_> {
                 return invalid(message, e);
             }
         };
-        if catalog::is_manifest(&text) {
+        // A file with a manifest's top-level key (`kind`, `apiVersion`, `items`) and a
+        // scenario's is not passed over as a manifest: it is loaded as the scenario it meant to
+        // be, and the stray key is reported at its line.
+        if catalog::is_manifest(&text) && !has_scenario_keys(&text) {
             if !named {
                 return None;
             }
@@ -107,26 +125,27 @@ impl Job<'_> {
             apps: Vec::new(),
             sets: options.sets.clone(),
         };
-        let scenario =
-            match Scenario::load_edited(&text, &display, &mut FileReader, &overrides, &edits) {
-                Ok(s) => s,
-                // The only problem is the missing duration (which `run` could take from --for):
-                // say what `check` needs.
-                Err(e)
-                    if e.items.len() == 1
-                        && e.items[0].mark.is_none()
-                        && e.items[0].path.to_string() == "duration" =>
-                {
-                    let message = NO_DURATION.to_owned();
-                    return invalid(message.clone(), format!("{display}: {message}"));
-                }
-                Err(e) => {
-                    return Some(Outcome {
-                        result: CheckResult::invalid(&display, release, problems(&e)),
-                        stderr: Some(e.render(&text)),
-                    });
-                }
-            };
+        let mut files = references(path, options.allow_outside_tree);
+        let scenario = match Scenario::load_edited(&text, &display, &mut files, &overrides, &edits)
+        {
+            Ok(s) => s,
+            // The only problem is the missing duration (which `run` could take from --for):
+            // say what `check` needs.
+            Err(e)
+                if e.items.len() == 1
+                    && e.items[0].mark.is_none()
+                    && e.items[0].path.to_string() == "duration" =>
+            {
+                let message = NO_DURATION.to_owned();
+                return invalid(message.clone(), format!("{display}: {message}"));
+            }
+            Err(e) => {
+                return Some(Outcome {
+                    result: CheckResult::invalid(&display, release, problems(&e)),
+                    stderr: Some(e.render(&text)),
+                });
+            }
+        };
         let kubernetes = Some(scenario.profile.version());
         let failures = match check_with(&scenario, options.fast_forward) {
             Ok(f) => f,
@@ -158,7 +177,7 @@ impl Job<'_> {
 }
 
 /// The diagnostics of a load error, each at its file, line and column.
-fn problems(e: &ScenarioError) -> Vec<Problem> {
+fn problems(e: &InputError) -> Vec<Problem> {
     e.items
         .iter()
         .map(|d| {
@@ -177,6 +196,29 @@ fn problems(e: &ScenarioError) -> Vec<Problem> {
             }
         })
         .collect()
+}
+
+/// Keys that only a scenario has at its top level (a manifest has `apiVersion`, `kind`,
+/// `metadata`, `spec`, `status` or `items`).
+const SCENARIO_ONLY_KEYS: &[&str] = &[
+    "duration",
+    "expect",
+    "apps",
+    "pod",
+    "manifest",
+    "select",
+    "featureGates",
+    "kubelet",
+    "deleteAt",
+    "seed",
+    "kubernetes",
+];
+
+/// Whether the first document has a key that only scenarios have.
+fn has_scenario_keys(text: &str) -> bool {
+    probesim_kube::yaml::first_document_keys(text)
+        .iter()
+        .any(|k| SCENARIO_ONLY_KEYS.contains(&k.as_str()))
 }
 
 /// The snapshot file of a scenario: `x.snap` beside `x.yaml`, or `x@1.30.snap` for a release
@@ -202,22 +244,7 @@ fn snapshot(
     let shown = snap.display().to_string();
     let bytes = render(scenario, Format::Timeline, false, Vec::new()).map_err(|e| e.to_string())?;
     let actual = String::from_utf8(bytes).map_err(|e| format!("the timeline is not UTF-8: {e}"))?;
-    // A snapshot that is not a regular file (a FIFO could block for ever) is not opened.
-    if let Ok(m) = std::fs::metadata(&snap) {
-        if let super::walk::Kind::Other(what) = super::walk::kind_of(&m.file_type()) {
-            return Err(format!("snapshot {shown}: not a regular file ({what})"));
-        }
-    }
-    let expected = match std::fs::read(&snap) {
-        Ok(b) => Some(String::from_utf8_lossy(&b).into_owned()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => {
-            return Err(format!(
-                "snapshot {shown}: cannot read file: {}",
-                crate::cmd::io_text(&e)
-            ))
-        }
-    };
+    let expected = read_snapshot(&snap, &shown, actual.len(), options.allow_outside_tree)?;
     let state = match (&expected, options.update) {
         (Some(e), _) if *e == actual => SnapshotState::Matched,
         (None, false) => SnapshotState::Missing,
@@ -227,8 +254,7 @@ fn snapshot(
             SnapshotState::Differs { line, diff }
         }
         (_, true) => {
-            std::fs::write(&snap, &actual)
-                .map_err(|e| format!("snapshot {shown}: cannot write file: {e}"))?;
+            write_snapshot(&snap, &shown, &actual)?;
             if expected.is_some() {
                 SnapshotState::Updated
             } else {
@@ -237,4 +263,75 @@ fn snapshot(
         }
     };
     Ok(SnapshotCheck { path: shown, state })
+}
+
+/// The snapshot's text, `None` when there is none. It is read through the one bounded reader
+/// (never more than the input limit, or the timeline's own size when that is larger), and a
+/// snapshot that is a link out of the scenario's tree is refused like a `manifest:` reference.
+fn read_snapshot(
+    snap: &Path,
+    shown: &str,
+    timeline: usize,
+    allow_outside_tree: bool,
+) -> Result<Option<String>, String> {
+    match std::fs::symlink_metadata(snap) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(format!(
+                "snapshot {shown}: cannot read file: {}",
+                input::io_text(&e)
+            ))
+        }
+        Ok(_) => {}
+    }
+    if !allow_outside_tree {
+        Tree::of(Some(snap), "--allow-outside-tree")
+            .admit(snap)
+            .map_err(|e| format!("snapshot {}", e.with_path(shown)))?;
+    }
+    // One byte more than the timeline is enough to know they differ; the limit keeps a huge
+    // (or sparse) file from being read whole.
+    let limit = input::MAX_INPUT_BYTES.max(timeline);
+    let bytes =
+        input::read_bytes(snap, limit).map_err(|e| format!("snapshot {}", e.with_path(shown)))?;
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// Writes a snapshot beside its scenario, never through a symbolic link: a `.snap` that is a
+/// link (to `~/.bashrc`, say) is refused, and the new bytes go to a fresh file in the same
+/// directory that then replaces the old name, so no other file is ever opened for writing.
+fn write_snapshot(snap: &Path, shown: &str, text: &str) -> Result<(), String> {
+    if let Ok(m) = std::fs::symlink_metadata(snap) {
+        if m.file_type().is_symlink() {
+            return Err(format!(
+                "snapshot {shown}: is a symbolic link; --update writes only regular files beside the scenario, never through a link (remove the link to have it written)"
+            ));
+        }
+        if !m.file_type().is_file() {
+            return Err(format!(
+                "snapshot {shown}: not a regular file; --update writes only regular files beside the scenario"
+            ));
+        }
+    }
+    let name = snap.file_name().unwrap_or_default().to_string_lossy();
+    let fresh = snap.with_file_name(format!(".{name}.probesim-new"));
+    // A leftover of an interrupted write (or a link planted under that name) goes first.
+    let _ = std::fs::remove_file(&fresh);
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&fresh)
+        .and_then(|mut f| {
+            use std::io::Write;
+            f.write_all(text.as_bytes())?;
+            f.sync_all()
+        });
+    if let Err(e) = written.and_then(|()| std::fs::rename(&fresh, snap)) {
+        let _ = std::fs::remove_file(&fresh);
+        return Err(format!(
+            "snapshot {shown}: cannot write file: {}",
+            input::io_text(&e)
+        ));
+    }
+    Ok(())
 }

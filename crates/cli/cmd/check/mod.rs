@@ -22,7 +22,7 @@ use crate::args::CheckArgs;
 use crate::cmd::{io_text, print_error, read_input};
 use crate::exit::ExitStatus;
 
-use self::job::{Input, Job, Outcome};
+use self::job::{Input, Outcome, Task};
 use self::walk::{Disk, Entry, Kind};
 
 pub fn check(args: &CheckArgs) -> ExitStatus {
@@ -61,23 +61,28 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
     let mut jobs = Vec::new();
     for input in &inputs {
         match input {
-            Input::Unreadable { .. } => jobs.push(Job {
+            Input::Unreadable { .. } => jobs.push(Task {
                 input,
                 release: None,
             }),
             Input::File { .. } | Input::Stdin(_) => {
-                jobs.extend(releases.iter().map(|r| Job {
+                jobs.extend(releases.iter().map(|r| Task {
                     input,
                     release: r.as_deref(),
                 }));
             }
         }
     }
+    if args.update && !args.force && under_ci() {
+        print_error("--update: refused under CI (the environment variable CI is `true`): snapshots are reviewed changes, written where someone reads the diff; run it locally, or add --force to write them here");
+        return ExitStatus::Error;
+    }
     let options = job::Options {
         snapshot: args.snapshot,
         update: args.update,
         release_in_snapshot_name: args.kubernetes.is_some(),
         fast_forward: !args.no_fast_forward,
+        allow_outside_tree: args.allow_outside_tree,
         sets: args.set.clone(),
     };
     let threads = args.jobs.map_or_else(
@@ -193,7 +198,7 @@ fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, bool) {
 /// Runs the jobs on `threads` threads and reports each result in job order, as soon as the
 /// jobs before it are done.
 fn run_jobs<W: Write>(
-    jobs: &[Job<'_>],
+    jobs: &[Task<'_>],
     options: &job::Options,
     threads: usize,
     mut report: CheckReport<W>,
@@ -270,4 +275,14 @@ fn unreadable(path: &Path, reason: &str) -> Outcome {
         ),
         stderr: Some(format!("{file}: {reason}")),
     }
+}
+
+/// Whether the command runs under CI: the environment variable `CI` is `true` (GitHub Actions,
+/// GitLab CI and most others set it). Read here, in the binary, and nowhere in the libraries.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "whether --update may write is decided by the CI the command runs under"
+)]
+fn under_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
 }

@@ -1,10 +1,11 @@
 //! Finding the scenario files under a directory for `probesim check`.
 //!
-//! The walk never stops early and never opens what it cannot read as a file: an entry whose
-//! type cannot be read (a broken symbolic link, a link loop), a directory that cannot be
-//! listed (permission denied), and a `*.yaml` that is not a regular file (a FIFO, a socket, a
-//! device, which reading could block on for ever) are each reported as
-//! [`Entry::Unreadable`], in their place in the sorted order, and the walk goes on.
+//! The walk never stops early and never opens what it cannot read as a file: a `*.yaml` (or
+//! `*.yml`, `*.json`) whose type cannot be read (a broken symbolic link, a link loop), a
+//! directory that cannot be listed (permission denied), and a `*.yaml` that is not a regular
+//! file (a FIFO, a socket, a device, which reading could block on for ever) are each reported as
+//! [`Entry::Unreadable`], in their place in the sorted order, and the walk goes on. A broken
+//! link whose name is no scenario's (`README.md`) is passed over, as the file would be.
 //!
 //! The file system is behind [`Tree`], so the error paths are tested with a tree that fails
 //! where the test says (the tests run as root, for whom no permission bit denies anything).
@@ -147,10 +148,13 @@ fn walk_from(dir: &Path, tree: &mut impl Tree, seen: &mut Vec<PathBuf>, out: &mu
                 reason: format!("not a regular file ({what}): passed over unread"),
             }),
             Ok(Kind::Other(_)) => {}
-            Err(e) => out.push(Entry::Unreadable {
+            Err(e) if is_scenario_name(&path) => out.push(Entry::Unreadable {
                 path,
                 reason: format!("cannot read file type: {}", crate::cmd::io_text(&e)),
             }),
+            // A broken link that could not be a scenario (`README.md` pointing nowhere) is
+            // none of check's business, as a regular README.md is not.
+            Err(_) => {}
         }
     }
 }
@@ -252,7 +256,12 @@ mod tests {
     #[test]
     fn an_entry_whose_type_cannot_be_read_is_reported() {
         let mut tree = Fake::default()
-            .with("s", Node::Dir(vec!["gone.yaml", "ok.json", "notes.txt"]))
+            .with(
+                "s",
+                Node::Dir(vec!["README.md", "gone.yaml", "ok.json", "notes.txt"]),
+            )
+            // A broken link that is no scenario by its name is passed over, like README.md.
+            .with("s/README.md", Node::Broken)
             .with("s/gone.yaml", Node::Broken)
             .with("s/ok.json", Node::File)
             .with("s/notes.txt", Node::File);

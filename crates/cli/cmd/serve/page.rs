@@ -36,6 +36,8 @@ pre{background:#f7f7f7;padding:6px;overflow-x:auto;font-size:12px;margin:0}
 <h2>Probes (what if)</h2>
 <label>Container (leave empty when the pod has one) <input type="text" data-k="c" id="c" placeholder="kubia"></label>
 <table class="probes" id="probes"></table>
+<table class="probes" id="handlers"></table>
+<p class="meta">A handler replaces the probe's own (port, path and command go with it): <code>httpGet</code> takes the port and path, <code>tcpSocket</code> and <code>grpc</code> the port, <code>exec</code> the command (words split at spaces).</p>
 <label>terminationGracePeriodSeconds <input type="number" data-k="grace" id="grace" min="0"></label>
 <h2>The app</h2>
 <label>--app (scripts, e.g. <code>liveness=5x200 then 500</code>) <input type="text" data-k="app" id="app"></label>
@@ -69,6 +71,19 @@ pre{background:#f7f7f7;padding:6px;overflow-x:auto;font-size:12px;margin:0}
 const $ = (id) => document.getElementById(id);
 const PROBES = ["liveness", "readiness", "startup"];
 const FIELDS = ["initialDelaySeconds", "periodSeconds", "timeoutSeconds", "successThreshold", "failureThreshold"];
+const HANDLERS = ["httpGet", "tcpSocket", "exec", "grpc"];
+const HANDLER_FIELDS = ["port", "path", "command"];
+// A chosen handler as a YAML flow mapping for --set: a port of digits is a number, any other
+// a named port; strings are written as JSON strings, which YAML reads as they are.
+function handler(kind, p, probe) {
+  const get = (f) => (p.get(probe + "." + f) || "").trim();
+  const fields = [];
+  const port = get("port");
+  if (kind !== "exec" && port) fields.push(["port", /^[0-9]+$/.test(port) ? Number(port) : port]);
+  if (kind === "httpGet" && get("path")) fields.push(["path", get("path")]);
+  if (kind === "exec") fields.push(["command", get("command").split(/\s+/).filter((w) => w !== "")]);
+  return "{" + fields.map(([k, v]) => k + ": " + JSON.stringify(v)).join(", ") + "}";
+}
 (function build() {
   const t = $("probes");
   let head = "<tr><th></th>";
@@ -78,6 +93,15 @@ const FIELDS = ["initialDelaySeconds", "periodSeconds", "timeoutSeconds", "succe
     let row = "<tr><th>" + p + "</th>";
     for (const f of FIELDS) row += '<td><input type="number" min="0" title="' + p + "Probe." + f + '" data-k="' + p + "." + f + '" id="' + p + "-" + f + '"></td>';
     t.insertAdjacentHTML("beforeend", row + "</tr>");
+  }
+  const h = $("handlers");
+  h.insertAdjacentHTML("beforeend", "<tr><th></th><th>handler</th><th>port</th><th>path</th><th>command</th></tr>");
+  for (const p of PROBES) {
+    let row = "<tr><th>" + p + '</th><td><select title="' + p + 'Probe handler" data-k="' + p + '.handler" id="' + p + '-handler"><option value="">the file\'s</option>';
+    for (const kind of HANDLERS) row += '<option value="' + kind + '">' + kind + "</option>";
+    row += "</select></td>";
+    for (const f of HANDLER_FIELDS) row += '<td><input type="text" title="' + p + "Probe handler's " + f + '" data-k="' + p + "." + f + '" id="' + p + "-" + f + '"></td>';
+    h.insertAdjacentHTML("beforeend", row + "</tr>");
   }
   const k = $("kubernetes");
   for (let m = 37; m >= 19; m--) k.insertAdjacentHTML("beforeend", '<option value="1.' + m + '">1.' + m + "</option>");
@@ -98,6 +122,13 @@ function query(p) {
   for (const pr of PROBES) for (const f of FIELDS) {
     const v = p.get(pr + "." + f);
     if (v) q.append("set", prefix + pr + "Probe." + f + "=" + v);
+  }
+  for (const pr of PROBES) {
+    const kind = p.get(pr + ".handler");
+    if (!HANDLERS.includes(kind)) continue;
+    const base = prefix + pr + "Probe.";
+    for (const other of HANDLERS) if (other !== kind) q.append("set", base + other + "=null");
+    q.append("set", base + kind + "=" + handler(kind, p, pr));
   }
   const g = p.get("grace");
   if (g) q.append("set", "spec.terminationGracePeriodSeconds=" + g);

@@ -1,9 +1,9 @@
 //! `/run`: the page's scenario and edits in, every view of the run out.
 
 use probesim_core::{Profile, SimTime};
+use probesim_kube::catalog;
 use probesim_report::{render_explain, render_with, trace_run, Format, ViewOptions};
 use probesim_scenario::argument::AppFlag;
-use probesim_scenario::catalog;
 use probesim_scenario::scenario::{horizon, Edits, ManifestRun, NoFiles, Overrides, Scenario};
 
 use super::http::{Request, Response};

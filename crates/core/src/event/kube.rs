@@ -148,6 +148,7 @@ pub enum KillMessage {
 
 /// An event message, rendered on demand.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub enum Message<'a> {
     /// `<Type> probe failed: <output>` (P41).
     ProbeFailed {

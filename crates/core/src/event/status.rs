@@ -37,6 +37,7 @@ impl ExitReason {
 
 /// `status.phase` (R43).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Phase {
     /// Not all containers have started.
     Pending,
@@ -69,6 +70,7 @@ impl Phase {
 
 /// The API view of one container's state (R37).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ContainerState {
     /// Waiting, with an optional reason.
     Waiting(Option<WaitingReason>),
@@ -118,6 +120,7 @@ pub struct Terminated {
 
 /// Why a container is waiting (R34, R38).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum WaitingReason {
     /// Not started yet.
     ContainerCreating,

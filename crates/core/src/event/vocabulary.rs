@@ -8,6 +8,7 @@ use super::{ExitReason, KillReason, KubeEvent, Outcome, WaitingReason};
 /// liveness kill under `restartPolicy: Never` is a pod kill with reason `Unknown`), the cause
 /// says why it happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum KillCause {
     /// A liveness failure, of this container or (a pod kill under `restartPolicy: Never`) of a
     /// container of the pod.

@@ -5,7 +5,8 @@
 //! replays only the matches on its path to the root, so a pod with a hundred containers costs a
 //! few comparisons more per probe run than a pod with one, not a scan of every deadline.
 //!
-//! The order is the one of contract §2.3.1: the earliest (time, class) first; ties in creation
+//! The order is the one of docs/semantics.md#order: the earliest (time, class) first; ties in
+//! creation
 //! order (P6), except that a container's startup tick yields to the other ticks of the same
 //! container at the same instant (ticks due together read the status from before any of them
 //! ran). Workers of one container are created next to each other, so the tie order is
@@ -181,7 +182,7 @@ mod tests {
     use super::*;
     use crate::time::{SimDuration, SimTime};
 
-    /// The agenda's first worker as the former linear scan chose it (contract §2.3.1, P6).
+    /// The agenda's first worker as the former linear scan chose it (docs/semantics.md#order, P6).
     fn scan(workers: &[Worker], keys: &[Key]) -> (Key, usize) {
         let (mut best_key, mut best) = (Key::NEVER, 0);
         for (w, key) in keys.iter().enumerate() {
@@ -200,7 +201,8 @@ mod tests {
 
     #[test]
     fn the_tree_picks_what_a_scan_of_every_deadline_picks() {
-        // Contract §2.3.1: same-instant ticks, a startup tick after its container's other ticks.
+        // docs/semantics.md#order: same-instant ticks, a startup tick after its container's
+        // other ticks.
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         for containers in [1usize, 2, 3, 5, 17] {
             let mut workers = Vec::new();

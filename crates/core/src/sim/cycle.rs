@@ -6,13 +6,16 @@
 //! saving a new one after 1, 2, 4, 8 … comparisons, so a cycle of λ syncs is found within a few
 //! multiples of λ syncs after the state becomes periodic, with memory for two snapshots.
 
-use crate::cycle::{count32, exact_hash, id32, opt_id32, opt_time, Apply, Capture};
+use crate::cycle::{count32, exact_hash, opt_id, opt_time, Apply, Capture};
 use crate::cycle::{Snapshot, Visitor};
 use crate::event::{ContainerState, ContainerStatus, Terminated};
-use crate::sink::{Replay, Sink};
+use crate::sink::Sink;
 use crate::time::{SimDuration, SimTime};
 
-use super::{Instance, Instances, Key, Simulation};
+use super::{
+    BackOffEntry, InFlight, Instance, Instances, Job, Key, PodStatus, Runtime, Simulation,
+    ViewEntry, Worker,
+};
 
 /// The fast-forward detector of one simulation.
 #[derive(Debug)]
@@ -35,8 +38,6 @@ pub(super) struct Detector {
     /// times while its probes start).
     pub(super) steps: u64,
     last_size: u64,
-    /// A listing's replay under way.
-    armed: Option<Armed>,
 }
 
 impl Detector {
@@ -52,14 +53,13 @@ impl Detector {
             skipped: SimDuration::ZERO,
             steps: 0,
             last_size: 0,
-            armed: None,
         }
     }
 
     /// Whether to compare at this sync's end. Which syncs are compared depends only on the run
     /// (the steps between syncs), so once the run repeats, so do the compared states.
     pub(super) fn due(&self) -> bool {
-        self.enabled && (self.armed.is_some() || self.steps.saturating_mul(8) >= self.last_size)
+        self.enabled && self.steps.saturating_mul(8) >= self.last_size
     }
 
     fn restart(&mut self) {
@@ -67,34 +67,6 @@ impl Detector {
         self.power = 1;
         self.lam = 0;
     }
-}
-
-/// How many cycles a listing may keep step by step, after the one that showed the state
-/// repeats, before it replays one: three, so it can check that the third changed its events
-/// exactly as the second did (see the JSON sinks). Fast-forward gives up on a listing that
-/// asks for more.
-const KEPT_CYCLES: u32 = 3;
-
-/// A listing's replay under way ([`Replay`]).
-#[derive(Debug)]
-struct Armed {
-    /// The state at the last cycle boundary; the next is due one `period` later.
-    base: Snapshot,
-    period: SimDuration,
-    /// Cycles the listing has kept so far.
-    marks: u32,
-}
-
-/// What a jump came to.
-enum Jump {
-    /// The state moved on (after the listing wrote the cycles, for a replay).
-    Done,
-    /// The listing needs another kept cycle first.
-    NotYet,
-    /// No whole cycle fits before the horizon or the sink's boundary.
-    NoRoom,
-    /// The two states do not make a cycle that can be extrapolated.
-    Refused,
 }
 
 /// The time between two equal snapshots, when it is a whole number of seconds: status times
@@ -106,11 +78,10 @@ fn whole_period(earlier: &Snapshot, later: &Snapshot) -> Option<SimDuration> {
 
 impl Simulation {
     /// Turns steady-state fast-forward on (the default) or off. Fast-forward only ever happens
-    /// for sinks and behaviours that can be visited ([`Sink::visit_cycle`]); it gives the same
+    /// for sinks and behaviours that can be visited ([`Sink::fast_forward`](crate::Sink::fast_forward)); it gives the same
     /// events' effect on them and the same state as the step-by-step run.
     pub fn set_fast_forward(&mut self, on: bool) {
         self.cycle.enabled = on;
-        self.cycle.armed = None;
         self.cycle.restart();
     }
 
@@ -121,36 +92,23 @@ impl Simulation {
     }
 
     /// At the end of a pod sync: compares the state with the saved one and jumps whole cycles
-    /// towards `until` when they match. With a listing in the sink, a match starts its replay
-    /// instead ([`Replay`]).
-    pub(super) fn cycle_point<S: Sink>(
-        &mut self,
-        until: SimTime,
-        sink: &mut S,
-    ) -> Result<(), S::Error> {
-        if self.cycle.armed.is_some() {
-            return self.replay_point(until, sink);
-        }
+    /// towards `until` when they match.
+    pub(super) fn cycle_point<S: Sink>(&mut self, until: SimTime, sink: &mut S) {
         let (current, visited) = self.capture(sink);
         if !visited {
             self.cycle.enabled = false;
             self.cycle.current = current;
-            return Ok(());
+            return;
         }
         if self.cycle.has_saved && self.cycle.saved.same_state(&current) {
-            if current.has_listing() {
-                return self.arm(current, until, sink);
-            }
             let saved = core::mem::take(&mut self.cycle.saved);
-            let jumped = match whole_period(&saved, &current) {
-                Some(period) => self.jump(&saved, &current, period, until, sink, false),
-                None => Ok(Jump::Refused),
-            };
+            let jumped = whole_period(&saved, &current)
+                .is_some_and(|period| self.jump(&saved, &current, period, until, sink));
             self.cycle.saved = saved;
             self.cycle.current = current;
             self.cycle.restart();
-            if let Jump::Done = jumped? {
-                return Ok(());
+            if jumped {
+                return;
             }
         } else {
             self.cycle.current = current;
@@ -162,7 +120,6 @@ impl Simulation {
             self.cycle.power = self.cycle.power.saturating_mul(2);
             self.cycle.lam = 0;
         }
-        Ok(())
     }
 
     /// Records the state now into the spare snapshot; whether every part could be visited.
@@ -175,85 +132,10 @@ impl Simulation {
         (current, visited)
     }
 
-    /// The state `current` repeats the saved one and the sink lists every event: asks the
-    /// listing to keep the cycles from here on, or gives fast-forward up when it cannot.
-    fn arm<S: Sink>(
-        &mut self,
-        current: Snapshot,
-        until: SimTime,
-        sink: &mut S,
-    ) -> Result<(), S::Error> {
-        let period = whole_period(&self.cycle.saved, &current);
-        self.cycle.restart();
-        let Some(period) = period else {
-            self.cycle.current = current;
-            return Ok(());
-        };
-        // The listing keeps up to three cycles step by step first: not worth it near the end.
-        let left = until.saturating_since(self.now).as_millis() / period.as_millis();
-        if left <= u64::from(KEPT_CYCLES) {
-            self.cycle.current = current;
-            return Ok(());
-        }
-        if !sink.replay(Replay::Begin)? {
-            self.cycle.enabled = false;
-            self.cycle.current = current;
-            return Ok(());
-        }
-        self.cycle.armed = Some(Armed {
-            period,
-            base: current,
-            marks: 0,
-        });
-        Ok(())
-    }
-
-    /// A pod sync's end while a listing keeps cycles: at the instant the next cycle is due,
-    /// compares the state with the one a cycle earlier; a match closes a kept cycle and tries
-    /// the replay, anything else ends it.
-    fn replay_point<S: Sink>(&mut self, until: SimTime, sink: &mut S) -> Result<(), S::Error> {
-        let Some(mut armed) = self.cycle.armed.take() else {
-            return Ok(());
-        };
-        let due = armed.base.at().saturating_add(armed.period);
-        if self.now < due {
-            self.cycle.armed = Some(armed);
-            return Ok(());
-        }
-        let (current, visited) = self.capture(sink);
-        let on_time = visited && self.now == due;
-        if on_time && armed.base.same_state(&current) {
-            sink.replay(Replay::Mark)?;
-            match self.jump(&armed.base, &current, armed.period, until, sink, true)? {
-                Jump::Done | Jump::NoRoom => {
-                    sink.replay(Replay::End)?;
-                    self.cycle.current = current;
-                    self.cycle.restart();
-                    return Ok(());
-                }
-                Jump::NotYet if armed.marks < KEPT_CYCLES => {
-                    self.cycle.current = core::mem::replace(&mut armed.base, current);
-                    armed.marks += 1;
-                    self.cycle.armed = Some(armed);
-                    return Ok(());
-                }
-                Jump::NotYet | Jump::Refused => {}
-            }
-        } else if on_time {
-            // Another sync may end at this instant in the cycle's place.
-            self.cycle.current = current;
-            self.cycle.armed = Some(armed);
-            return Ok(());
-        }
-        // The cycle broke, or the listing cannot replay it: step by step from here.
-        sink.replay(Replay::End)?;
-        self.cycle.enabled = false;
-        self.cycle.current = current;
-        Ok(())
-    }
-
     /// Moves the state on by as many whole cycles of `period` as fit, from `later` (the state
-    /// now, one cycle after `earlier`); with `replay`, only once the listing has written them.
+    /// now, one cycle after `earlier`); whether it moved. It does not when no whole cycle
+    /// fits before the horizon or the sink's boundary, or when the two states do not make a
+    /// cycle that can be extrapolated.
     fn jump<S: Sink>(
         &mut self,
         earlier: &Snapshot,
@@ -261,26 +143,17 @@ impl Simulation {
         period: SimDuration,
         until: SimTime,
         sink: &mut S,
-        replay: bool,
-    ) -> Result<Jump, S::Error> {
+    ) -> bool {
         let Some(wanted) = self.cycles_wanted(earlier.at(), period, until, sink) else {
-            return Ok(Jump::NoRoom);
+            return false;
         };
         let mut plan = core::mem::take(&mut self.cycle.plan);
         let k = earlier.plan(later, wanted, &mut plan);
-        let written = match k {
-            Some(cycles) if replay => sink.replay(Replay::Emit { cycles, period }),
-            _ => Ok(true),
-        };
-        if let (Some(k), Ok(true)) = (k, &written) {
+        if let Some(k) = k {
             self.apply_jump(&plan, k, period, sink);
         }
         self.cycle.plan = plan;
-        Ok(match (k, written?) {
-            (None, _) => Jump::Refused,
-            (Some(_), true) => Jump::Done,
-            (Some(_), false) => Jump::NotYet,
-        })
+        k.is_some()
     }
 
     /// How many whole cycles of `period` fit before `until` and before the sink's next
@@ -290,12 +163,14 @@ impl Simulation {
         from: SimTime,
         period: SimDuration,
         until: SimTime,
-        sink: &S,
+        sink: &mut S,
     ) -> Option<u64> {
         let p = period.as_millis();
         let mut wanted = until.saturating_since(self.now).as_millis() / p;
         // Never over a boundary of the sink, counted from the start of the reference cycle.
-        let boundary = sink.next_boundary(from);
+        let boundary = sink
+            .fast_forward()
+            .map_or(SimTime::MAX, |f| f.next_boundary(from));
         if boundary <= self.now {
             return None;
         }
@@ -345,7 +220,7 @@ impl Simulation {
     /// Per behaviour, the one container whose probes use it (`None` inside when several do);
     /// per container, how long its start matters to its probes' initial delays, and whether a
     /// behaviour it uses still reads uptime.
-    fn readers(&self) -> (Vec<Option<Option<usize>>>, Vec<SimDuration>, Vec<bool>) {
+    fn readers(&mut self) -> (Vec<Option<Option<usize>>>, Vec<SimDuration>, Vec<bool>) {
         let mut users: Vec<Option<Option<usize>>> = vec![None; self.behaviours.entries.len()];
         let n = self.pod.container_count();
         let mut uptime = vec![false; n];
@@ -357,7 +232,10 @@ impl Simulation {
                     Some(Some(other)) if other == c => Some(Some(c)),
                     Some(_) => Some(None),
                 };
-                if self.behaviours.entries[*i].reads_uptime() {
+                if self.behaviours.entries[*i]
+                    .shortcuts()
+                    .is_none_or(|s| s.reads_uptime())
+                {
                     uptime[c] = true;
                 }
             }
@@ -379,162 +257,288 @@ impl Simulation {
 
     /// Walks everything that decides what happens next, then the behaviours and the sink;
     /// `false` when a part cannot be walked.
+    ///
+    /// Every struct walked here is destructured field by field, with no `..`: a field added to
+    /// one of them does not compile until it is walked, or bound to `_` with the reason it
+    /// cannot change across a cycle (or is rebuilt after a jump, [`Simulation::after_jump`]).
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one destructuring of the simulation, walked in one fixed order"
+    )]
     fn visit_state<S: Sink>(&mut self, v: &mut dyn Visitor, sink: &mut S) -> bool {
-        let word = self.rng.get_word_pos();
+        let (users, young, uptime) = self.readers();
+        let Simulation {
+            pod,
+            // Fixed for the run.
+            profile: _,
+            kubelet: _,
+            behaviours,
+            rng,
+            now,
+            created,
+            terminal,
+            runtime,
+            pending_exits,
+            snapshot,
+            relist_at,
+            status,
+            status_written,
+            status_queue,
+            status_dirty,
+            tally,
+            created_regular,
+            running_regular,
+            actionable,
+            // A test setting, fixed for the run.
+            #[cfg(test)]
+                full_status: _,
+            view,
+            reason_cache,
+            backoff,
+            sandbox_ready,
+            sandbox_stopped,
+            workers,
+            alive_workers,
+            // The agenda and its bookkeeping are derived from the workers and timers walked
+            // here, and rebuilt after a jump (`after_jump`).
+            agenda: _,
+            worker_by: _,
+            dirty: _,
+            is_dirty: _,
+            global_due: _,
+            globals_dirty: _,
+            cache,
+            parked,
+            listed,
+            recheck_parked,
+            // Moved with the clock after a jump (`after_jump`).
+            last_due: _,
+            parking,
+            // The steady lane's shortcut state: dropped at a jump (`lane.epoch`), and a setting.
+            steady: _,
+            steady_ticks: _,
+            lane: _,
+            delete_at,
+            deleting,
+            restart_at,
+            kubelet_started,
+            job,
+            pending,
+            gate_after,
+            last_sync_end,
+            sync_due,
+            requeue,
+            // Cleared before every comparison.
+            sync_ended: _,
+            // The detector itself.
+            cycle: _,
+        } = self;
+        let now = *now;
+        let word = rng.get_word_pos();
         v.exact(word as u64);
         v.exact((word >> 64) as u64);
-        v.exact(u64::from(self.created));
-        v.exact(u64::from(self.terminal));
-        let bases: Vec<u32> = self.runtime.iter().map(|r| r.next_id).collect();
-        let (users, young, uptime) = self.readers();
+        v.exact(u64::from(*created));
+        v.exact(u64::from(*terminal));
+        let bases: Vec<u64> = runtime.iter().map(|r| r.next_id).collect();
         // When an instance started matters while a probe's initial delay runs (P15) and, for
         // as long as the container's behaviours read uptime, to them; otherwise it only shows.
         let start_horizon = |c: usize| (!uptime[c]).then_some(young[c]);
-        for (c, rt) in self.runtime.iter_mut().enumerate() {
+        for (c, rt) in runtime.iter_mut().enumerate() {
+            let Runtime {
+                instances,
+                next_id,
+                image_present,
+                exit_at,
+            } = rt;
             let base = bases[c];
-            visit_instances(v, &mut rt.instances, base, start_horizon(c));
-            count32(v, &mut rt.next_id, None);
-            v.exact(u64::from(rt.image_present));
-            v.exact(u64::from(rt.exit_at.is_some()));
-            if let Some((t, code)) = &mut rt.exit_at {
+            visit_instances(v, instances, base, start_horizon(c));
+            v.count(next_id, None, u64::MAX);
+            v.exact(u64::from(*image_present));
+            v.exact(u64::from(exit_at.is_some()));
+            if let Some((t, code)) = exit_at {
                 v.time(t);
                 exact_hash(v, code);
             }
         }
-        for (c, s) in self.snapshot.iter_mut().enumerate() {
+        for (c, s) in snapshot.iter_mut().enumerate() {
             visit_instances(v, s, bases[c], start_horizon(c));
         }
-        opt_time(v, &mut self.relist_at);
+        opt_time(v, relist_at);
         // The API status.
-        exact_hash(v, &self.status.phase);
-        exact_hash(v, &self.status.conditions);
-        for st in self
-            .status
-            .init_containers
-            .iter_mut()
-            .chain(&mut self.status.containers)
-        {
+        let PodStatus {
+            phase,
+            conditions,
+            init_containers,
+            containers,
+            deletion_timestamp,
+            removed,
+        } = status;
+        exact_hash(v, phase);
+        exact_hash(v, conditions);
+        for st in init_containers.iter_mut().chain(containers) {
             st.visit_cycle(v);
         }
-        opt_time(v, &mut self.status.deletion_timestamp);
-        v.exact(u64::from(self.status.removed));
-        v.exact(u64::from(self.status_written));
-        for (c, view) in self.view.iter_mut().enumerate() {
-            opt_id32(v, &mut view.id, bases[c]);
-            v.exact(u64::from(view.running));
-            exact_hash(v, &view.terminated);
+        opt_time(v, deletion_timestamp);
+        v.exact(u64::from(*removed));
+        v.exact(u64::from(*status_written));
+        for (c, entry) in view.iter_mut().enumerate() {
+            let ViewEntry {
+                id,
+                running,
+                terminated,
+                started_at,
+                started,
+            } = entry;
+            opt_id(v, id, bases[c]);
+            v.exact(u64::from(*running));
+            exact_hash(v, terminated);
             // P15: the start matters only until the initial delay has passed.
-            v.past(&mut view.started_at, young[c]);
-            v.exact(u64::from(view.started));
+            v.past(started_at, young[c]);
+            v.exact(u64::from(*started));
         }
-        exact_hash(v, &self.reason_cache);
-        for entry in &mut self.backoff {
+        exact_hash(v, reason_cache);
+        for entry in backoff.iter_mut() {
             v.exact(u64::from(entry.is_some()));
-            if let Some(e) = entry {
-                v.exact(e.backoff.as_millis());
-                v.time(&mut e.last_update);
+            if let Some(BackOffEntry {
+                backoff,
+                last_update,
+            }) = entry
+            {
+                v.exact(backoff.as_millis());
+                v.time(last_update);
             }
         }
-        v.exact(u64::from(self.sandbox_ready));
-        v.exact(u64::from(self.sandbox_stopped));
-        let now = self.now;
+        v.exact(u64::from(*sandbox_ready));
+        v.exact(u64::from(*sandbox_stopped));
         // Which held workers are parked, in the order they are looked at again.
-        exact_hash(v, &(&self.parked, &self.listed, self.recheck_parked));
-        exact_hash(v, &(self.parking, self.alive_workers));
-        for (w, worker) in self.workers.iter_mut().enumerate() {
-            let base = bases[worker.container];
-            v.exact(u64::from(worker.alive));
-            v.exact(u64::from(worker.running));
-            v.exact(u64::from(worker.parked));
-            if worker.parked && !worker.period.is_zero() {
+        exact_hash(v, &(&*parked, &*listed, *recheck_parked));
+        exact_hash(v, &(*parking, *alive_workers));
+        for (worker, slot) in workers.iter_mut().zip(cache.iter_mut()) {
+            let Worker {
+                container,
+                kind,
+                period,
+                alive,
+                running,
+                next_tick,
+                wake_at,
+                pending_tick,
+                pending_trigger,
+                stop_requested,
+                in_flight,
+                container_id,
+                last_result,
+                result_run,
+                on_hold,
+                parked,
+                created_at,
+            } = worker;
+            // `container`, `kind` and `period` are fixed for the run.
+            let base = bases[*container];
+            v.exact(u64::from(*alive));
+            v.exact(u64::from(*running));
+            v.exact(u64::from(*parked));
+            if *parked && !period.is_zero() {
                 // A parked worker's ticks are off the agenda; `next_tick` is only a point of
                 // its grid, from which it comes back at the first tick not gone by: only the
                 // grid's phase against now decides.
-                let offset = i128::from(worker.next_tick.as_millis()) - i128::from(now.as_millis());
-                let phase = offset.rem_euclid(i128::from(worker.period.as_millis()));
+                let offset = i128::from(next_tick.as_millis()) - i128::from(now.as_millis());
+                let phase = offset.rem_euclid(i128::from(period.as_millis()));
                 v.exact(u64::try_from(phase).unwrap_or(u64::MAX));
-                v.past(&mut worker.next_tick, SimDuration::ZERO);
+                v.past(next_tick, SimDuration::ZERO);
             } else {
-                v.time(&mut worker.next_tick);
+                v.time(next_tick);
             }
-            opt_time(v, &mut worker.wake_at);
-            v.exact(u64::from(worker.pending_tick));
-            v.exact(u64::from(worker.pending_trigger));
-            v.exact(u64::from(worker.stop_requested));
-            v.exact(u64::from(worker.in_flight.is_some()));
-            if let Some(f) = &mut worker.in_flight {
-                v.time(&mut f.began);
-                v.exact(u64::from(f.attempt));
-                id32(v, &mut f.instance, base);
-                v.time(&mut f.ends);
-                exact_hash(v, &(f.outcome, f.output));
+            opt_time(v, wake_at);
+            v.exact(u64::from(*pending_tick));
+            v.exact(u64::from(*pending_trigger));
+            v.exact(u64::from(*stop_requested));
+            v.exact(u64::from(in_flight.is_some()));
+            if let Some(InFlight {
+                began,
+                attempt,
+                instance,
+                ends,
+                outcome,
+                output,
+            }) = in_flight
+            {
+                v.time(began);
+                v.exact(u64::from(*attempt));
+                v.id(instance, base, u64::MAX);
+                v.time(ends);
+                exact_hash(v, &(*outcome, *output));
             }
-            opt_id32(v, &mut worker.container_id, base);
-            exact_hash(v, &worker.last_result);
+            opt_id(v, container_id, base);
+            exact_hash(v, last_result);
             // P34: a run of equal results decides only until it reaches the larger threshold.
-            let cap = self
-                .pod
-                .container(worker.container)
-                .probe(worker.kind)
-                .map_or(1, |p| {
-                    p.success_threshold()
-                        .unsigned_abs()
-                        .max(p.failure_threshold().unsigned_abs())
-                });
-            let mut run = u64::from(worker.result_run);
+            let cap = pod.container(*container).probe(*kind).map_or(1, |p| {
+                p.success_threshold()
+                    .unsigned_abs()
+                    .max(p.failure_threshold().unsigned_abs())
+            });
+            let mut run = u64::from(*result_run);
             v.saturating(&mut run, u64::from(cap), u64::from(u32::MAX));
-            worker.result_run = u32::try_from(run).unwrap_or(u32::MAX);
-            v.exact(u64::from(worker.on_hold));
+            *result_run = u32::try_from(run).unwrap_or(u32::MAX);
+            v.exact(u64::from(*on_hold));
             // Only "created at this very instant" matters (P14's churn check).
-            v.past(&mut worker.created_at, SimDuration::from_millis(1));
-            let slot = &mut self.cache[w];
+            v.past(created_at, SimDuration::from_millis(1));
             v.exact(u64::from(slot.is_some()));
             if let Some((id, result)) = slot {
-                id32(v, id, base);
+                v.id(id, base, u64::MAX);
                 exact_hash(v, result);
             }
         }
-        v.exact(u64::from(self.delete_at.is_some()));
-        if let Some((t, grace)) = &mut self.delete_at {
+        v.exact(u64::from(delete_at.is_some()));
+        if let Some((t, grace)) = delete_at {
             v.time(t);
             exact_hash(v, grace);
         }
-        exact_hash(v, &self.deleting);
-        opt_time(v, &mut self.restart_at);
-        opt_time(v, &mut self.kubelet_started);
+        exact_hash(v, deleting);
+        opt_time(v, restart_at);
+        opt_time(v, kubelet_started);
         // The sync in progress.
-        let job = &mut self.job;
-        v.exact(u64::from(job.active));
-        exact_hash(v, &job.stage);
+        let Job {
+            active,
+            stage,
+            snapshot,
+            shared,
+            kills,
+            pod_kill,
+            parallel,
+            starts,
+            pull_end,
+            changed,
+            backoff_expiry,
+        } = job;
+        v.exact(u64::from(*active));
+        exact_hash(v, stage);
         // Empty while the sync reads the PLEG's snapshot (`shared`).
-        v.exact(u64::from(job.shared));
-        v.exact(job.snapshot.len() as u64);
-        for (c, s) in job.snapshot.iter_mut().enumerate() {
+        v.exact(u64::from(*shared));
+        v.exact(snapshot.len() as u64);
+        for (c, s) in snapshot.iter_mut().enumerate() {
             visit_instances(v, s, bases[c], start_horizon(c));
         }
-        exact_hash(v, &job.kills);
-        v.exact(u64::from(job.pod_kill));
-        v.exact(job.parallel as u64);
-        exact_hash(v, &job.starts);
-        opt_time(v, &mut job.pull_end);
-        v.exact(u64::from(job.changed));
-        opt_time(v, &mut job.backoff_expiry);
-        exact_hash(v, &self.pending);
+        exact_hash(v, kills);
+        v.exact(u64::from(*pod_kill));
+        v.exact(*parallel as u64);
+        exact_hash(v, starts);
+        opt_time(v, pull_end);
+        v.exact(u64::from(*changed));
+        opt_time(v, backoff_expiry);
+        exact_hash(v, pending);
         // The incremental status's bookkeeping: which containers are to be recomputed, and
         // the counts the phase and conditions come from.
-        exact_hash(
-            v,
-            &(self.pending_exits, &self.status_queue, &self.status_dirty),
-        );
-        exact_hash(v, &(self.tally, self.created_regular, self.running_regular));
-        exact_hash(v, &self.actionable);
-        opt_time(v, &mut self.gate_after);
+        exact_hash(v, &(*pending_exits, &*status_queue, &*status_dirty));
+        exact_hash(v, &(*tally, *created_regular, *running_regular));
+        exact_hash(v, actionable);
+        opt_time(v, gate_after);
         // Only "ended at this very instant" matters (the churn check).
-        v.exact(u64::from(self.last_sync_end.is_some()));
-        if let Some(t) = &mut self.last_sync_end {
+        v.exact(u64::from(last_sync_end.is_some()));
+        if let Some(t) = last_sync_end {
             v.past(t, SimDuration::from_millis(1));
         }
-        for slot in [&mut self.sync_due, &mut self.requeue] {
+        for slot in [sync_due, requeue] {
             v.exact(u64::from(slot.is_some()));
             if let Some((t, trigger)) = slot {
                 v.time(t);
@@ -542,13 +546,13 @@ impl Simulation {
             }
         }
         // The behaviours, each against the one container that uses it.
-        for (b, user) in self.behaviours.entries.iter_mut().zip(users) {
+        for (b, user) in behaviours.entries.iter_mut().zip(users) {
             let base = user.flatten().map(|c| bases[c]);
-            if !b.visit_cycle(v, base) {
+            if !b.shortcuts().is_some_and(|s| s.visit_cycle(v, base)) {
                 return false;
             }
         }
-        sink.visit_cycle(v)
+        sink.fast_forward().is_some_and(|f| f.visit_cycle(v))
     }
 }
 
@@ -557,19 +561,25 @@ impl Simulation {
 fn visit_instance(
     v: &mut dyn Visitor,
     i: &mut Option<Instance>,
-    base: u32,
+    base: u64,
     start_horizon: Option<SimDuration>,
 ) {
     v.exact(u64::from(i.is_some()));
-    if let Some(i) = i {
-        id32(v, &mut i.id, base);
-        count32(v, &mut i.restart_count, None);
+    if let Some(Instance {
+        id,
+        restart_count,
+        started_at,
+        exited,
+    }) = i
+    {
+        v.id(id, base, u64::MAX);
+        v.count(restart_count, None, u64::MAX);
         match start_horizon {
-            Some(h) => v.past(&mut i.started_at, h),
-            None => v.time(&mut i.started_at),
+            Some(h) => v.past(started_at, h),
+            None => v.time(started_at),
         }
-        v.exact(u64::from(i.exited.is_some()));
-        if let Some((t, code)) = &mut i.exited {
+        v.exact(u64::from(exited.is_some()));
+        if let Some((t, code)) = exited {
             v.time(t);
             exact_hash(v, code);
         }
@@ -579,11 +589,12 @@ fn visit_instance(
 fn visit_instances(
     v: &mut dyn Visitor,
     s: &mut Instances,
-    base: u32,
+    base: u64,
     start_horizon: Option<SimDuration>,
 ) {
-    visit_instance(v, &mut s.newest, base, start_horizon);
-    visit_instance(v, &mut s.previous, base, start_horizon);
+    let Instances { newest, previous } = s;
+    visit_instance(v, newest, base, start_horizon);
+    visit_instance(v, previous, base, start_horizon);
 }
 
 /// A time the API shows and nothing decides by: never compared, moved like the others (it
@@ -593,16 +604,29 @@ fn shown(v: &mut dyn Visitor, t: &mut SimTime) {
 }
 
 fn visit_terminated(v: &mut dyn Visitor, t: &mut Terminated) {
-    exact_hash(v, &(t.exit_code, t.reason));
-    shown(v, &mut t.started_at);
-    shown(v, &mut t.finished_at);
+    let Terminated {
+        exit_code,
+        reason,
+        started_at,
+        finished_at,
+    } = t;
+    exact_hash(v, &(*exit_code, *reason));
+    shown(v, started_at);
+    shown(v, finished_at);
 }
 
 impl ContainerStatus {
     /// Walks this status for fast-forward ([`cycle`](crate::cycle)): its state, its times (which
     /// only show: the simulation decides by its own records) and the restart count as a count.
     pub fn visit_cycle(&mut self, v: &mut dyn Visitor) {
-        match &mut self.state {
+        let ContainerStatus {
+            state,
+            last_state,
+            ready,
+            started,
+            restart_count,
+        } = self;
+        match state {
             ContainerState::Waiting(reason) => {
                 v.exact(0);
                 exact_hash(v, reason);
@@ -616,12 +640,12 @@ impl ContainerStatus {
                 visit_terminated(v, t);
             }
         }
-        v.exact(u64::from(self.last_state.is_some()));
-        if let Some(t) = &mut self.last_state {
+        v.exact(u64::from(last_state.is_some()));
+        if let Some(t) = last_state {
             visit_terminated(v, t);
         }
-        v.exact(u64::from(self.ready));
-        v.exact(u64::from(self.started));
-        count32(v, &mut self.restart_count, None);
+        v.exact(u64::from(*ready));
+        v.exact(u64::from(*started));
+        count32(v, restart_count, None);
     }
 }

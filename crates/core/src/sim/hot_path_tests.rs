@@ -1,6 +1,6 @@
 //! The probe hot path's shortcuts change nothing a run shows: parked workers
 //! (`worker::park`), which leave a held worker's idle ticks off the agenda, constant
-//! behaviours ([`Behaviour::constant`]), which are answered without being called, and steady
+//! behaviours ([`BehaviourShortcuts::constant`]), which are answered without being called, and steady
 //! ticks (`steady`), which run a tick that only repeats a success from the steady lane.
 
 use ::proptest::prelude::*;
@@ -28,7 +28,7 @@ fn run_as_set(sim: &mut Simulation, end: SimTime) -> (Vec<crate::sink::Record>, 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
-    // P26, P17, P25, contract §2.3.1: a held worker's ticks do nothing until the pod is
+    // P26, P17, P25, docs/semantics.md#order: a held worker's ticks do nothing until the pod is
     // terminal or its container is replaced; skipping them and resuming at the first tick of
     // the grid that has not gone by gives the same events, in the same order, and the same
     // status as ticking through, whatever the pod, release, deletion or kubelet restart.
@@ -42,7 +42,7 @@ proptest! {
     }
 }
 
-/// P16–P35, P42, contract §2.3.1: a tick that only repeats a cached success, run from the
+/// P16–P35, P42, docs/semantics.md#order: a tick that only repeats a cached success, run from the
 /// steady lane without the general path's look-ups, gives the same events, in the same order,
 /// and the same status as the general path, whatever the pod, its answers (a table of one
 /// response is constant), release, deletion or kubelet restart; with and without
@@ -235,7 +235,8 @@ fn behaviours_like(pod: &PodSpec) -> Behaviours {
     behaviours
 }
 
-/// Contract §3: a behaviour that declares its one response is answered with it and not called;
+/// docs/script-language.md#how-the-steps-play-out: a behaviour that declares its one response
+/// is answered with it and not called;
 /// the run is the one the same behaviour gives when it is called at every attempt.
 #[test]
 fn a_constant_behaviour_is_not_called_and_answers_the_same() {
@@ -253,6 +254,11 @@ fn a_constant_behaviour_is_not_called_and_answers_the_same() {
             self.calls.set(self.calls.get() + 1);
             Response::now(Answer::Fail)
         }
+        fn shortcuts(&mut self) -> Option<&mut dyn BehaviourShortcuts> {
+            Some(self)
+        }
+    }
+    impl BehaviourShortcuts for Counted {
         fn constant(&self) -> Option<Response> {
             self.declares.then_some(Response::now(Answer::Fail))
         }

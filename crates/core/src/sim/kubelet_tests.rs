@@ -1,4 +1,5 @@
-//! The kubelet's own prober unit tests (probe-layer spec §12), re-expressed against the engine.
+//! The kubelet's own prober unit tests (docs/rules.md#the-kubelets-own-unit-tests),
+//! re-expressed against the engine.
 //!
 //! Each test is named after its Go original in `pkg/kubelet/prober` (`worker_test.go`,
 //! `prober_manager_test.go`, `prober_test.go`, `feature_gate_test.go`), cites the rules it pins,
@@ -95,7 +96,7 @@ fn test_pod(kind: ProbeKind, probe: ProbeSpec) -> PodSpec {
 const T0: SimTime = SimTime::from_secs(1000);
 
 /// `getTestRunningStatusWithStarted(started)`: container `id` running since now.
-fn running(id: u32, started: bool) -> ViewEntry {
+fn running(id: u64, started: bool) -> ViewEntry {
     ViewEntry {
         id: Some(id),
         running: true,
@@ -106,7 +107,7 @@ fn running(id: u32, started: bool) -> ViewEntry {
 }
 
 /// A container that exists but is not running and has not terminated (Waiting).
-fn waiting(id: u32) -> ViewEntry {
+fn waiting(id: u64) -> ViewEntry {
     ViewEntry {
         id: Some(id),
         ..ViewEntry::default()
@@ -114,7 +115,7 @@ fn waiting(id: u32) -> ViewEntry {
 }
 
 /// A terminated container.
-fn terminated(id: u32, code: i32) -> ViewEntry {
+fn terminated(id: u64, code: i32) -> ViewEntry {
     ViewEntry {
         id: Some(id),
         terminated: Some(code),
@@ -212,7 +213,7 @@ impl Bench {
     }
 
     /// `resultsManager.Get(id)`.
-    fn cached(&self, id: u32) -> Option<ProbeResult> {
+    fn cached(&self, id: u64) -> Option<ProbeResult> {
         self.sim.cache[self.w]
             .filter(|(cid, _)| *cid == id)
             .map(|(_, r)| r)
@@ -250,7 +251,7 @@ fn ctx(profile: &Profile, what: impl fmt::Display) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// worker_test.go (§12.1)
+// worker_test.go (docs/rules.md#the-kubelets-own-unit-tests)
 
 /// One row of `TestDoProbe`'s table.
 struct DoProbeCase {
@@ -833,7 +834,8 @@ fn test_startup_probe_disabled_by_started() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// prober_manager_test.go (§12.2). The engine simulates one pod, so "the manager's map" is the
+// prober_manager_test.go (docs/rules.md#the-kubelets-own-unit-tests). The engine simulates
+// one pod, so "the manager's map" is the
 // set of live workers of one simulation and several pods are several simulations.
 
 /// The live workers as (container name, probe type), in creation order.
@@ -1123,7 +1125,7 @@ fn test_cleanup_repeated() {
 
 /// A container instance as the runtime (PLEG snapshot) reports it: running, or exited with a
 /// code.
-fn instance(id: u32, exited: Option<i32>) -> Instances {
+fn instance(id: u64, exited: Option<i32>) -> Instances {
     Instances {
         newest: Some(Instance {
             id,
@@ -1426,7 +1428,7 @@ fn test_update_readiness() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// prober_test.go and feature_gate_test.go (§12.3)
+// prober_test.go and feature_gate_test.go (docs/rules.md#the-kubelets-own-unit-tests)
 
 /// `TestProbe` (prober_test.go), the cases the engine can express, for every probe type:
 /// a failing probe → Failure; a succeeding one → Success; an exec error → Failure with an
@@ -1702,7 +1704,7 @@ fn test_get_tcp_addr_parts() {
 /// `TestProbeScheduleFeatureGate` (feature_gate_test.go, master), the part that is released
 /// behaviour: with `MutableContainerProbes` off (every modelled minor), a probe that takes 3 s
 /// with a period of 10 s starts every 10 s (fixed rate). The gate-on schedule (every 13 s) is
-/// in-flight work (§13) and not simulated.
+/// upstream work not in any release modelled (docs/rules.md#upstream-work-that-is-not-simulated).
 ///
 /// P15, P17.
 #[test]

@@ -671,6 +671,7 @@ impl Simulation {
             .job_snapshot(c)
             .newest
             .map_or(0, |i| i.restart_count + 1);
+        let shown = u32::try_from(restart_count).unwrap_or(u32::MAX);
         let rt = &mut self.runtime[c];
         let inst = Instance {
             id: rt.next_id,
@@ -693,7 +694,7 @@ impl Simulation {
             c,
             EventKind::Start {
                 container: &self.pod.container(c).name,
-                restart_count,
+                restart_count: shown,
             },
         );
         self.schedule_relist(now);

@@ -123,8 +123,9 @@ impl Simulation {
         }
     }
 
-    /// A probe in flight against a process that just died ends now, as a failure (contract
-    /// §2.3.5): the connection is reset for network handlers, and an exec'd command dies with
+    /// A probe in flight against a process that just died ends now, as a failure
+    /// (docs/semantics.md#mid-answer): the connection is reset for network handlers, and an
+    /// exec'd command dies with
     /// the container (the runtime's ExecSync returns exit code 137, which the exec prober
     /// reports as a failure with the command's output).
     pub(super) fn cut_attempts(&mut self, c: usize) {
@@ -159,7 +160,8 @@ impl Simulation {
         }
     }
 
-    /// Sends SIGTERM to container `c`'s process with a grace period (R25, contract §2.3.7) and
+    /// Sends SIGTERM to container `c`'s process with a grace period
+    /// (R25, docs/semantics.md#kills) and
     /// returns whether the process is still alive afterwards (the stop blocks until it exits).
     pub(super) fn signal(&mut self, c: usize, hook: SimDuration, grace: SimDuration) -> bool {
         self.globals_dirty = true;

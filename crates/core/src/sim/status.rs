@@ -150,7 +150,7 @@ impl Simulation {
                 st.last_state = prev.last_state;
             }
             Some(inst) => {
-                st.restart_count = inst.restart_count;
+                st.restart_count = inst.shown_restarts();
                 st.last_state = snap.previous.and_then(|p| p.terminated());
                 view.id = Some(inst.id);
                 view.started_at = inst.started_at.floor_secs();

@@ -69,7 +69,7 @@ fn mixed_pod(policy: RestartPolicy, sidecars: bool) -> PodSpec {
 
 /// Answers by request number within the instance (1-based).
 fn per_instance(f: impl Fn(u32) -> u16 + 'static) -> Box<dyn Behaviour> {
-    let (mut instance, mut n) = (u32::MAX, 0);
+    let (mut instance, mut n) = (u64::MAX, 0);
     Box::new(move |a: &Attempt| {
         if a.instance != instance {
             (instance, n) = (a.instance, 0);

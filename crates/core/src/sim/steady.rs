@@ -24,7 +24,8 @@ pub(super) struct Steady {
     output: OutputKind,
     /// The probe's `initialDelaySeconds` (P29), never negative.
     initial_delay: u64,
-    /// An exec probe: it needs the worker's own container instance (§2.3.6).
+    /// An exec probe: it needs the worker's own container instance
+    /// (docs/semantics.md#exec-target).
     exec: bool,
 }
 
@@ -324,7 +325,8 @@ impl Simulation {
         if self.now.saturating_since(view.started_at).whole_secs() < steady.initial_delay {
             return false;
         }
-        // §2.3.6: the attempt reaches a running process (an exec, the worker's own).
+        // docs/semantics.md#exec-target: the attempt reaches a running process (an exec, the
+        // worker's own).
         match self.runtime[c].instances.newest {
             Some(i) if i.exited.is_none() && (!steady.exec || i.id == id) => {}
             _ => return false,

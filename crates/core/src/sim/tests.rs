@@ -26,7 +26,7 @@ fn container(name: &str) -> ContainerSpec {
 
 /// Answers by request number within the instance (1-based) and uptime.
 fn per_instance(f: impl Fn(u32, SimDuration) -> Response + 'static) -> Box<dyn Behaviour> {
-    let (mut instance, mut n) = (u32::MAX, 0);
+    let (mut instance, mut n) = (u64::MAX, 0);
     Box::new(move |a: &Attempt| {
         if a.instance != instance {
             (instance, n) = (a.instance, 0);
@@ -191,7 +191,7 @@ fn kubia_restarts_six_times_at_once_then_backs_off() {
         &"771 waiting (CrashLoopBackOff), restartCount 6, lastState exitCode=137 finishedAt=770"
             .to_owned()
     ));
-    // R36, contract §4 final.
+    // R36, docs/cli.md#--format-json (`final`).
     let st = r.sim.status().containers[0];
     assert_eq!(st.restart_count, 9);
     assert_eq!(st.state.reason(), Some("CrashLoopBackOff"));
@@ -345,7 +345,7 @@ fn grace_period_is_at_least_two_seconds() {
 
 #[test]
 fn sigterm_reactions_decide_the_exit_code() {
-    // R25, contract §2.3.7–8: death by signal 143; a handler's own code; restart regardless.
+    // R25, docs/semantics.md#kills: death by signal 143; a handler's own code; restart regardless.
     let cases = [
         (
             Sigterm::Exit {
@@ -384,7 +384,7 @@ fn sigterm_reactions_decide_the_exit_code() {
 
 #[test]
 fn a_scripted_exit_before_the_signal_outcome_wins() {
-    // Contract §2.3.7.
+    // docs/semantics.md#kills.
     let mut pod = kubia();
     pod.containers[0].app.exit = Some(SelfExit {
         code: 3,
@@ -453,7 +453,7 @@ fn a_probe_slower_than_its_period_keeps_one_tick_and_the_phase() {
 
 #[test]
 fn latency_at_or_past_the_timeout_is_a_timeout_failure() {
-    // P50, contract §3 `after`.
+    // P50, docs/script-language.md#latency-after.
     let slow = per_instance(|_, _| Response {
         answer: Answer::Status(200),
         latency: SimDuration::from_secs(2),
@@ -592,7 +592,8 @@ fn readiness_is_probed_by_the_trigger_of_the_first_status_and_the_grid_resets() 
     // P18, P19, P45 (≥1.32): the PLEG sync at 1 triggers a probe; the next ticks are 11, 21.
     let c = container("app").with_probe(ProbeKind::Readiness, probe(http(), |_| {}));
     let r = run(PodSpec::new("p").with_container(c), vec![], 21);
-    // The initial Failure's own sync triggers a second probe at 1 (contract §2.3.3, E1).
+    // The initial Failure's own sync triggers a second probe at 1
+    // (docs/semantics.md#updates-at-once, E1).
     assert_eq!(r.times("probe"), ["1", "1", "11", "21"]);
     assert_eq!(r.texts("ready"), ["1 ready=true"]);
     assert_eq!(r.texts("podReady"), ["1 pod Ready=true"]);
@@ -627,7 +628,7 @@ fn failing_readiness_is_reprobed_at_every_sync() {
         70,
     );
     // 1: the PLEG sync's trigger, then the trigger of the sync that the initial Failure caused
-    // (contract §2.3.3); 31: tick; 61: the resync's trigger (grid reset to 91).
+    // (docs/semantics.md#updates-at-once); 31: tick; 61: the resync's trigger (grid reset to 91).
     assert_eq!(r.times("probe"), ["1", "1", "31", "61"]);
     // P42: the cache only changes once.
     assert_eq!(r.texts("result"), ["1 readiness result -> Failure"]);
@@ -1276,8 +1277,7 @@ fn a_kubelet_restart_forgets_the_back_off() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Version differences: each profile switch against its neighbours (probe-layer §11,
-// runtime-layer §11).
+// Version differences: each profile switch against its neighbours (docs/versions.md).
 
 fn minor(m: u8) -> Profile {
     Profile::for_minor(m).expect("modelled minor")

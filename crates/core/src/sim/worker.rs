@@ -13,13 +13,13 @@ impl Simulation {
         &self,
         c: usize,
         kind: ProbeKind,
-        id: Option<u32>,
+        id: Option<u64>,
     ) -> Option<ProbeResult> {
         id.and_then(|id| self.cached(c, kind, id))
     }
 
     /// The cached result of container `c`'s probe `kind` for instance `id`, if any.
-    pub(super) fn cached(&self, c: usize, kind: ProbeKind, id: u32) -> Option<ProbeResult> {
+    pub(super) fn cached(&self, c: usize, kind: ProbeKind, id: u64) -> Option<ProbeResult> {
         let w = self.worker_of(c, kind)?;
         self.cache[w].filter(|(cid, _)| *cid == id).map(|(_, r)| r)
     }
@@ -365,7 +365,7 @@ impl Simulation {
     pub(super) fn set_result<S: Sink>(
         &mut self,
         w: usize,
-        id: u32,
+        id: u64,
         result: ProbeResult,
         out: &mut Out<'_, S>,
     ) {
@@ -386,17 +386,19 @@ impl Simulation {
         );
         // R4: an update from a worker that the sync which just ended created (AddPod re-creates
         // workers that stop at once, e.g. for a container that exited for good) waits for the
-        // next relist like every sync after the first; elsewhere updates sync at once (§2.3.3).
+        // next relist like every sync after the first; elsewhere updates sync at once
+        // (docs/semantics.md#updates-at-once).
         let churn = worker.created_at == self.now && self.last_sync_end == Some(self.now);
         self.handle_update(worker.container, worker.kind, id, result, churn, out);
     }
 
-    /// The kubelet's handling of a result update (P44, R1, R2), at once (contract §2.3.3).
+    /// The kubelet's handling of a result update (P44, R1, R2), at once
+    /// (docs/semantics.md#updates-at-once).
     pub(super) fn handle_update<S: Sink>(
         &mut self,
         c: usize,
         kind: ProbeKind,
-        id: u32,
+        id: u64,
         result: ProbeResult,
         gated: bool,
         out: &mut Out<'_, S>,
@@ -555,7 +557,7 @@ impl Simulation {
         if duration.is_zero() {
             return self.attempt_done(w, began, attempt, outcome, output, out);
         }
-        // Only an attempt that reached a process takes time (§2.3.6).
+        // Only an attempt that reached a process takes time (docs/semantics.md#exec-target).
         let instance = self.runtime[self.workers[w].container]
             .instances
             .newest
@@ -688,7 +690,8 @@ impl Simulation {
         Step::Continue
     }
 
-    /// One attempt against the application (P38–P40, P48–P52; contract §2.3.5–6).
+    /// One attempt against the application (P38–P40, P48–P52;
+    /// docs/semantics.md#mid-answer, docs/semantics.md#exec-target).
     pub(super) fn run_attempt(&mut self, w: usize) -> (Outcome, OutputKind, SimDuration) {
         let now = self.now;
         let (c, kind) = (self.workers[w].container, self.workers[w].kind);
@@ -707,7 +710,8 @@ impl Simulation {
             .instances
             .newest
             .filter(|i| i.exited.is_none());
-        // §2.3.6: an exec targets the worker's container ID (ExecSync names it); a network
+        // docs/semantics.md#exec-target: an exec targets the worker's container ID (ExecSync
+        // names it); a network
         // probe reaches whatever listens at the pod IP. When the instance the worker knows has
         // exited, the exec fails in the runtime even if a newer instance already runs.
         let instance = match handler {
@@ -715,7 +719,7 @@ impl Simulation {
             _ => instance,
         };
         let Some(instance) = instance else {
-            // §2.3.6: nobody is listening; an exec has no process to enter.
+            // docs/semantics.md#exec-target: nobody is listening; an exec has no process to enter.
             return match handler {
                 Handler::Exec { .. } => (Outcome::Error, OutputKind::ExecGone, SimDuration::ZERO),
                 Handler::HttpGet { .. } => {
@@ -741,8 +745,8 @@ impl Simulation {
     }
 }
 
-/// What an answer makes of an attempt with this handler and timeout (P48–P52, contract
-/// §2.3.5): the outcome, the output and how long the attempt took.
+/// What an answer makes of an attempt with this handler and timeout (P48–P52,
+/// docs/semantics.md#mid-answer): the outcome, the output and how long the attempt took.
 pub(super) fn classify(
     handler: &Handler,
     response: Response,

@@ -476,6 +476,10 @@ pub(super) fn syntax_error(text: &str, mark: Mark, info: &str) -> YamlError {
         && (info.contains("indentation") || info.contains("end of stream"))
     {
         format!("{info} (is its closing quote missing?)")
+    } else if info.contains("recursion limit exceeded") {
+        // The parser's own limit on flow nesting (256) can come before the tree's: the same
+        // documented message either way.
+        format!("document nested too deeply: more than {MAX_DEPTH} levels")
     } else if info == "simple key expect ':'" {
         // The scanner notices only here that a key started earlier never got its `:`.
         "expected the `:` of a `key: value` pair here: does a line above hold a bare word, or \

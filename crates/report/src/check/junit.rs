@@ -20,6 +20,7 @@
 //! `error`. No `time` or `timestamp`: the report holds no wall-clock readings, so the same
 //! results give the same bytes.
 
+use probesim_kube::printable::{is_unprintable, push_printable};
 use std::io::{self, Write};
 
 use super::{CheckResult, ReportOptions, SnapshotCheck, SnapshotState, Totals, Verdict};
@@ -108,8 +109,9 @@ pub(super) fn write<W: Write>(
 }
 
 /// Text for an attribute value: markup characters as entities, line breaks and tabs as
-/// character references (so they survive attribute-value normalisation), and characters that
-/// XML 1.0 forbids as U+FFFD.
+/// character references (so they survive attribute-value normalisation), the other characters
+/// that must not reach a terminal or log raw (controls, C1, bidirectional, zero-width, U+2028)
+/// as `\u{…}` escapes, and the rest that XML 1.0 forbids as U+FFFD.
 pub(super) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -122,6 +124,7 @@ pub(super) fn escape(s: &str) -> String {
             '\n' => out.push_str("&#10;"),
             '\r' => out.push_str("&#13;"),
             '\t' => out.push_str("&#9;"),
+            c if is_unprintable(c) => push_printable(&mut out, c),
             c if forbidden(c) => out.push('\u{fffd}'),
             c => out.push(c),
         }
@@ -129,8 +132,8 @@ pub(super) fn escape(s: &str) -> String {
     out
 }
 
-/// Text for element content: markup characters as entities, forbidden characters as U+FFFD;
-/// line breaks kept.
+/// Text for element content: markup characters as entities, unprintable characters escaped
+/// as in [`escape`], forbidden ones as U+FFFD; line breaks kept.
 pub(super) fn escape_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -140,6 +143,7 @@ pub(super) fn escape_text(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '\r' => out.push_str("&#13;"),
             '\n' | '\t' => out.push(c),
+            c if is_unprintable(c) => push_printable(&mut out, c),
             c if forbidden(c) => out.push('\u{fffd}'),
             c => out.push(c),
         }

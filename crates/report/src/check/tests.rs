@@ -180,17 +180,29 @@ fn github_annotations_point_at_the_expectations_line() {
 
 #[test]
 fn github_escapes_messages_and_properties() {
-    assert_eq!(github::data("50%\r\nnext"), "50%25%0D%0Anext");
+    // A line break is kept as the runner's %0A; CR, ESC, BEL and bidi come out as escapes.
+    assert_eq!(
+        github::data("50%\r\nnext\u{1b}]0;t\u{7}\u{202e}\u{2028}"),
+        "50%25\\u{d}%0Anext\\u{1b}]0;t\\u{7}\\u{202e}\\u{2028}"
+    );
     assert_eq!(github::property("a:b,c%"), "a%3Ab%2Cc%25");
+    // A file name cannot end the command and start another on a line of its own.
+    assert_eq!(
+        github::property("x\n::add-mask::y\r"),
+        "x\\u{a}%3A%3Aadd-mask%3A%3Ay\\u{d}"
+    );
 }
 
 #[test]
 fn xml_escapes_markup_breaks_and_forbidden_characters() {
     assert_eq!(
-        junit::escape("a<b>&\"c'\n\u{1}"),
-        "a&lt;b&gt;&amp;&quot;c&apos;&#10;\u{fffd}"
+        junit::escape("a<b>&\"c'\n\u{1}\u{fffe}"),
+        "a&lt;b&gt;&amp;&quot;c&apos;&#10;\\u{1}\u{fffd}"
     );
-    assert_eq!(junit::escape_text("x < y\nz\u{0}"), "x &lt; y\nz\u{fffd}");
+    assert_eq!(
+        junit::escape_text("x < y\nz\u{0}\u{9b}\u{202e}"),
+        "x &lt; y\nz\\u{0}\\u{9b}\\u{202e}"
+    );
 }
 
 #[test]

@@ -51,7 +51,7 @@ impl fmt::Display for Took {
 
 /// Per container and probe: the run of equal results the worker has counted (P33).
 #[derive(Clone, Copy, Debug, Default)]
-struct Run {
+struct Streak {
     successes: u32,
     failures: u32,
 }
@@ -88,7 +88,7 @@ pub fn explain(
     let mut story = Story {
         pod,
         trace,
-        runs: vec![[Run::default(); 3]; trace.names.len()],
+        runs: vec![[Streak::default(); 3]; trace.names.len()],
         steps: 0,
         untold: 0,
         backoffs: vec![Vec::new(); trace.names.len()],
@@ -297,7 +297,7 @@ fn ordinal(n: u32) -> String {
 struct Story<'a> {
     pod: &'a PodSpec,
     trace: &'a Trace,
-    runs: Vec<[Run; 3]>,
+    runs: Vec<[Streak; 3]>,
     steps: usize,
     untold: usize,
     /// The back-offs seen so far per container, in order of first sight.
@@ -719,7 +719,7 @@ impl Story<'_> {
         probe: ProbeKind,
         outcome: Outcome,
         output: usize,
-        run: Run,
+        run: Streak,
     ) -> Vec<usize> {
         let items = &self.trace.items;
         let (fail_at, _) = self.threshold(c, probe);
@@ -789,6 +789,7 @@ impl Story<'_> {
             KillReason::Unknown => {
                 "nothing in the pod will run again, so the kubelet stops the whole pod (R15), starting with".to_owned()
             }
+            _ => "the kubelet stops".to_owned(),
         };
         let why = match (self.crossing[c].take(), reason) {
             (Some(crossing), KillReason::LivenessProbe | KillReason::StartupProbe) => {
@@ -802,6 +803,7 @@ impl Story<'_> {
                 format!("{crossing} the pod is being deleted anyway, so the kubelet stops")
             }
             (None, _) => why,
+            _ => why,
         };
         let spec = self.pod.container(c);
         let probe_grace = match reason {
@@ -946,7 +948,7 @@ fn doublings(backoff: SimDuration) -> u32 {
     0
 }
 
-fn count(run: &mut Run, outcome: Outcome) {
+fn count(run: &mut Streak, outcome: Outcome) {
     match outcome {
         Outcome::Success | Outcome::Warning => {
             run.successes += 1;

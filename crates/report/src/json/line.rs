@@ -180,6 +180,7 @@ impl EventWriter {
                     boolean(out, b", \"reachedApiServer\": ", r.sent);
                 }
             }
+            _ => {}
         }
         out.push(b'}');
     }
@@ -335,7 +336,10 @@ fn container_fields(out: &mut Vec<u8>, status: &ContainerStatus) {
 /// `s` as a JSON string literal, escaped as [`string`](super::string) escapes it.
 pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
-    if bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\') {
+    if bytes
+        .iter()
+        .all(|&b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
         out.reserve(bytes.len() + 2);
         out.push(b'"');
         out.extend_from_slice(bytes);
@@ -545,6 +549,10 @@ mod tests {
                     field_raw(w, "reachedApiServer", r.sent)?;
                 }
             }
+            _ => panic!(
+                "an event kind this test does not know: {}",
+                event.kind.name()
+            ),
         }
         w.write_all(b"}")
     }

@@ -1,6 +1,6 @@
 //! The pictures as a report sink: keep the run as a [`Trace`], draw it at the end.
 
-use probesim_scenario::printable::printable_lines;
+use probesim_kube::printable::printable_lines;
 use std::io;
 
 use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, SimTime, Sink};

@@ -7,13 +7,13 @@ use core::ops::Range;
 use probesim_core::{AppSpec, ProbeKind};
 use probesim_script::{parse_exit, parse_sigterm, ParseError, Script};
 
-use crate::decode::{self, Fields};
-use crate::error::Diagnostic;
-use crate::field_path::FieldPath;
-use crate::manifest::{ContainerManifest, PodManifest};
-use crate::validate::ValidatedPod;
-use crate::yaml::locate::locate;
-use crate::yaml::{Mark, Node, Value};
+use probesim_kube::decode::{self, Fields};
+use probesim_kube::error::Diagnostic;
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::manifest::{ContainerManifest, PodManifest};
+use probesim_kube::validate::ValidatedPod;
+use probesim_kube::yaml::locate::locate;
+use probesim_kube::yaml::{Mark, Node, Value};
 
 use super::endpoints::{containers_by_name, ContainerRef};
 use super::{Loader, ScriptBinding};

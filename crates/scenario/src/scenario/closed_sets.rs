@@ -4,9 +4,9 @@
 
 use probesim_core::{ExitReason, KillCause, KillReason, KubeEvent, WaitingReason};
 
-use crate::decode;
-use crate::field_path::FieldPath;
-use crate::yaml::{Mark, Node};
+use probesim_kube::decode;
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::yaml::{Mark, Node};
 
 use super::Loader;
 

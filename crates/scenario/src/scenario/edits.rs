@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use probesim_kube::catalog;
-use probesim_kube::error::{Diagnostic, ScenarioError, Source};
+use probesim_kube::error::{Diagnostic, InputError, Source};
 use probesim_kube::field_path::FieldPath;
 use probesim_kube::workload::WorkloadKind;
 use probesim_kube::yaml::{self, Node, NodeKind};
@@ -69,11 +69,11 @@ impl Edits {
     /// # Errors
     /// The file cannot be read, or an edit cannot be placed (the pod comes from a `manifest:`
     /// file, a path names no container); problems point into the flags as when loading.
-    pub fn write_into(&self, text: &str, display_path: &str) -> Result<String, ScenarioError> {
+    pub fn write_into(&self, text: &str, display_path: &str) -> Result<String, InputError> {
         if self.is_empty() {
             return Ok(text.to_owned());
         }
-        let fail = |items: Vec<Diagnostic>, sources: Vec<Source>| ScenarioError {
+        let fail = |items: Vec<Diagnostic>, sources: Vec<Source>| InputError {
             file: display_path.to_owned(),
             items,
             sources,

@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 use probesim_core::{ContainerSpec, Handler, HandlerFamily, Port, ProbeKind};
 use probesim_script::Script;
 
-use crate::decode;
-use crate::field_path::FieldPath;
-use crate::manifest::{ContainerManifest, IntOrString, PodManifest};
-use crate::validate;
-use crate::yaml::{Mark, Node};
+use probesim_kube::decode;
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::manifest::{ContainerManifest, IntOrString, PodManifest};
+use probesim_kube::validate;
+use probesim_kube::yaml::{Mark, Node};
 
 use super::apps::{Written, SCRIPT_TYPE};
 use super::{Loader, ScriptBinding};

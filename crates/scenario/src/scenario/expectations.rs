@@ -3,11 +3,11 @@
 
 use probesim_core::{EventKind, SimTime};
 
-use crate::decode::{self, Fields};
 use crate::expect::{CountRange, EventFilter, Expect, Expectation, StateChecks};
-use crate::field_path::FieldPath;
-use crate::validate::ValidatedPod;
-use crate::yaml::{Node, Value};
+use probesim_kube::decode::{self, Fields};
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::validate::ValidatedPod;
+use probesim_kube::yaml::{Node, Value};
 
 use super::apps::PROBE_TYPES;
 use super::closed_sets::{reasons, state_reasons, timeline_fields, CAUSES};

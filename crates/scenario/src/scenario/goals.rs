@@ -4,11 +4,11 @@
 
 use probesim_core::SimTime;
 
-use crate::decode::{self, Fields};
 use crate::expect::{Expectation, Goal};
-use crate::field_path::FieldPath;
-use crate::validate::ValidatedPod;
-use crate::yaml::Value;
+use probesim_kube::decode::{self, Fields};
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::validate::ValidatedPod;
+use probesim_kube::yaml::Value;
 
 use super::Loader;
 
@@ -127,7 +127,7 @@ impl Loader<'_> {
     /// `firstKill: {min: 5m, max: 20m}` (either or both).
     fn first_kill(
         &mut self,
-        node: &crate::yaml::Node,
+        node: &probesim_kube::yaml::Node,
         path: &FieldPath,
         container: Option<String>,
     ) -> Option<Goal> {

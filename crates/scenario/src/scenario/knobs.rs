@@ -3,9 +3,9 @@
 
 use probesim_core::{Gate, GateError, KubeletConfig, Profile, SimDuration, SimTime};
 
-use crate::decode::{self, Diags};
-use crate::field_path::FieldPath;
-use crate::yaml::{Node, Value};
+use probesim_kube::decode::{self, Diags};
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::yaml::{Node, Value};
 
 use super::{GateOverride, Loader};
 
@@ -31,6 +31,7 @@ pub(super) fn apply_gates(profile: &mut Profile, gates: &[GateOverride], d: &mut
                     }
                 }
                 GateError::NotInRelease { .. } | GateError::Locked { .. } => e.to_string(),
+                _ => e.to_string(),
             };
             decode::report(
                 d,

@@ -5,12 +5,12 @@
 use probesim_core::{Profile, SimDuration, SimTime};
 use probesim_script::parse_duration;
 
-use crate::decode::{self, Diags, Fields};
-use crate::error::{ScenarioError, Source};
-use crate::field_path::FieldPath;
-use crate::manifest;
-use crate::validate::{self, ValidatedPod};
-use crate::yaml::{self, Mark, Node, Value};
+use probesim_kube::decode::{self, Diags, Fields};
+use probesim_kube::error::{InputError, Source};
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::manifest;
+use probesim_kube::validate::{self, ValidatedPod};
+use probesim_kube::yaml::{self, Mark, Node, Value};
 
 use super::knobs::apply_gates;
 use super::{
@@ -36,8 +36,8 @@ impl<'s> Loader<'s> {
         }
     }
 
-    pub(super) fn into_error(self, file: &str) -> ScenarioError {
-        ScenarioError {
+    pub(super) fn into_error(self, file: &str) -> InputError {
+        InputError {
             file: file.to_owned(),
             items: self.d,
             sources: self.sources,

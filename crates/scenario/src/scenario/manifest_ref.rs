@@ -6,13 +6,13 @@ use std::borrow::Cow;
 
 use probesim_core::{Gate, ProbeKind, Profile};
 
-use crate::catalog::{self, SelectError};
-use crate::decode::{self, Fields};
-use crate::error::{Diagnostic, Source};
-use crate::field_path::FieldPath;
-use crate::manifest::PodManifest;
-use crate::workload::WorkloadKind;
-use crate::yaml::{Mark, Node, SourceId, Value};
+use probesim_kube::catalog::{self, SelectError};
+use probesim_kube::decode::{self, Fields};
+use probesim_kube::error::{Diagnostic, Source};
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::manifest::PodManifest;
+use probesim_kube::workload::WorkloadKind;
+use probesim_kube::yaml::{Mark, Node, SourceId, Value};
 
 use super::Loader;
 
@@ -66,6 +66,20 @@ pub(super) fn resolve_reference(scenario: &str, reference: &str) -> String {
         Some(i) => normalize(&format!("{}/{reference}", &scenario[..i])),
         None => normalize(reference),
     }
+}
+
+/// Whether some line of `text` starts, after indentation, a sequence dash or a flow brace, with
+/// the key `apiVersion` (quoted or not), as every Kubernetes manifest in YAML or JSON does: a
+/// cheap look that keeps the content of files that are not manifests out of error messages.
+pub(super) fn names_an_api_version(text: &str) -> bool {
+    text.lines().any(|line| {
+        let rest = line.trim_start_matches([' ', '\t', '-', '{', '[']);
+        let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+        rest.strip_prefix("apiVersion").is_some_and(|after| {
+            let after = after.strip_prefix(['"', '\'']).unwrap_or(after);
+            after.trim_start_matches([' ', '\t']).starts_with(':')
+        })
+    })
 }
 
 /// Takes `.` and `dir/..` out of a path, lexically.
@@ -289,6 +303,16 @@ impl Loader<'_> {
                 return None;
             }
         };
+        if !names_an_api_version(&text) {
+            // A reference may name any file (`/etc/passwd`, `/proc/self/environ`): its content
+            // reaches no message unless it at least looks like a manifest.
+            self.report(
+                &path,
+                Some(node.mark),
+                format!("cannot read {resolved:?}: not a Kubernetes manifest (no line starts with `apiVersion:`); its content is not shown"),
+            );
+            return None;
+        }
         let id = SourceId(u32::try_from(self.sources.len() + 1).unwrap_or(u32::MAX));
         let result = catalog::select(&text, id, selector.as_deref());
         self.sources.push(Source {
@@ -336,6 +360,28 @@ mod tests {
     use super::*;
     use crate::scenario::tests::{errors, load, with_pod, Files, DEPLOYMENT};
     use crate::scenario::*;
+
+    #[test]
+    fn only_text_that_names_an_api_version_is_taken_for_a_manifest() {
+        for yes in [
+            "apiVersion: v1\nkind: Pod\n",
+            "# a pod\nkind: Pod\napiVersion : v1\n",
+            "- apiVersion: v1\n",
+            "{\"apiVersion\": \"v1\", \"kind\": \"Pod\"}",
+            "{\n  \"kind\": \"List\",\n  \"apiVersion\":\"v1\"}",
+        ] {
+            assert!(names_an_api_version(yes), "{yes:?}");
+        }
+        for no in [
+            "root:x:0:0:root:/root:/bin/bash\n",
+            "HOME=/root\0apiVersion=v1\0TOKEN=secret",
+            "",
+            "apiVersions: 3\n",
+            "notapiVersion: v1\n",
+        ] {
+            assert!(!names_an_api_version(no), "{no:?}");
+        }
+    }
 
     #[test]
     fn pod_errors_use_apiserver_paths_and_come_with_scenario_errors() {

@@ -33,13 +33,13 @@ use probesim_core::{
 use probesim_script::{Script, ScriptPlayer};
 
 use crate::argument::{self, AppArg, ArgApps};
-use crate::catalog;
-use crate::decode::{self, Diags};
 use crate::emit;
-use crate::error::{Diagnostic, ScenarioError, Source};
 use crate::expect::Expect;
-use crate::field_path::FieldPath;
-use crate::yaml::{self, Key, Mark, Node, NodeKind, SourceId, Style};
+use probesim_kube::catalog;
+use probesim_kube::decode::{self, Diags};
+use probesim_kube::error::{Diagnostic, InputError, Source};
+use probesim_kube::field_path::FieldPath;
+use probesim_kube::yaml::{self, Key, Mark, Node, NodeKind, SourceId, Style};
 
 use self::knobs::apply_gates;
 use self::manifest_ref::select_diagnostics;
@@ -222,8 +222,10 @@ impl ManifestScenario {
         let s = &self.scenario;
         let mut out = format!(
             "# Built by probesim from {} ({}).\nname: {}\nkubernetes: {}\n",
-            self.file,
-            self.workload,
+            // A file name may hold a line break: escaped, it cannot end the comment and
+            // inject settings.
+            probesim_kube::printable::printable(&self.file),
+            probesim_kube::printable::printable(&self.workload),
             emit::string(&s.name),
             emit::string(&s.profile.version())
         );
@@ -280,9 +282,9 @@ impl Scenario {
     /// let scenario = Scenario::from_str(text, "scenarios/kubia-unhealthy.yaml")?;
     /// assert_eq!(scenario.name, "kubia-unhealthy");
     /// assert_eq!(scenario.bindings.len(), 1);
-    /// # Ok::<(), probesim_scenario::error::ScenarioError>(())
+    /// # Ok::<(), probesim_kube::error::InputError>(())
     /// ```
-    pub fn from_str(text: &str, display_path: &str) -> Result<Scenario, ScenarioError> {
+    pub fn from_str(text: &str, display_path: &str) -> Result<Scenario, InputError> {
         Scenario::from_str_with(text, display_path, &mut NoFiles)
     }
 
@@ -297,7 +299,7 @@ impl Scenario {
         text: &str,
         display_path: &str,
         reader: &mut dyn ManifestReader,
-    ) -> Result<Scenario, ScenarioError> {
+    ) -> Result<Scenario, InputError> {
         Scenario::parse(text, display_path, reader, None, &Edits::default())
             .map_err(|e| e.with_template_hint(text))
     }
@@ -313,7 +315,7 @@ impl Scenario {
         display_path: &str,
         reader: &mut dyn ManifestReader,
         overrides: &Overrides,
-    ) -> Result<Scenario, ScenarioError> {
+    ) -> Result<Scenario, InputError> {
         Scenario::load_edited(text, display_path, reader, overrides, &Edits::default())
     }
 
@@ -330,7 +332,7 @@ impl Scenario {
         reader: &mut dyn ManifestReader,
         overrides: &Overrides,
         edits: &Edits,
-    ) -> Result<Scenario, ScenarioError> {
+    ) -> Result<Scenario, InputError> {
         let mut s = Scenario::parse(
             text,
             display_path,
@@ -349,9 +351,9 @@ impl Scenario {
         reader: &mut dyn ManifestReader,
         kubernetes: Option<&str>,
         edits: &Edits,
-    ) -> Result<Scenario, ScenarioError> {
+    ) -> Result<Scenario, InputError> {
         let root = yaml::parse(text).map_err(|e| {
-            ScenarioError::single(
+            InputError::single(
                 display_path,
                 Diagnostic::new(FieldPath::root(), e.mark, e.message),
             )
@@ -403,13 +405,13 @@ impl Scenario {
     /// assert_eq!(built.workload, "Deployment/web");
     /// assert_eq!(built.scenario.name, "web");
     /// assert!(built.to_yaml().contains("liveness: refused for 90s then ok"));
-    /// # Ok::<(), probesim_scenario::error::ScenarioError>(())
+    /// # Ok::<(), probesim_kube::error::InputError>(())
     /// ```
     pub fn from_manifest(
         text: &str,
         display_path: &str,
         run: &ManifestRun,
-    ) -> Result<ManifestScenario, ScenarioError> {
+    ) -> Result<ManifestScenario, InputError> {
         Scenario::from_manifest_edited(text, display_path, run, &[])
     }
 
@@ -423,7 +425,7 @@ impl Scenario {
         display_path: &str,
         run: &ManifestRun,
         sets: &[String],
-    ) -> Result<ManifestScenario, ScenarioError> {
+    ) -> Result<ManifestScenario, InputError> {
         Scenario::read_manifest(text, display_path, run, sets)
             .map_err(|e| e.with_template_hint(text))
     }
@@ -433,8 +435,8 @@ impl Scenario {
         display_path: &str,
         run: &ManifestRun,
         sets: &[String],
-    ) -> Result<ManifestScenario, ScenarioError> {
-        let fail = |items: Vec<Diagnostic>, sources: Vec<Source>| ScenarioError {
+    ) -> Result<ManifestScenario, InputError> {
+        let fail = |items: Vec<Diagnostic>, sources: Vec<Source>| InputError {
             file: display_path.to_owned(),
             items,
             sources,
@@ -539,7 +541,7 @@ impl Scenario {
         text: &str,
         display_path: &str,
         overrides: &Overrides,
-    ) -> Result<Scenario, ScenarioError> {
+    ) -> Result<Scenario, InputError> {
         Scenario::load_with(text, display_path, &mut NoFiles, overrides)
     }
 
@@ -549,7 +551,7 @@ impl Scenario {
     /// # Errors
     /// An unknown Kubernetes version, a gate override the new profile refuses, or no
     /// `duration` in the file and none given.
-    pub fn apply(&mut self, o: &Overrides) -> Result<(), ScenarioError> {
+    pub fn apply(&mut self, o: &Overrides) -> Result<(), InputError> {
         let mut d = Diags::new();
         if let Some(version) = &o.kubernetes {
             match Profile::parse(version) {
@@ -582,7 +584,7 @@ impl Scenario {
         if d.is_empty() {
             Ok(())
         } else {
-            Err(ScenarioError {
+            Err(InputError {
                 file: self.file.clone(),
                 items: d,
                 sources: Vec::new(),

@@ -23,7 +23,7 @@ pod:
         httpGet: {port: http, path: /}
 ";
 
-pub(super) fn load(text: &str) -> Result<Scenario, ScenarioError> {
+pub(super) fn load(text: &str) -> Result<Scenario, InputError> {
     Scenario::from_str(text, "scenarios/liveness/kubia.yaml")
 }
 
@@ -146,7 +146,7 @@ spec:
       containers: [{name: m, image: m:1, livenessProbe: {exec: {command: [\"true\"]}}}]
 ";
 
-fn run(apps: &[(AppFlag, &str)], select: Option<&str>) -> Result<ManifestScenario, ScenarioError> {
+fn run(apps: &[(AppFlag, &str)], select: Option<&str>) -> Result<ManifestScenario, InputError> {
     let run = ManifestRun {
         select: select.map(str::to_owned),
         apps: apps

@@ -1,5 +1,6 @@
 //! Exec probes against the runtime: an attempt cut short by the container's death, the target
-//! of an exec, and the `timeout` answer (contract §2.3.5, §2.3.6, §3; P48).
+//! of an exec, and the `timeout` answer (docs/semantics.md#mid-answer,
+//! docs/semantics.md#exec-target, docs/script-language.md#outcomes; P48).
 
 use super::*;
 
@@ -11,7 +12,8 @@ fn exec(cmd: &str) -> Handler {
 
 #[test]
 fn an_exec_in_flight_when_its_container_exits_is_a_failure() {
-    // §2.3.5: the command dies with the container (ExecSync returns exit 137), so the attempt
+    // docs/semantics.md#mid-answer: the command dies with the container (ExecSync returns exit
+    // 137), so the attempt
     // ends at the exit, as a failure with the (empty) command output, not a prober error.
     let mut c = container("app").with_probe(
         ProbeKind::Liveness,
@@ -39,7 +41,8 @@ fn an_exec_in_flight_when_its_container_exits_is_a_failure() {
 
 #[test]
 fn a_readiness_exec_into_a_replaced_container_is_an_error() {
-    // §2.3.6: liveness kills at 25 s (grace 10 s); the kill's sync triggers the readiness
+    // docs/semantics.md#exec-target: liveness kills at 25 s (grace 10 s); the kill's sync
+    // triggers the readiness
     // worker, whose ticker restarts then (P19), so it ticks at 35 s, right after the exit and
     // the restart, before the relist at 36 s regenerates the status. Its exec names the killed
     // container's ID, which has exited, so the runtime refuses it even though instance 2
@@ -98,7 +101,8 @@ fn a_readiness_exec_into_a_replaced_container_is_an_error() {
 
 #[test]
 fn a_timeout_answer_is_an_exec_that_outlasts_its_timeout() {
-    // Contract §3, P48: `timeout` on exec reads exactly as `exit 0 after D` with D at or above
+    // docs/script-language.md#outcomes, P48: `timeout` on exec reads exactly as `exit 0 after D`
+    // with D at or above
     // timeoutSeconds, on every release (an error before exec timeouts, a failure after).
     for m in [19, 22, 25, 37] {
         let pod = || {

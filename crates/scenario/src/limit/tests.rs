@@ -1,6 +1,6 @@
+use crate::run::horizon;
+use crate::scenario::{NoFiles, Scenario};
 use probesim_core::Recorder;
-use probesim_scenario::run::horizon;
-use probesim_scenario::scenario::{NoFiles, Scenario};
 
 use super::*;
 
@@ -85,24 +85,22 @@ fn the_limit_holds_where_the_estimate_is_far_below_the_run() {
         );
         // A limit between the estimate and the real count: the estimate alone let it through.
         let limit = (estimate + events) / 2;
-        for format in [Format::Timeline, Format::Json, Format::Jsonl] {
-            match check_listing(&s, end, format, limit) {
+        for format in ["timeline", "json", "jsonl"] {
+            match check_listed(&s, end, format, limit) {
                 Err(RunFailure::TooManyEvents {
                     limit: l,
                     at,
                     format: f,
                 }) => {
-                    assert_eq!((l, f), (limit, format.as_str()));
+                    assert_eq!((l, f), (limit, format));
                     assert!(at > SimTime::ZERO && at <= end, "{at}");
                 }
                 other => panic!("{format}: {other:?}"),
             }
         }
-        // The summary keeps no history: no limit.
-        assert!(check_listing(&s, end, Format::Summary, limit).is_ok());
         // Exactly the run's count fits; one fewer does not.
-        assert!(check_listing(&s, end, Format::Json, events).is_ok());
-        assert!(check_listing(&s, end, Format::Json, events - 1).is_err());
+        assert!(check_listed(&s, end, "json", events).is_ok());
+        assert!(check_listed(&s, end, "json", events - 1).is_err());
     }
 }
 
@@ -111,13 +109,12 @@ fn a_shorter_horizon_than_the_crossing_fits() {
     // The message advises a --for shorter than the time the limit is passed: that works.
     let mut s = scenario(CRASH_LOOP);
     let end = horizon(&s).unwrap();
-    let Err(RunFailure::TooManyEvents { at, .. }) = check_listing(&s, end, Format::Json, 5_000)
-    else {
+    let Err(RunFailure::TooManyEvents { at, .. }) = check_listed(&s, end, "json", 5_000) else {
         panic!("not refused");
     };
     let shorter = SimTime::from_millis(at.as_millis() - 1);
     s.duration = Some(shorter);
-    assert!(check_listing(&s, shorter, Format::Json, 5_000).is_ok());
+    assert!(check_listed(&s, shorter, "json", 5_000).is_ok());
 }
 
 #[test]
@@ -128,7 +125,7 @@ fn a_fast_resync_is_part_of_the_estimate() {
     let events = count(&s);
     let estimate = estimate_events(&s, end);
     assert!(estimate >= events, "estimate {estimate}, events {events}");
-    match check_listing(&s, end, Format::Json, events / 20) {
+    match check_listed(&s, end, "json", events / 20) {
         Err(RunFailure::TooLarge { events: e, .. }) => assert_eq!(e, estimate),
         other => panic!("{other:?}"),
     }
@@ -153,7 +150,7 @@ fn a_huge_horizon_is_refused_on_its_estimate_without_running() {
     let mut s = scenario(FAST_RESYNC.replace("resync: 1ms", "resync: 1m").as_str());
     let end = SimTime::from_secs(u64::from(u32::MAX));
     s.duration = Some(end);
-    match check_listing(&s, end, Format::Timeline, 1_000) {
+    match check_listed(&s, end, "timeline", 1_000) {
         Err(RunFailure::TooLarge { events, .. }) => assert!(events > 10_000),
         other => panic!("{other:?}"),
     }

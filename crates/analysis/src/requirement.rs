@@ -1,4 +1,4 @@
-//! CI gates: `--require 'web.startupBudget.min>=90s'` over the figures.
+//! Requirements: `--require 'web.startupBudget.min>=90s'` over the figures.
 //!
 //! An expression is `CONTAINER.FIGURE.min|max OP DURATION`, where FIGURE is one of
 //! [`FIGURES`] and OP one of `>=`, `<=`, `>`, `<`, `==`. A value that never happens (a hang
@@ -8,9 +8,9 @@ use core::fmt;
 
 use probesim_core::SimDuration;
 
-use crate::figure::{ContainerFigures, Extreme, Figure, Phase};
+use crate::figure::{ContainerFigures, Extreme, Figure, GridPhase};
 
-/// The figure paths a gate can name.
+/// The figure paths a requirement can name.
 pub const FIGURES: &[&str] = &[
     "startupBudget",
     "hangDetection.kill",
@@ -83,7 +83,7 @@ pub enum Bound {
 
 /// One parsed `--require` expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Gate {
+pub struct Requirement {
     /// The expression as written.
     pub text: String,
     /// The container name.
@@ -100,7 +100,7 @@ pub struct Gate {
 
 /// A malformed expression: what is wrong and where (a character offset).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GateError {
+pub struct RequirementError {
     /// The expression.
     pub text: String,
     /// The offset of the problem, in characters.
@@ -109,7 +109,7 @@ pub struct GateError {
     pub message: String,
 }
 
-impl fmt::Display for GateError {
+impl fmt::Display for RequirementError {
     /// `--require 'x': message at column N`, then the expression and a caret under the spot.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
@@ -124,9 +124,9 @@ impl fmt::Display for GateError {
     }
 }
 
-impl std::error::Error for GateError {}
+impl std::error::Error for RequirementError {}
 
-impl Gate {
+impl Requirement {
     /// Reads an expression.
     ///
     /// # Errors
@@ -135,15 +135,15 @@ impl Gate {
     ///
     /// # Examples
     /// ```
-    /// use probesim_analysis::gate::{Bound, Gate};
+    /// use probesim_analysis::requirement::{Bound, Requirement};
     ///
-    /// let g = Gate::parse("web.hangDetection.kill.max<=45s")?;
+    /// let g = Requirement::parse("web.hangDetection.kill.max<=45s")?;
     /// assert_eq!((g.container.as_str(), g.figure, g.bound), ("web", "hangDetection.kill", Bound::Max));
-    /// assert!(Gate::parse("web.startupBudget>=90s").is_err());
-    /// # Ok::<(), probesim_analysis::gate::GateError>(())
+    /// assert!(Requirement::parse("web.startupBudget>=90s").is_err());
+    /// # Ok::<(), probesim_analysis::requirement::RequirementError>(())
     /// ```
-    pub fn parse(text: &str) -> Result<Gate, GateError> {
-        let err = |offset: usize, message: String| GateError {
+    pub fn parse(text: &str) -> Result<Requirement, RequirementError> {
+        let err = |offset: usize, message: String| RequirementError {
             text: text.to_owned(),
             offset,
             message,
@@ -227,7 +227,7 @@ impl Gate {
         }
         let limit = probesim_script::parse_duration(value)
             .map_err(|e| err(chars(value_at), format!("invalid duration: {e}")))?;
-        Ok(Gate {
+        Ok(Requirement {
             text: text.to_owned(),
             container: container.to_owned(),
             figure,
@@ -237,7 +237,7 @@ impl Gate {
         })
     }
 
-    /// The extreme this gate reads from a container's figures; `None` when the figure does not
+    /// The extreme this requirement reads from a container's figures; `None` when the figure does not
     /// apply (nothing can kill the app, the pod is never Ready, it never restarts), which
     /// counts as never.
     #[must_use]
@@ -259,13 +259,13 @@ impl Gate {
         })
     }
 
-    /// Checks the gate against one container's figures.
+    /// Checks the requirement against one container's figures.
     #[must_use]
     pub fn check(&self, workload: &str, f: &ContainerFigures) -> Verdict {
         let extreme = self.extreme(f);
         let value = extreme.and_then(|e| e.value);
         Verdict {
-            gate: self.clone(),
+            requirement: self.clone(),
             workload: workload.to_owned(),
             value,
             phase: extreme.map(|e| e.phase),
@@ -274,24 +274,24 @@ impl Gate {
     }
 }
 
-/// The outcome of one gate on one container.
+/// The outcome of one requirement on one container.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
-    /// The gate.
-    pub gate: Gate,
+    /// The requirement.
+    pub requirement: Requirement,
     /// The workload of the container.
     pub workload: String,
     /// The figure's value (`None`: never).
     pub value: Option<SimDuration>,
     /// The phase that produced it.
-    pub phase: Option<Phase>,
-    /// Whether the gate holds.
+    pub phase: Option<GridPhase>,
+    /// Whether the requirement holds.
     pub holds: bool,
 }
 
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let g = &self.gate;
+        let g = &self.requirement;
         let bound = match g.bound {
             Bound::Min => "min",
             Bound::Max => "max",
@@ -321,13 +321,13 @@ mod tests {
 
     #[test]
     fn expressions_read_every_part() {
-        let g = Gate::parse("web.startupBudget.min >= 1m30s").unwrap();
+        let g = Requirement::parse("web.startupBudget.min >= 1m30s").unwrap();
         assert_eq!(g.container, "web");
         assert_eq!(g.figure, "startupBudget");
         assert_eq!(g.bound, Bound::Min);
         assert_eq!(g.op, Op::Ge);
         assert_eq!(g.limit, SimDuration::from_secs(90));
-        let g = Gate::parse("api.readiness.toNotReady.max<10").unwrap();
+        let g = Requirement::parse("api.readiness.toNotReady.max<10").unwrap();
         assert_eq!((g.figure, g.op), ("readiness.toNotReady", Op::Lt));
     }
 
@@ -347,7 +347,7 @@ mod tests {
             (".startupBudget.min>=1s", 0, "expected a container name"),
         ];
         for (text, offset, message) in cases {
-            let e = Gate::parse(text).unwrap_err();
+            let e = Requirement::parse(text).unwrap_err();
             assert_eq!(e.offset, offset, "{text}: {e}");
             assert!(e.message.starts_with(message), "{text}: {e}");
         }

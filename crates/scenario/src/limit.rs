@@ -1,23 +1,21 @@
 //! The limit on what a listing format prints, enforced on the events themselves.
 //!
-//! A format that writes one line per event (`timeline`, `json`, `jsonl`, and any listing format
-//! added later: see [`Format::lists_events`]) is refused a run that would hand it more than
-//! [`MAX_LISTED_EVENTS`] events. An estimate from the probe periods cannot promise that (a 1 ms
+//! A view that writes or keeps one entry per event (the listing formats `timeline`, `json`,
+//! `jsonl`, `get`, the pictures, `explain`: probesim-report's `Format::lists_events` says which)
+//! is refused a run that would hand it more than [`MAX_LISTED_EVENTS`] events. An estimate from the probe periods cannot promise that (a 1 ms
 //! resync, a fast crash loop or a sidecar's probes produce far more than the periods say), so
-//! [`check_listing`] counts: it runs the scenario once into [`EventLimit`] over a sink that
+//! [`check_listed`] counts: it runs the scenario once into [`EventLimit`] over a sink that
 //! keeps nothing, and stops at the first event past the limit. The report sees the same events
 //! through the kubelet's event recorder, which annotates Kubernetes Events but passes every event
 //! on, one for one; the count leaves the recorder out. The run is deterministic, so the report that follows gets
 //! exactly the events counted; nothing is printed before the answer is known.
 
-use probesim_core::cycle::{exact_hash, Visitor};
-use probesim_core::{Event, Flow, Replay, SimTime, Sink};
 #[cfg(doc)]
-use probesim_scenario::run::MAX_LISTED_EVENTS;
-use probesim_scenario::run::{estimate_events, Discard, RunFailure};
-use probesim_scenario::scenario::Scenario;
-
-use crate::Format;
+use crate::run::MAX_LISTED_EVENTS;
+use crate::run::{estimate_events, Discard, RunFailure};
+use crate::scenario::Scenario;
+use probesim_core::cycle::{exact_hash, Visitor};
+use probesim_core::{Event, FastForward, Flow, SimTime, Sink};
 
 /// A sink that passes at most `limit` events on to `inner` and stops the run at the next one.
 #[derive(Clone, Debug)]
@@ -85,48 +83,35 @@ impl<S: Sink> Sink for EventLimit<S> {
         self.inner.container_event(event, container)
     }
 
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        self.inner.fast_forward()?;
+        Some(self)
+    }
+}
+
+impl<S: Sink> FastForward for EventLimit<S> {
     /// Fast-forward: the events counted so far are a count whose limit a jump never reaches,
     /// so the event past the limit, and its time, come from the step-by-step run.
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         v.count(&mut self.seen, Some(self.limit), u64::MAX);
         exact_hash(v, &self.exceeded_at);
-        self.inner.visit_cycle(v)
+        self.inner.fast_forward().is_some_and(|f| f.visit_cycle(v))
     }
 
-    fn next_boundary(&self, from: SimTime) -> SimTime {
-        self.inner.next_boundary(from)
-    }
-
-    /// A replay's events are counted by the jump's walk (the count above).
-    fn replay(&mut self, step: Replay) -> Result<bool, S::Error> {
-        self.inner.replay(step)
+    fn next_boundary(&mut self, from: SimTime) -> SimTime {
+        self.inner
+            .fast_forward()
+            .map_or(SimTime::MAX, |f| f.next_boundary(from))
     }
 }
 
-/// Whether `format` may list the run of `scenario` to `end`: at most `limit` events
-/// ([`MAX_LISTED_EVENTS`] for the command line). A format that does not list events
-/// always may.
+/// Whether a view that lists or keeps every event, named `label` in the error (a `--format`, or
+/// `explain`), may be handed the run of `scenario` to `end`: at most `limit` events
+/// ([`MAX_LISTED_EVENTS`] for the command line).
 ///
 /// # Errors
 /// [`RunFailure::TooLarge`] for a horizon refused on its estimate, [`RunFailure::TooManyEvents`]
 /// with the time the limit is passed, or a stuck engine.
-pub fn check_listing(
-    scenario: &Scenario,
-    end: SimTime,
-    format: Format,
-    limit: u64,
-) -> Result<(), RunFailure> {
-    if !format.lists_events() {
-        return Ok(());
-    }
-    check_listed(scenario, end, format.as_str(), limit)
-}
-
-/// [`check_listing`] for any view that keeps or prints every event (`explain` too), named
-/// `label` in the error.
-///
-/// # Errors
-/// As [`check_listing`].
 pub fn check_listed(
     scenario: &Scenario,
     end: SimTime,

@@ -1,0 +1,138 @@
+//! Figures the recommender asks for robustness, each from sweeps of engine simulations over
+//! every phase like the others ([`crate::analyze`]):
+//!
+//! - the time to pod not Ready when only the readiness endpoint fails (the liveness endpoint
+//!   still answers, as when a dependency is down), so that a readiness requirement is met by
+//!   readiness and not through a liveness kill;
+//! - whether a blip (every probe refused for a while) or a stall (every probe timing out for a
+//!   while) of the steady, Ready app kills the container or turns the pod not Ready, at any
+//!   moment against the tick grid.
+
+use probesim_core::{SimDuration, SimTime};
+
+use crate::analyze::{AnalysisError, Analyzer};
+use crate::figure::{Figure, GridPhase};
+use crate::sweep::Sweep;
+use crate::trial::{App, Stop, Trial};
+
+/// How long a trial runs past the change before the answer is "never".
+const AFTER_CHANGE: SimDuration = SimDuration::from_secs(6 * 3600);
+
+/// What a disturbance of the steady app did, over every phase swept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tolerance {
+    /// The first phase (in sweep order) where the container was killed, if any.
+    pub killed: Option<GridPhase>,
+    /// The first phase where the pod turned not Ready, if any.
+    pub not_ready: Option<GridPhase>,
+}
+
+/// The phases of change trials: per seed, an instant on a cycle boundary long after the
+/// container is steady, plus each offset of the phase space.
+fn change_jobs(a: &Analyzer<'_>, index: usize) -> Result<Vec<(u64, SimTime)>, AnalysisError> {
+    let space = a.space(index);
+    let bases = a.steady_bases(index, &space)?;
+    Ok(bases
+        .iter()
+        .flat_map(|(seed, base)| {
+            space
+                .offsets
+                .iter()
+                .map(move |o| (*seed, base.saturating_add(*o)))
+        })
+        .collect())
+}
+
+/// From a Ready app whose readiness probe alone starts failing to pod not Ready, over every
+/// phase; `None` when the container has no readiness probe or the pod never becomes Ready.
+///
+/// # Errors
+/// A stuck engine.
+pub fn to_not_ready_alone(
+    a: &Analyzer<'_>,
+    index: usize,
+    sweep: Sweep,
+) -> Result<Option<Figure>, AnalysisError> {
+    if a.subject()
+        .pod
+        .container(index)
+        .probe(probesim_core::ProbeKind::Readiness)
+        .is_none()
+    {
+        return Ok(None);
+    }
+    let space = a.space(index);
+    let jobs = change_jobs(a, index)?;
+    let samples: Result<Vec<_>, _> = sweep
+        .run(&jobs, |&(seed, change)| {
+            let trace = a.run(&Trial {
+                container: index,
+                app: App::ReadinessFailAt(change),
+                start_offset: SimDuration::ZERO,
+                seed,
+                horizon: change.saturating_add(AFTER_CHANGE),
+                stop: Stop::PodReady(false),
+            })?;
+            let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
+            let v = trace
+                .pod_ready_at(false, change)
+                .map(|t| t.saturating_since(change));
+            Ok((
+                v,
+                crate::analyze::phase_of(&space, start, Some(change), seed),
+            ))
+        })
+        .into_iter()
+        .collect();
+    Ok(Figure::of(&samples?))
+}
+
+/// Whether a disturbance lasting `d` (probes refused, or with `stall` timing out) of the
+/// steady, Ready app kills the container or turns the pod not Ready, at any phase.
+///
+/// # Errors
+/// A stuck engine.
+pub fn tolerance(
+    a: &Analyzer<'_>,
+    index: usize,
+    d: SimDuration,
+    stall: bool,
+    sweep: Sweep,
+) -> Result<Tolerance, AnalysisError> {
+    let space = a.space(index);
+    let jobs = change_jobs(a, index)?;
+    // Past the disturbance, two of the longest period and timeout decide: the next attempts
+    // succeed and reset every failure count.
+    let mut after = SimDuration::from_secs(1);
+    for p in a.subject().pod.container(index).probes.iter().flatten() {
+        after = after.saturating_add(p.period().saturating_add(p.timeout()).saturating_mul(2));
+    }
+    let outcomes: Result<Vec<_>, _> = sweep
+        .run(&jobs, |&(seed, change)| {
+            let app = if stall {
+                App::StallFor(change, d)
+            } else {
+                App::FailFor(change, d)
+            };
+            let trace = a.run(&Trial {
+                container: index,
+                app,
+                start_offset: SimDuration::ZERO,
+                seed,
+                horizon: change.saturating_add(d).saturating_add(after),
+                stop: Stop::Horizon,
+            })?;
+            let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
+            let phase = crate::analyze::phase_of(&space, start, Some(change), seed);
+            let killed = trace.kills.iter().any(|t| *t >= change);
+            let not_ready = trace.pod_ready_at(false, change).is_some();
+            Ok((killed.then_some(phase), not_ready.then_some(phase)))
+        })
+        .into_iter()
+        .collect();
+    let outcomes = outcomes?;
+    Ok(Tolerance {
+        killed: outcomes.iter().find_map(|o| o.0),
+        not_ready: outcomes.iter().find_map(|o| o.1),
+    })
+}
