@@ -16,7 +16,12 @@
 //! - `wide`: a generated pod of N containers × 3 probes at 1 s, as `--format summary`;
 //! - `manifest`: a generated 0.9 MB pod of 2,500 containers × 3 probes (7,500 probes, API
 //!   defaults), from its text to the summary, 10 minutes;
-//! - `naive`: kubia simulated the naive way, one 1 ms step at a time: the anchor.
+//! - `naive`: kubia simulated the naive way, one 1 ms step at a time: the anchor;
+//! - `library`: property-test cases of examples/team-repo (its web Deployment, an app that
+//!   starts after 0 to 90 s, 5 minutes each) through the library: `fresh` builds each case with
+//!   `Test::manifest_text(...)...run()`, `prepared` runs `Prepared::case()` of one
+//!   `Test::prepare`, and `engine` only builds and runs each case's simulation from the loaded
+//!   scenario into a counting sink: the engine's own cost, the floor.
 //!
 //! Instruction counts (valgrind's cachegrind, `I refs`) are marginal: the count at twice the
 //! horizon minus the count at the horizon, over the probe runs in between, so parsing and
@@ -150,6 +155,83 @@ fn count(scenario: &Scenario, end: SimTime) -> (u64, u64) {
     (sink.probes, sink.total)
 }
 
+/// The team repository's manifest, as its property tests load it.
+const TEAM_MANIFEST: &str = "examples/team-repo/deploy/web.yaml";
+
+/// The script of property-test case `i`: the app starts listening after `i` × 450 ms, wrapping
+/// at 90 s (the team repository's slow-start test).
+fn library_script(i: u64) -> String {
+    let start = probesim::SimDuration::from_millis(i * 450 % 90_000);
+    format!("refused for {} then ok", probesim::format_duration(start))
+}
+
+/// Runs `n` property-test cases the `way` given (see the module's docs); returns the probe runs.
+fn library_cases(way: &str, n: u64) -> u64 {
+    use probesim::{SimDuration, Test};
+    let text = read(TEAM_MANIFEST);
+    let horizon = SimDuration::from_secs(300);
+    let fresh = |i: u64| {
+        Test::manifest_text(&text, TEAM_MANIFEST)
+            .select("Deployment/web")
+            .container("web")
+            .endpoint(":8080", &library_script(i))
+            .seed(i)
+            .horizon_of(horizon)
+    };
+    let mut probes = 0;
+    match way {
+        "fresh" => {
+            for i in 0..n {
+                probes += fresh(i).run().expect("case").probe_runs();
+            }
+        }
+        "prepared" => {
+            let prepared = fresh(0).prepare().expect("prepare");
+            for i in 0..n {
+                let run = prepared
+                    .case()
+                    .endpoint(":8080", &library_script(i))
+                    .seed(i)
+                    .horizon_of(horizon)
+                    .run()
+                    .expect("case");
+                probes += run.probe_runs();
+            }
+        }
+        "engine" => {
+            let loaded = probesim_scenario::scenario::Scenario::from_manifest(
+                &text,
+                TEAM_MANIFEST,
+                &probesim_scenario::scenario::ManifestRun {
+                    select: Some("Deployment/web".to_owned()),
+                    apps: vec![probesim_scenario::argument::AppArg {
+                        flag: probesim_scenario::argument::AppFlag::App,
+                        value: format!("web: :8080={}", library_script(0)),
+                    }],
+                    kubernetes: None,
+                },
+            )
+            .expect("load")
+            .scenario;
+            let end = SimTime::ZERO.saturating_add(horizon);
+            for i in 0..n {
+                let mut scenario = loaded.clone();
+                scenario.bindings[0].script =
+                    probesim_script::parse(&library_script(i)).expect("script");
+                scenario.seed = i;
+                let mut sink = CountSink::default();
+                scenario
+                    .simulation()
+                    .run_until(end, &mut sink)
+                    .expect("run");
+                probes += sink.probes;
+            }
+        }
+        other => panic!("unknown way {other}"),
+    }
+    probes
+}
+
 #[expect(clippy::disallowed_methods, reason = "a benchmark measures wall time")]
 fn run_case(case: &str, arg: &str) {
     let quiet = support::quiet();
@@ -185,6 +267,13 @@ fn run_case(case: &str, arg: &str) {
                 });
             println!("{runs} {digest} {secs} {}", support::status_kib("VmHWM"));
             return;
+        }
+        "library" => {
+            let (way, n) = arg.split_once(':').expect("way:cases");
+            let n: u64 = n.parse().expect("cases");
+            let start = Instant::now();
+            let probes = library_cases(way, n);
+            (probes, n, start.elapsed().as_secs_f64())
         }
         "manifest" => {
             let text = wide_pod(2500, None, arg);
@@ -400,6 +489,7 @@ fn report(valgrind: bool) -> String {
             eprintln!("manifest: {total} instructions");
         }
     }
+    library_report(&mut out, valgrind);
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let _ = writeln!(
         out,
@@ -438,6 +528,72 @@ fn report(valgrind: bool) -> String {
         let _ = writeln!(out, "| {h} | {probes} | {rss} KiB |");
     }
     out
+}
+
+/// Property-test cases through the library: the time and instructions per case of each way.
+#[expect(clippy::cast_precision_loss, reason = "rates for display")]
+fn library_report(out: &mut String, valgrind: bool) {
+    const CASES: u64 = 200;
+    let _ = writeln!(
+        out,
+        "\n## Property-test cases (examples/team-repo's web Deployment, 5 min each, {CASES} cases), median of {RUNS}\n"
+    );
+    let _ = writeln!(
+        out,
+        "| way | median µs / case | spread µs / case | instructions / case | x engine |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|");
+    let mut rows = Vec::new();
+    for (label, way) in [
+        ("`Test::…run()` for each case", "fresh"),
+        (
+            "`Test::…prepare()`, then `Prepared::case()…run()`",
+            "prepared",
+        ),
+        (
+            "the engine alone (simulation into a counting sink)",
+            "engine",
+        ),
+    ] {
+        let arg = format!("{way}:{CASES}");
+        let r = support::median_of("library", &arg, 2, RUNS);
+        let per = |s: f64| s * 1e6 / CASES as f64;
+        // Marginal instructions: twice the cases minus the cases, so loading cancels out.
+        let instructions = if valgrind {
+            let twice = format!("{way}:{}", CASES * 2);
+            support::instructions("library", &arg)
+                .zip(support::instructions("library", &twice))
+                .map(|(a, b)| b.saturating_sub(a) as f64 / CASES as f64)
+        } else {
+            None
+        };
+        eprintln!("library {way}: {:.1} µs per case", per(r.secs));
+        rows.push((
+            label,
+            way,
+            per(r.secs),
+            per(r.spread.0),
+            per(r.spread.1),
+            instructions,
+        ));
+    }
+    let engine = rows
+        .iter()
+        .find(|r| r.1 == "engine")
+        .map(|r| (r.2, r.5))
+        .unwrap_or_default();
+    for (label, _, median, lo, hi, instructions) in &rows {
+        // The ratio of instructions where they were counted: wall time is noisy here.
+        let ratio = match (instructions, engine.1) {
+            (Some(i), Some(e)) => i / e,
+            _ => median / engine.0,
+        };
+        let counted = instructions.map_or_else(|| "–".to_owned(), |i| format!("{i:.0}"));
+        let _ = writeln!(
+            out,
+            "| {label} | {median:.1} | {lo:.1}–{hi:.1} | {counted} | {ratio:.2} |"
+        );
+    }
 }
 
 fn machine() -> String {

@@ -431,17 +431,19 @@ fn on_large_stack(f: fn()) {
         .expect("the comparison passes");
 }
 
-/// A runner of `default` cases, or as many as the environment variable `knob` says, from a
-/// fixed seed: the same cases on every run, so the share that jumps is stable.
+/// A runner of `default` cases, ten times as many when `PROBESIM_LONG` is set (the long
+/// property runs of docs/contributing.md#long-property-runs), or as many as the environment variable `knob`
+/// says, from a fixed seed: the same cases on every run, so the share that jumps is stable.
 #[expect(
     clippy::disallowed_methods,
-    reason = "a test's own knob: how many cases to run"
+    reason = "a test's own knobs: how many cases to run"
 )]
 fn fixed_runner(knob: &str, default: u32) -> (TestRunner, u32) {
+    let long = std::env::var_os("PROBESIM_LONG").is_some_and(|v| !v.is_empty() && v != "0");
     let cases = std::env::var(knob)
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(default);
+        .unwrap_or(if long { default * 10 } else { default });
     let config = Config {
         cases,
         failure_persistence: None,
@@ -451,16 +453,51 @@ fn fixed_runner(knob: &str, default: u32) -> (TestRunner, u32) {
     (TestRunner::new_with_rng(config, rng), cases)
 }
 
+/// Prints how far a long test has come, every tenth of its cases, on the terminal's standard
+/// error itself (the test harness captures `eprintln!`, so a quiet minute would look hung).
+struct Progress {
+    test: &'static str,
+    cases: u32,
+    done: Cell<u32>,
+}
+
+impl Progress {
+    fn new(test: &'static str, cases: u32) -> Progress {
+        Progress {
+            test,
+            cases,
+            done: Cell::new(0),
+        }
+    }
+
+    fn tick(&self) {
+        use std::io::Write as _;
+        let done = self.done.get() + 1;
+        self.done.set(done);
+        let step = (self.cases / 10).max(1);
+        if done % step == 0 || done == self.cases {
+            let _ = writeln!(
+                std::io::stderr(),
+                "{}: {done} of {} cases",
+                self.test,
+                self.cases
+            );
+        }
+    }
+}
+
 #[test]
 fn fast_forward_gives_the_step_by_step_results() {
     on_large_stack(compare_generated);
 }
 
 fn compare_generated() {
-    // PROBESIM_FF_CASES=N runs more (the suite runs 160).
+    // PROBESIM_FF_CASES=N runs N (the suite runs 160, PROBESIM_LONG=1 ten times as many).
     let (mut runner, cases) = fixed_runner("PROBESIM_FF_CASES", 160);
+    let progress = Progress::new("fast_forward_gives_the_step_by_step_results", cases);
     let (jumped, valid) = (Cell::new(0u32), Cell::new(0u32));
     let result = runner.run(&case(), |case| {
+        progress.tick();
         let yaml = case.yaml();
         let scenario = match Scenario::from_str(&yaml, "generated.yaml") {
             Ok(s) => s,

@@ -371,7 +371,9 @@ fn the_guide_shows_the_team_repository_test_and_its_dependencies() {
     let test = std::fs::read_to_string("examples/team-repo/tests/probes.rs").unwrap();
     assert_eq!(blocks(&guide, "rust"), [test]);
     let toml = blocks(&guide, "toml");
-    assert_eq!(toml.len(), 1);
+    assert_eq!(toml.len(), 2);
+    // The profile settings that make a user's debug test build fast (docs/property-testing.md#speed).
+    assert_eq!(toml[1], "[profile.dev.package.\"*\"]\nopt-level = 2\n");
     // The same dev-dependencies as the team repository's, with probesim from a checkout
     // beside the user's repository instead of the path of this one.
     let manifest = std::fs::read_to_string("examples/team-repo/Cargo.toml").unwrap();
@@ -561,4 +563,118 @@ fn the_guide_figures_snippet_holds() -> Result<(), probesim::Error> {
     let kill = web.hang.kill.max.value.unwrap();
     assert!(kill <= SimDuration::from_secs(35), "{kill}s");
     Ok(())
+}
+
+// A prepared test runs each case as a fresh Test with the same calls runs it: the same
+// timeline and the same replay file, for any script, seed and horizon.
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn a_prepared_case_is_the_fresh_test(
+        script in strategy::script_for(probesim::HandlerFamily::Http),
+        seed in seed(),
+        minutes in 1_u64..20,
+    ) {
+        let script = script.to_string();
+        let horizon = SimDuration::from_secs(minutes * 60);
+        let prepared = web().endpoint(":8080", "ok").prepare()?;
+        let case = prepared.case().endpoint(":8080", &script).seed(seed).horizon_of(horizon).run()?;
+        let fresh = web().endpoint(":8080", &script).seed(seed).horizon_of(horizon).run()?;
+        prop_assert_eq!(case.kills(), fresh.kills());
+        prop_assert_eq!(case.restarts("web"), fresh.restarts("web"));
+        prop_assert_eq!(case.ready_intervals(), fresh.ready_intervals());
+        prop_assert_eq!(case.final_status(), fresh.final_status());
+        prop_assert_eq!(case.notes(), fresh.notes());
+        prop_assert_eq!(case.replay(), fresh.replay());
+    }
+}
+
+#[test]
+fn prepared_cases_keep_the_template_and_take_probe_scripts_and_closures() {
+    let prepared = web()
+        .probe(ProbeKind::Liveness, "ok")
+        .probe(ProbeKind::Readiness, "ok")
+        .horizon("3m")
+        .prepare()
+        .unwrap();
+    // The template as given: nothing fails.
+    let quiet = prepared.run().unwrap();
+    assert!(quiet.kills().is_empty());
+    // R13: a case's liveness script fails the probe three times; the next case is the
+    // template's again.
+    let failing = prepared
+        .clone()
+        .case()
+        .probe(ProbeKind::Liveness, "500")
+        .run()
+        .unwrap();
+    assert_eq!(
+        failing.kills_for(KillCause::Liveness).len(),
+        failing.kills().len()
+    );
+    assert!(!failing.kills().is_empty());
+    assert!(
+        failing.replay().contains("liveness: \"500\"")
+            || failing.replay().contains("liveness: 500"),
+        "{}",
+        failing.replay()
+    );
+    assert!(prepared.run().unwrap().kills().is_empty());
+    // A closure on a case, as on a Test.
+    let closed = prepared
+        .case()
+        .behaviour(ProbeKind::Liveness, |_: &probesim::Attempt| {
+            probesim::Response::now(probesim::Answer::Refused)
+        })
+        .run()
+        .unwrap();
+    assert_eq!(closed.kills(), failing.kills());
+    assert!(closed.replay().contains("closures answered some probes"));
+}
+
+#[test]
+fn prepared_cases_fail_as_fresh_tests_fail() {
+    let prepared = web().endpoint(":8080", "ok").prepare().unwrap();
+    // A script that does not parse: the message of the fresh test.
+    let case = prepared
+        .case()
+        .endpoint(":8080", "5x200 then")
+        .run()
+        .unwrap_err();
+    let fresh = web().endpoint(":8080", "5x200 then").run().unwrap_err();
+    assert_eq!(case.kind(), ErrorKind::Input);
+    assert_eq!(case.to_string(), fresh.to_string());
+    // An exit code does not answer an HTTP probe.
+    let case = prepared
+        .case()
+        .endpoint(":8080", "exit 1")
+        .run()
+        .unwrap_err();
+    let fresh = web().endpoint(":8080", "exit 1").run().unwrap_err();
+    assert_eq!(case.to_string(), fresh.to_string());
+    // A key the template did not script.
+    let e = prepared
+        .case()
+        .probe(ProbeKind::Liveness, "500")
+        .run()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Usage);
+    assert!(e.to_string().contains("no script for \"liveness\""), "{e}");
+    // Closures belong to cases.
+    let e = web()
+        .behaviour(ProbeKind::Liveness, |_: &probesim::Attempt| {
+            probesim::Response::now(probesim::Answer::Ok)
+        })
+        .prepare()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Usage);
+    // A bad horizon, as the fresh test words it.
+    let case = prepared.case().horizon("soon").run().unwrap_err();
+    let fresh = web()
+        .endpoint(":8080", "ok")
+        .horizon("soon")
+        .run()
+        .unwrap_err();
+    assert_eq!(case.to_string(), fresh.to_string());
 }

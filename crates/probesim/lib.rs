@@ -61,12 +61,14 @@ mod files;
 mod guard;
 pub mod input;
 pub mod manifest;
+mod prepared;
 mod run;
 #[cfg(feature = "proptest")]
 pub mod strategy;
 mod test;
 
 pub use error::{Error, ErrorKind};
+pub use prepared::{Case, Prepared};
 /// The analysis figures' types ([`Run::figures`]): [`figures::ContainerFigures`], each
 /// [`figures::Figure`] a `min` and `max` [`figures::Extreme`] with the [`figures::GridPhase`]
 /// (where the start fell in the tick cycle) that produced it.
@@ -76,7 +78,7 @@ pub use run::{Failure, Interval, Kill, Run, Status};
 pub use test::Test;
 
 pub use probesim_core::{
-    Answer, Attempt, Behaviour, ContainerState, ContainerStatus, Drawing, Draws, KillCause,
-    KillReason, Phase, PodStatus, ProbeKind, Response, SimDuration, SimTime,
+    Answer, Attempt, Behaviour, ContainerState, ContainerStatus, Drawing, Draws, HandlerFamily,
+    KillCause, KillReason, Phase, PodStatus, ProbeKind, Response, SimDuration, SimTime,
 };
 pub use probesim_script::{format_duration, parse_duration, Script};

@@ -2,6 +2,7 @@
 
 use core::convert::Infallible;
 use core::fmt;
+use std::sync::{Arc, OnceLock};
 
 use probesim_analysis::analyze::{Analyzer, Want};
 use probesim_analysis::figure::ContainerFigures;
@@ -14,6 +15,85 @@ use probesim_core::{
 use probesim_scenario::scenario::Scenario;
 
 use crate::error::{Error, ErrorKind};
+use crate::test::{Input, Loaded, Recipe};
+
+/// The scenario file replaying a run, written the first time it is asked for (a failed
+/// [`Run::ensure`], [`Run::replay`]): a passing case never spends time on it.
+#[derive(Clone, Debug)]
+pub(crate) struct Replay {
+    recipe: Arc<Recipe>,
+    closures: bool,
+    text: OnceLock<String>,
+}
+
+impl Replay {
+    pub(crate) fn new(recipe: Arc<Recipe>, closures: bool) -> Replay {
+        Replay {
+            recipe,
+            closures,
+            text: OnceLock::new(),
+        }
+    }
+
+    fn get(&self, scenario: &Scenario) -> &str {
+        self.text.get_or_init(|| match &self.recipe.input {
+            Input::Scenario { file, text } => with_note(
+                scenario_replay(&self.recipe, text, file, scenario),
+                self.closures,
+            ),
+            // The manifest is read again to write the workload out, as it was when the
+            // run began: the recipe holds its text.
+            Input::Manifest { .. } => match self.recipe.load() {
+                Ok(loaded) => Replay::text_of(&self.recipe, &loaded, self.closures),
+                Err(e) => format!("# the replay file could not be written: {e}\n"),
+            },
+        })
+    }
+
+    /// The replay file of a loaded test.
+    pub(crate) fn text_of(recipe: &Recipe, loaded: &Loaded, closures: bool) -> String {
+        let text = match (loaded, &recipe.input) {
+            (Loaded::Manifest(built), _) => built.to_yaml(),
+            (
+                Loaded::Scenario(scenario),
+                Input::Scenario { file, text } | Input::Manifest { file, text },
+            ) => scenario_replay(recipe, text, file, scenario),
+        };
+        with_note(text, closures)
+    }
+}
+
+fn with_note(mut replay: String, closures: bool) -> String {
+    if closures {
+        replay
+            .push_str("# note: closures answered some probes; the file replays its scripts only\n");
+    }
+    replay
+}
+
+/// A scenario file's replay: the file itself, and the command line that gives the run's seed,
+/// release and horizon.
+fn scenario_replay(recipe: &Recipe, text: &str, file: &str, scenario: &Scenario) -> String {
+    // The edits written into the file, so that it replays without flags.
+    let mut replay = match recipe.edits().write_into(text, file) {
+        Ok(edited) => edited,
+        Err(_) => format!("# the edits could not be written into the file\n{text}"),
+    };
+    if !replay.ends_with('\n') {
+        replay.push('\n');
+    }
+    replay.push_str(&format!(
+        "# replay: probesim run {} --seed {} --kubernetes {}{}\n",
+        probesim_kube::printable::printable(file),
+        scenario.seed,
+        scenario.profile.version(),
+        scenario.duration.map_or_else(String::new, |d| format!(
+            " --for {}",
+            probesim_script::format_duration(d.saturating_since(SimTime::ZERO))
+        ))
+    ));
+    replay
+}
 
 /// A kill: the kubelet decided to stop a container and began its grace period.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,7 +256,7 @@ pub struct Run {
     happenings: Vec<(SimTime, Happening)>,
     probes: u64,
     status: PodStatus,
-    replay: String,
+    replay: Replay,
 }
 
 impl Run {
@@ -185,7 +265,7 @@ impl Run {
         horizon: SimTime,
         recorder: Recorder,
         status: PodStatus,
-        replay: String,
+        replay: Replay,
     ) -> Run {
         Run {
             scenario,
@@ -430,7 +510,7 @@ impl Run {
     /// A scenario file that `probesim run` replays to this run's timeline.
     #[must_use]
     pub fn replay(&self) -> &str {
-        &self.replay
+        self.replay.get(&self.scenario)
     }
 
     /// `Ok` when `holds`; otherwise a [`Failure`] that says `what` and carries the scenario
@@ -445,7 +525,7 @@ impl Run {
         } else {
             Err(Failure {
                 message: what.to_string(),
-                replay: self.replay.clone(),
+                replay: self.replay().to_owned(),
             })
         }
     }

@@ -3,39 +3,78 @@
 
 use core::fmt;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use probesim_core::{
-    Behaviour, Behaviours, Handler, HandlerFamily, ProbeKind, SimDuration, SimTime, Simulation,
+    Behaviour, Behaviours, Handler, HandlerFamily, ProbeKind, SimDuration, Simulation,
 };
 use probesim_kube::catalog;
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::run::RunFailure;
-use probesim_scenario::scenario::{horizon, Edits, ManifestRun, Overrides, Scenario};
+use probesim_scenario::scenario::{
+    horizon, Edits, ManifestRun, ManifestScenario, Overrides, Scenario,
+};
 use probesim_script::ScriptPlayer;
 
 use crate::error::{Error, ErrorKind};
 use crate::files;
 use crate::guard::{Fault, Guarded};
 use crate::input::{References, Tree};
-use crate::run::{Recorder, Run};
+use crate::prepared::Prepared;
+use crate::run::{Recorder, Replay, Run};
 
-/// The input: a Kubernetes manifest (a Pod or a workload) or a scenario file.
+/// The input: a Kubernetes manifest (a Pod or a workload) or a scenario file. The text is
+/// shared, so the cases of a prepared test and their replays do not copy it.
 #[derive(Clone, Debug)]
-enum Input {
-    Manifest { file: String, text: String },
-    Scenario { file: String, text: String },
+pub(crate) enum Input {
+    Manifest { file: String, text: Arc<str> },
+    Scenario { file: String, text: Arc<str> },
 }
 
 /// A closure bound to one probe of one container.
-struct Bound {
-    container: Option<String>,
-    probe: ProbeKind,
-    behaviour: Box<dyn Behaviour>,
+pub(crate) struct Bound {
+    pub(crate) container: Option<String>,
+    pub(crate) probe: ProbeKind,
+    pub(crate) behaviour: Box<dyn Behaviour>,
+}
+
+/// A script given with [`Test::probe`] or [`Test::endpoint`]: the `--app` argument it became,
+/// so a prepared test's case can give the same key another script.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Keyed {
+    /// Index of the argument in [`Recipe::apps`].
+    pub(crate) arg: usize,
+    pub(crate) container: Option<String>,
+    /// `liveness`, `:8080`…: what stands left of `=`.
+    pub(crate) key: String,
+}
+
+/// Everything a test says except its closures: enough to load it again, which the replay file
+/// of a failed case does only when asked for.
+#[derive(Clone, Debug)]
+pub(crate) struct Recipe {
+    pub(crate) input: Input,
+    pub(crate) select: Option<String>,
+    pub(crate) container: Option<String>,
+    pub(crate) apps: Vec<AppArg>,
+    pub(crate) keyed: Vec<Keyed>,
+    pub(crate) kubernetes: Option<String>,
+    pub(crate) seed: Option<u64>,
+    pub(crate) horizon: Option<Horizon>,
+    /// `--set PATH=VALUE` edits of the pod, in order.
+    pub(crate) sets: Vec<String>,
+    pub(crate) outside_tree: bool,
+}
+
+/// A loaded test: the scenario, and for a manifest what writes its replay file.
+pub(crate) enum Loaded {
+    Manifest(ManifestScenario),
+    Scenario(Scenario),
 }
 
 /// How long to simulate.
 #[derive(Clone, Debug)]
-enum Horizon {
+pub(crate) enum Horizon {
     Text(String),
     Duration(SimDuration),
 }
@@ -47,56 +86,57 @@ enum Horizon {
 /// whose test runs. Then say which workload ([`Test::select`]) and container
 /// ([`Test::container`]), how the app behaves, in the behaviour language
 /// ([`Test::probe`], [`Test::endpoint`], [`Test::app`], [`Test::exit`], [`Test::sigterm`],
-/// [`Test::pull`]) or with a closure ([`Test::behaviour`]), what to change in the pod
-/// ([`Test::set`], as `--set` does), and pick the release
+/// [`Test::pull`]) or with a closure ([`Test::behaviour`]), and pick the release
 /// ([`Test::kubernetes`]), [`Test::seed`] and [`Test::horizon`]. [`Test::run`] simulates and
 /// hands back a [`Run`] to query.
 ///
 /// A manifest without a horizon simulates ten minutes, as `probesim run` does.
+///
+/// For many cases of one workload, [`Test::prepare`] loads the manifest once and runs each
+/// case from it ([`Prepared`]).
 pub struct Test {
-    input: Input,
-    select: Option<String>,
-    container: Option<String>,
-    apps: Vec<AppArg>,
-    /// `--set PATH=VALUE` edits of the pod, in order.
-    sets: Vec<String>,
+    recipe: Recipe,
     bound: Vec<Bound>,
-    kubernetes: Option<String>,
-    seed: Option<u64>,
-    horizon: Option<Horizon>,
-    outside_tree: bool,
 }
 
 impl fmt::Debug for Test {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = &self.recipe;
         f.debug_struct("Test")
-            .field("input", &self.input)
-            .field("select", &self.select)
-            .field("container", &self.container)
-            .field("apps", &self.apps)
-            .field("sets", &self.sets)
+            .field("input", &r.input)
+            .field("select", &r.select)
+            .field("container", &r.container)
+            .field("apps", &r.apps)
             .field("closures", &self.bound.len())
-            .field("kubernetes", &self.kubernetes)
-            .field("seed", &self.seed)
-            .field("horizon", &self.horizon)
-            .field("outside_tree", &self.outside_tree)
+            .field("kubernetes", &r.kubernetes)
+            .field("seed", &r.seed)
+            .field("horizon", &r.horizon)
+            .field("sets", &r.sets)
+            .field("outside_tree", &r.outside_tree)
             .finish()
     }
 }
 
 impl Test {
+    pub(crate) fn from_recipe(recipe: Recipe, bound: Vec<Bound>) -> Test {
+        Test { recipe, bound }
+    }
+
     fn new(input: Input) -> Test {
         Test {
-            input,
-            select: None,
-            container: None,
-            apps: Vec::new(),
-            sets: Vec::new(),
+            recipe: Recipe {
+                input,
+                select: None,
+                container: None,
+                apps: Vec::new(),
+                keyed: Vec::new(),
+                kubernetes: None,
+                seed: None,
+                horizon: None,
+                sets: Vec::new(),
+                outside_tree: false,
+            },
             bound: Vec::new(),
-            kubernetes: None,
-            seed: None,
-            horizon: None,
-            outside_tree: false,
         }
     }
 
@@ -115,7 +155,7 @@ impl Test {
     pub fn manifest_text(text: &str, display_path: &str) -> Test {
         Test::new(Input::Manifest {
             file: display_path.to_owned(),
-            text: text.to_owned(),
+            text: Arc::from(text),
         })
     }
 
@@ -134,7 +174,7 @@ impl Test {
     pub fn scenario_text(text: &str, display_path: &str) -> Test {
         Test::new(Input::Scenario {
             file: display_path.to_owned(),
-            text: text.to_owned(),
+            text: Arc::from(text),
         })
     }
 
@@ -144,14 +184,14 @@ impl Test {
     /// `/etc/passwd` or `/proc/self/environ` into an error message.
     #[must_use]
     pub fn allow_outside_tree(mut self) -> Test {
-        self.outside_tree = true;
+        self.recipe.outside_tree = true;
         self
     }
 
     /// Which workload of the manifest: `[NAMESPACE/]KIND/NAME` or `NAME` (`--select`).
     #[must_use]
     pub fn select(mut self, workload: &str) -> Test {
-        self.select = Some(workload.to_owned());
+        self.recipe.select = Some(workload.to_owned());
         self
     }
 
@@ -159,17 +199,24 @@ impl Test {
     /// unless the pod has a single container).
     #[must_use]
     pub fn container(mut self, name: &str) -> Test {
-        self.container = Some(name.to_owned());
+        self.recipe.container = Some(name.to_owned());
         self
     }
 
     fn arg(mut self, flag: AppFlag, text: &str) -> Test {
-        let value = match &self.container {
-            Some(c) => format!("{c}: {text}"),
-            None => text.to_owned(),
-        };
-        self.apps.push(AppArg { flag, value });
+        let value = arg_value(self.recipe.container.as_deref(), text);
+        self.recipe.apps.push(AppArg { flag, value });
         self
+    }
+
+    /// One `KEY=SCRIPT` pair, remembered by its key for the cases of a prepared test.
+    fn keyed(mut self, key: &str, script: &str) -> Test {
+        self.recipe.keyed.push(Keyed {
+            arg: self.recipe.apps.len(),
+            container: self.recipe.container.clone(),
+            key: key.to_owned(),
+        });
+        self.app(&format!("{key}={script}"))
     }
 
     /// The container's behaviour as `--app` takes it: `KEY=SCRIPT` pairs separated by `;`,
@@ -183,14 +230,14 @@ impl Test {
     /// A script for one probe of the container: `.probe(ProbeKind::Liveness, "5x200 then 500")`.
     #[must_use]
     pub fn probe(self, probe: ProbeKind, script: &str) -> Test {
-        self.app(&format!("{}={script}", probe.as_str()))
+        self.keyed(probe.as_str(), script)
     }
 
     /// A script for an endpoint of the container, shared by every probe it answers:
     /// `.endpoint(":8080", "refused for 90s then ok")`, `.endpoint("http :8080/healthz", "ok")`.
     #[must_use]
     pub fn endpoint(self, key: &str, script: &str) -> Test {
-        self.app(&format!("{key}={script}"))
+        self.keyed(key, script)
     }
 
     /// The process exits by itself: `"1 after 2s"` (`--exit`).
@@ -211,25 +258,13 @@ impl Test {
         self.arg(AppFlag::Pull, pull)
     }
 
-    /// What if: one field of the pod changed before it is validated, as `--set PATH=VALUE`
-    /// does (docs/cli.md#what-if---set) and by the same code: `.set("livenessProbe.failureThreshold",
-    /// "1")` for the only container, `.set("web.livenessProbe.periodSeconds", "5")` for the one
-    /// named `web`, `.set("spec.terminationGracePeriodSeconds", "5")` for the pod. The value is
-    /// YAML (`"null"` removes the field); a later edit of a field wins. For manifests and
-    /// scenario files alike; a bad value is the error `probesim run --set` prints.
-    #[must_use]
-    pub fn set(mut self, path: &str, value: &str) -> Test {
-        self.sets.push(format!("{path}={value}"));
-        self
-    }
-
     /// A closure (or any [`Behaviour`]) answers one probe of the container, in place of any
     /// script. A closure that needs randomness takes the simulation's generator through
     /// [`Drawing`](crate::Drawing), so runs stay reproducible per seed.
     #[must_use]
     pub fn behaviour(mut self, probe: ProbeKind, behaviour: impl Behaviour + 'static) -> Test {
         self.bound.push(Bound {
-            container: self.container.clone(),
+            container: self.recipe.container.clone(),
             probe,
             behaviour: Box::new(behaviour),
         });
@@ -240,7 +275,7 @@ impl Test {
     /// (`--kubernetes`; default the newest).
     #[must_use]
     pub fn kubernetes(mut self, release: &str) -> Test {
-        self.kubernetes = Some(release.to_owned());
+        self.recipe.kubernetes = Some(release.to_owned());
         self
     }
 
@@ -248,25 +283,147 @@ impl Test {
     /// jitter, so it picks the phase of their ticks, and every random outcome of a script.
     #[must_use]
     pub fn seed(mut self, seed: u64) -> Test {
-        self.seed = Some(seed);
+        self.recipe.seed = Some(seed);
         self
     }
 
     /// How long to simulate, in the duration syntax: `"10m"`, `"90s"` (`--for`).
     #[must_use]
     pub fn horizon(mut self, duration: &str) -> Test {
-        self.horizon = Some(Horizon::Text(duration.to_owned()));
+        self.recipe.horizon = Some(Horizon::Text(duration.to_owned()));
         self
     }
 
     /// How long to simulate, as a duration.
     #[must_use]
     pub fn horizon_of(mut self, duration: SimDuration) -> Test {
-        self.horizon = Some(Horizon::Duration(duration));
+        self.recipe.horizon = Some(Horizon::Duration(duration));
         self
     }
 
-    fn overrides(&self) -> Result<Overrides, Error> {
+    /// What if: one field of the pod changed before it is validated, as `--set PATH=VALUE`
+    /// does (docs/cli.md#what-if---set) and by the same code: `.set("livenessProbe.failureThreshold",
+    /// "1")` for the only container, `.set("web.livenessProbe.periodSeconds", "5")` for the one
+    /// named `web`, `.set("spec.terminationGracePeriodSeconds", "5")` for the pod. The value is
+    /// YAML (`"null"` removes the field); a later edit of a field wins. For manifests and
+    /// scenario files alike; a bad value is the error `probesim run --set` prints.
+    #[must_use]
+    pub fn set(mut self, path: &str, value: &str) -> Test {
+        self.recipe.sets.push(format!("{path}={value}"));
+        self
+    }
+
+    /// The scenario file that replays this test with `probesim run` (for a manifest: the
+    /// workload embedded, the behaviour as `apps`, the release, seed and horizon written out).
+    ///
+    /// # Errors
+    /// As [`Test::run`], before simulating.
+    pub fn replay(&self) -> Result<String, Error> {
+        let loaded = self.recipe.load()?;
+        Ok(Replay::text_of(&self.recipe, &loaded, false))
+    }
+
+    /// Loads the test once, for many cases: each [`Prepared::case`] may give its own seed,
+    /// horizon, scripts for the keys given here ([`Test::probe`], [`Test::endpoint`]) and
+    /// closures, and simulates without reading the manifest again. Closures go on the cases,
+    /// since each case needs its own.
+    ///
+    /// # Errors
+    /// As [`Test::run`], before simulating; a closure given to the test itself
+    /// ([`ErrorKind::Usage`]).
+    pub fn prepare(self) -> Result<Prepared, Error> {
+        if !self.bound.is_empty() {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                "a prepared test takes its closures on each case: Prepared::case().behaviour(...)",
+            ));
+        }
+        let scenario = self.recipe.load()?.into_scenario();
+        Prepared::new(self.recipe, scenario)
+    }
+
+    /// Simulates to the horizon.
+    ///
+    /// # Errors
+    /// Whatever `probesim run` would report for the same input: a manifest or scenario that
+    /// does not validate, a script that does not parse, an unknown workload, container or
+    /// release ([`ErrorKind::Input`]); a behaviour in the language for a scenario file
+    /// ([`ErrorKind::Usage`]); an engine that does not settle ([`ErrorKind::Run`]).
+    pub fn run(self) -> Result<Run, Error> {
+        let scenario = self.recipe.load()?.into_scenario();
+        let closures = !self.bound.is_empty();
+        let fault = Fault::default();
+        let sim = simulation(&scenario, self.bound, &fault)?;
+        let replay = Replay::new(Arc::new(self.recipe), closures);
+        simulate(scenario, sim, &fault, replay)
+    }
+}
+
+/// `--app`'s value for a pair about `container` (every container when `None`).
+pub(crate) fn arg_value(container: Option<&str>, text: &str) -> String {
+    match container {
+        Some(c) => format!("{c}: {text}"),
+        None => text.to_owned(),
+    }
+}
+
+/// Runs `sim` to the scenario's horizon, recording what the queries read.
+pub(crate) fn simulate(
+    scenario: Scenario,
+    mut sim: Simulation,
+    fault: &Fault,
+    replay: Replay,
+) -> Result<Run, Error> {
+    let Some(end) = scenario.duration else {
+        return Err(Error::new(
+            ErrorKind::Input,
+            format!("{}: {}", scenario.file, RunFailure::NoDuration),
+        ));
+    };
+    let mut recorder = Recorder::default();
+    sim.run_until(end, &mut recorder).map_err(|e| match e {
+        probesim_core::RunError::Sink(never) => match never {},
+        probesim_core::RunError::StepBudget { at } => Error::new(
+            ErrorKind::Run,
+            format!("{}: {}", scenario.file, RunFailure::Stuck(at)),
+        ),
+    })?;
+    if let Some(why) = fault.borrow_mut().take() {
+        return Err(Error::new(
+            ErrorKind::Closure,
+            format!("{}: {why}", scenario.file),
+        ));
+    }
+    let status = sim.status().clone();
+    Ok(Run::new(scenario, end, recorder, status, replay))
+}
+
+impl Loaded {
+    pub(crate) fn into_scenario(self) -> Scenario {
+        match self {
+            Loaded::Manifest(built) => built.scenario,
+            Loaded::Scenario(scenario) => scenario,
+        }
+    }
+}
+
+impl Recipe {
+    /// The input's text.
+    pub(crate) fn text(&self) -> &str {
+        match &self.input {
+            Input::Manifest { text, .. } | Input::Scenario { text, .. } => text,
+        }
+    }
+
+    /// The `--set` edits as the scenario loader takes them.
+    pub(crate) fn edits(&self) -> Edits {
+        Edits {
+            apps: Vec::new(),
+            sets: self.sets.clone(),
+        }
+    }
+
+    pub(crate) fn overrides(&self) -> Result<Overrides, Error> {
         let duration = match &self.horizon {
             None => None,
             Some(h) => {
@@ -285,34 +442,36 @@ impl Test {
         })
     }
 
-    /// The scenario this test simulates, and a scenario file that `probesim run` replays to
-    /// the same timeline (closures aside, which no file can hold).
-    fn build(&self) -> Result<(Scenario, String), Error> {
+    /// Reads and validates the input with the overrides applied: the scenario this test
+    /// simulates. The manifest is parsed once; only when it does not load is it asked whether it
+    /// is a scenario file instead, for the message.
+    pub(crate) fn load(&self) -> Result<Loaded, Error> {
         let overrides = self.overrides()?;
         let input = |text: &str, e: &probesim_kube::error::InputError| {
             Error::new(ErrorKind::Input, e.render(text))
         };
         match &self.input {
             Input::Manifest { file, text } => {
-                if !catalog::is_manifest(text) {
-                    return Err(Error::new(
-                        ErrorKind::Usage,
-                        format!("{file} is a scenario file, not a Kubernetes manifest: load it with Test::scenario"),
-                    ));
-                }
                 let run = ManifestRun {
                     select: self.select.clone(),
                     apps: self.apps.clone(),
                     kubernetes: self.kubernetes.clone(),
                 };
-                let mut built = Scenario::from_manifest_edited(text, file, &run, &self.sets)
-                    .map_err(|e| input(text, &e))?;
+                let mut built = match Scenario::from_manifest_edited(text, file, &run, &self.sets) {
+                    Ok(built) => built,
+                    Err(_) if !catalog::is_manifest(text) => {
+                        return Err(Error::new(
+                            ErrorKind::Usage,
+                            format!("{file} is a scenario file, not a Kubernetes manifest: load it with Test::scenario"),
+                        ))
+                    }
+                    Err(e) => return Err(input(text, &e)),
+                };
                 built
                     .scenario
                     .apply(&overrides)
                     .map_err(|e| input(text, &e))?;
-                let replay = built.to_yaml();
-                Ok((built.scenario, replay))
+                Ok(Loaded::Manifest(built))
             }
             Input::Scenario { file, text } => {
                 let mut given = Vec::new();
@@ -338,91 +497,22 @@ impl Test {
                     Tree::of(Some(std::path::Path::new(file)), "Test::allow_outside_tree")
                 };
                 let mut files = References::new(tree);
-                let edits = Edits {
-                    apps: Vec::new(),
-                    sets: self.sets.clone(),
-                };
-                let scenario = Scenario::load_edited(text, file, &mut files, &overrides, &edits)
-                    .map_err(|e| input(text, &e))?;
-                // The edits written into the file, so that it replays without flags.
-                let mut replay = edits.write_into(text, file).map_err(|e| input(text, &e))?;
-                if !replay.ends_with('\n') {
-                    replay.push('\n');
-                }
-                replay.push_str(&format!(
-                    "# replay: probesim run {} --seed {} --kubernetes {}{}\n",
-                    probesim_kube::printable::printable(file),
-                    scenario.seed,
-                    scenario.profile.version(),
-                    scenario.duration.map_or_else(String::new, |d| format!(
-                        " --for {}",
-                        probesim_script::format_duration(d.saturating_since(SimTime::ZERO))
-                    ))
-                ));
-                Ok((scenario, replay))
+                let scenario =
+                    Scenario::load_edited(text, file, &mut files, &overrides, &self.edits())
+                        .map_err(|e| input(text, &e))?;
+                Ok(Loaded::Scenario(scenario))
             }
         }
-    }
-
-    /// The scenario file that replays this test with `probesim run` (for a manifest: the
-    /// workload embedded, the behaviour as `apps`, the release, seed and horizon written out).
-    ///
-    /// # Errors
-    /// As [`Test::run`], before simulating.
-    pub fn replay(&self) -> Result<String, Error> {
-        self.build().map(|(_, replay)| replay)
-    }
-
-    /// Simulates to the horizon.
-    ///
-    /// # Errors
-    /// Whatever `probesim run` would report for the same input: a manifest or scenario that
-    /// does not validate, a script that does not parse, an unknown workload, container or
-    /// release ([`ErrorKind::Input`]); a behaviour in the language for a scenario file
-    /// ([`ErrorKind::Usage`]); an engine that does not settle ([`ErrorKind::Run`]).
-    pub fn run(self) -> Result<Run, Error> {
-        let (scenario, mut replay) = self.build()?;
-        let Some(end) = scenario.duration else {
-            return Err(Error::new(
-                ErrorKind::Input,
-                format!("{}: {}", scenario.file, RunFailure::NoDuration),
-            ));
-        };
-        let closures = !self.bound.is_empty();
-        let fault = Fault::default();
-        let mut sim = simulation(&scenario, self.bound, &fault)?;
-        if closures {
-            replay.push_str(
-                "# note: closures answered some probes; the file replays its scripts only\n",
-            );
-        }
-        let mut recorder = Recorder::default();
-        sim.run_until(end, &mut recorder).map_err(|e| match e {
-            probesim_core::RunError::Sink(never) => match never {},
-            probesim_core::RunError::StepBudget { at } => Error::new(
-                ErrorKind::Run,
-                format!("{}: {}", scenario.file, RunFailure::Stuck(at)),
-            ),
-        })?;
-        if let Some(why) = fault.borrow_mut().take() {
-            return Err(Error::new(
-                ErrorKind::Closure,
-                format!("{}: {why}", scenario.file),
-            ));
-        }
-        Ok(Run::new(
-            scenario,
-            end,
-            recorder,
-            sim.status().clone(),
-            replay,
-        ))
     }
 }
 
 /// The scenario's simulation with the closures bound over its scripts (what
 /// [`Scenario::simulation`] builds, plus them).
-fn simulation(scenario: &Scenario, bound: Vec<Bound>, fault: &Fault) -> Result<Simulation, Error> {
+pub(crate) fn simulation(
+    scenario: &Scenario,
+    bound: Vec<Bound>,
+    fault: &Fault,
+) -> Result<Simulation, Error> {
     let pod = &scenario.pod;
     let mut behaviours = Behaviours::new(pod);
     let regular = pod.init_containers.len();

@@ -1,14 +1,31 @@
 //! Our probe configuration, proven over every start-up time, hang time, tick phase and seed.
 
+use std::sync::OnceLock;
+
 use probesim::strategy::{seconds, seed};
-use probesim::{KillCause, SimDuration, Test};
+use probesim::{KillCause, Prepared, SimDuration, Test};
 use proptest::prelude::*;
 
-/// The web Deployment, with its app answering every probe on port 8080 with `script`.
+/// The web Deployment, read once for all the cases; its app answers every probe on port 8080
+/// (each case gives the script).
+fn deployment() -> &'static Prepared {
+    static WEB: OnceLock<Prepared> = OnceLock::new();
+    WEB.get_or_init(|| {
+        Test::manifest("deploy/web.yaml")
+            .and_then(|t| {
+                t.select("Deployment/web")
+                    .container("web")
+                    .endpoint(":8080", "ok")
+                    .prepare()
+            })
+            .unwrap_or_else(|e| panic!("{e}"))
+    })
+}
+
+/// One case: the app answering with `script`.
 fn web(script: &str, seed: u64, horizon: SimDuration) -> Result<probesim::Run, probesim::Error> {
-    Test::manifest("deploy/web.yaml")?
-        .select("Deployment/web")
-        .container("web")
+    deployment()
+        .case()
         .endpoint(":8080", script)
         .seed(seed)
         .horizon_of(horizon)
