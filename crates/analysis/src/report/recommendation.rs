@@ -234,12 +234,17 @@ pub fn recommendation_text(
     if let Some(line) = subject.overridden_line() {
         let _ = writeln!(out, "# {line}");
     }
-    let _ = writeln!(
+    let count = |n: u64, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let _ = write!(
         out,
-        "# searched {} configurations with {} simulations; every candidate below was checked by a full analysis",
-        search.configurations,
-        search.simulations,
+        "# searched {} with {}",
+        count(search.configurations, "configuration"),
+        count(search.simulations, "simulation"),
     );
+    if !search.candidates.is_empty() {
+        out.push_str("; every candidate below was checked by a full analysis");
+    }
+    out.push('\n');
     if search.already {
         let _ = writeln!(
             out,
