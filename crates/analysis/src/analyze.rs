@@ -320,6 +320,32 @@ impl<'s> Analyzer<'s> {
         Ok(out)
     }
 
+    /// One sample of how long the pod stays Ready after `app` starts failing at `change`, with
+    /// the phase it was taken at: readiness.toNotReady's trial, shared with the robustness
+    /// figures (readiness failing alone).
+    pub(crate) fn to_not_ready(
+        &self,
+        index: usize,
+        app: App,
+        change: SimTime,
+        seed: u64,
+        space: &GridPhaseSpace,
+    ) -> Result<(Option<SimDuration>, GridPhase), AnalysisError> {
+        let trace = self.run(&Trial {
+            container: index,
+            app,
+            start_offset: SimDuration::ZERO,
+            seed,
+            horizon: change.saturating_add(AFTER_CHANGE),
+            stop: Stop::PodReady(false),
+        })?;
+        let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
+        let v = trace
+            .pod_ready_at(false, change)
+            .map(|t| t.saturating_since(change));
+        Ok((v, phase(space, start, Some(change), seed)))
+    }
+
     /// The phases swept for a container.
     #[must_use]
     pub fn space(&self, container: usize) -> GridPhaseSpace {
@@ -459,19 +485,7 @@ impl<'s> Analyzer<'s> {
             let to_not_ready = if to_ready.max.value.is_some() {
                 let samples = self.collect(&change_jobs, |&(o, seed, base)| {
                     let change = base.saturating_add(o);
-                    let trace = self.run(&Trial {
-                        container: index,
-                        app: App::FailAt(change),
-                        start_offset: SimDuration::ZERO,
-                        seed,
-                        horizon: change.saturating_add(AFTER_CHANGE),
-                        stop: Stop::PodReady(false),
-                    })?;
-                    let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
-                    let v = trace
-                        .pod_ready_at(false, change)
-                        .map(|t| t.saturating_since(change));
-                    Ok((v, phase(&space, start, Some(change), seed)))
+                    self.to_not_ready(index, App::FailAt(change), change, seed, &space)
                 })?;
                 Figure::of(&samples)
             } else {

@@ -34,19 +34,8 @@ fn s(v: Option<SimDuration>) -> String {
     v.map_or_else(|| "never".to_owned(), |d| format!("{d}s"))
 }
 
-fn timing(p: &ProbeSpec) -> ProbeTiming {
-    ProbeTiming {
-        initial_delay_seconds: p.initial_delay_seconds(),
-        timeout_seconds: p.timeout_seconds(),
-        period_seconds: p.period_seconds(),
-        success_threshold: p.success_threshold(),
-        failure_threshold: p.failure_threshold(),
-        termination_grace_period_seconds: p.termination_grace_period_seconds(),
-    }
-}
-
 fn retime(p: &ProbeSpec, f: impl FnOnce(&mut ProbeTiming)) -> Option<ProbeSpec> {
-    let mut t = timing(p);
+    let mut t = p.timing();
     f(&mut t);
     ProbeSpec::new(p.handler().clone(), t).ok()
 }
@@ -54,8 +43,8 @@ fn retime(p: &ProbeSpec, f: impl FnOnce(&mut ProbeTiming)) -> Option<ProbeSpec> 
 /// The fields of a probe that differ from `before` (all of them against the API defaults for
 /// a new probe), as `name: value` pairs.
 fn fields(before: Option<&ProbeSpec>, after: &ProbeSpec) -> Vec<(&'static str, String, String)> {
-    let b = before.map_or_else(ProbeTiming::default, timing);
-    let a = timing(after);
+    let b = before.map_or_else(ProbeTiming::default, ProbeSpec::timing);
+    let a = after.timing();
     let grace = |g: Option<i64>| g.map_or_else(|| "unset".to_owned(), |g| g.to_string());
     let mut out = Vec::new();
     let mut field = |name: &'static str, x: i32, y: i32| {

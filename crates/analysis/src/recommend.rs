@@ -243,7 +243,7 @@ fn distance(before: Option<&ProbeSpec>, p: Option<&ProbeSpec>) -> u32 {
         return u32::from(before.is_some());
     };
     let (new, d) = match before {
-        Some(b) => (0, timing(b)),
+        Some(b) => (0, b.timing()),
         None => (1, ProbeTiming::default()),
     };
     new + 3 * u32::from(p.initial_delay_seconds() != d.initial_delay_seconds)
@@ -262,17 +262,6 @@ pub fn change(before: &[Option<ProbeSpec>; 3], after: &[Option<ProbeSpec>; 3]) -
         .zip(after)
         .map(|(b, a)| distance(b.as_ref(), a.as_ref()))
         .sum()
-}
-
-fn timing(p: &ProbeSpec) -> ProbeTiming {
-    ProbeTiming {
-        initial_delay_seconds: p.initial_delay_seconds(),
-        timeout_seconds: p.timeout_seconds(),
-        period_seconds: p.period_seconds(),
-        success_threshold: p.success_threshold(),
-        failure_threshold: p.failure_threshold(),
-        termination_grace_period_seconds: p.termination_grace_period_seconds(),
-    }
 }
 
 /// A probe with `template`'s handler (and probe-level grace) and new timing. With `keep` (the
@@ -306,7 +295,7 @@ fn with_timing(
 
 /// `p` with another initial delay.
 fn with_delay(p: &ProbeSpec, delay: i32) -> Option<ProbeSpec> {
-    let mut t = timing(p);
+    let mut t = p.timing();
     t.initial_delay_seconds = delay;
     ProbeSpec::new(p.handler().clone(), t).ok()
 }

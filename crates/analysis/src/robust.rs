@@ -15,9 +15,6 @@ use crate::figure::{Figure, GridPhase};
 use crate::sweep::Sweep;
 use crate::trial::{App, Stop, Trial};
 
-/// How long a trial runs past the change before the answer is "never".
-const AFTER_CHANGE: SimDuration = SimDuration::from_secs(6 * 3600);
-
 /// What a disturbance of the steady app did, over every phase swept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tolerance {
@@ -65,22 +62,7 @@ pub fn to_not_ready_alone(
     let jobs = change_jobs(a, index)?;
     let samples: Result<Vec<_>, _> = sweep
         .run(&jobs, |&(seed, change)| {
-            let trace = a.run(&Trial {
-                container: index,
-                app: App::ReadinessFailAt(change),
-                start_offset: SimDuration::ZERO,
-                seed,
-                horizon: change.saturating_add(AFTER_CHANGE),
-                stop: Stop::PodReady(false),
-            })?;
-            let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
-            let v = trace
-                .pod_ready_at(false, change)
-                .map(|t| t.saturating_since(change));
-            Ok((
-                v,
-                crate::analyze::phase_of(&space, start, Some(change), seed),
-            ))
+            a.to_not_ready(index, App::ReadinessFailAt(change), change, seed, &space)
         })
         .into_iter()
         .collect();

@@ -539,22 +539,11 @@ pub fn fit_to(profile: &Profile, mut pod: PodSpec) -> PodSpec {
                     host: None,
                     port: Port::Number(*port),
                 };
-                *slot = ProbeSpec::new(tcp, timing_of(probe)).ok();
+                *slot = ProbeSpec::new(tcp, probe.timing()).ok();
             }
         }
     }
     pod
-}
-
-fn timing_of(p: &ProbeSpec) -> ProbeTiming {
-    ProbeTiming {
-        initial_delay_seconds: p.initial_delay_seconds(),
-        timeout_seconds: p.timeout_seconds(),
-        period_seconds: p.period_seconds(),
-        success_threshold: p.success_threshold(),
-        failure_threshold: p.failure_threshold(),
-        termination_grace_period_seconds: p.termination_grace_period_seconds(),
-    }
 }
 
 /// An instant in the first ten minutes, half the time on a whole second (where it ties with the

@@ -355,6 +355,20 @@ impl ProbeSpec {
         self.termination_grace_period_seconds
     }
 
+    /// The timing fields, as [`ProbeSpec::new`] takes them (to build a probe with the same
+    /// timing and another handler, or with one field changed).
+    #[must_use]
+    pub fn timing(&self) -> ProbeTiming {
+        ProbeTiming {
+            initial_delay_seconds: self.initial_delay_seconds(),
+            timeout_seconds: self.timeout_seconds(),
+            period_seconds: self.period_seconds(),
+            success_threshold: self.success_threshold(),
+            failure_threshold: self.failure_threshold(),
+            termination_grace_period_seconds: self.termination_grace_period_seconds(),
+        }
+    }
+
     /// The period as a span.
     #[must_use]
     pub fn period(&self) -> SimDuration {
