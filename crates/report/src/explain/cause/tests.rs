@@ -236,3 +236,31 @@ fn readiness_flaps_are_ridden_out_by_a_measured_threshold() {
 fn a_healthy_pod_has_no_diagnosis() {
     assert_eq!(diagnose(&pod(&liveness(""), "ok")), None);
 }
+
+#[test]
+fn a_change_the_run_does_not_confirm_is_passed_over() {
+    // A slow start, then a 40 s outage two minutes later: a startup probe would cover the start
+    // but the outage still kills, so the runs reject it; the larger liveness threshold that
+    // rides out both is printed instead.
+    let script = "refused for 45s then ok for 2m then fail for 40s then ok";
+    let d = diagnose(&pod(&liveness("        initialDelaySeconds: 10\n"), script))
+        .expect("a diagnosis");
+    assert!(
+        matches!(d.cause, Cause::StillStarting { .. }),
+        "{:?}",
+        d.cause
+    );
+    // What the rejected candidate does, run directly: it still kills.
+    let startup = format!(
+        "{}      startupProbe:\n        httpGet: {{path: /healthz, port: 8080}}\n        initialDelaySeconds: 10\n        failureThreshold: 8\n",
+        liveness("        initialDelaySeconds: 10\n")
+    );
+    assert!(direct(&pod(&startup, script)).kills > 0);
+    let fix = d.fix.expect("a fix");
+    assert_eq!(fix.change, "livenessProbe.failureThreshold: 3 → 5");
+    let s = direct(&pod(
+        &liveness("        initialDelaySeconds: 10\n        failureThreshold: 5\n"),
+        script,
+    ));
+    assert_eq!(s.kills, 0);
+}
