@@ -106,6 +106,7 @@ pub(super) fn summary(trace: &Trace, c: usize) -> Summary {
     let mut ready = false;
     let mut c_ready = false;
     let mut stopping = false;
+    let mut verdict = None;
     for item in &trace.items {
         match item.what {
             What::Start {
@@ -119,13 +120,24 @@ pub(super) fn summary(trace: &Trace, c: usize) -> Summary {
                     stopping = false;
                 }
             }
+            What::Result {
+                c: rc,
+                probe: ProbeKind::Liveness | ProbeKind::Startup,
+                result: probesim_core::ProbeResult::Failure,
+            } if rc == c => verdict = Some(item.t),
             What::Kill { c: kc, reason, .. } if kc == c => {
                 stopping = true;
-                if matches!(
-                    reason,
-                    probesim_core::KillReason::LivenessProbe
-                        | probesim_core::KillReason::StartupProbe
-                ) {
+                // A whole-pod stop right at a liveness or startup verdict is that verdict's
+                // kill (R15: with restartPolicy Never nothing runs again).
+                let at_verdict =
+                    reason == probesim_core::KillReason::Unknown && verdict == Some(item.t);
+                if at_verdict
+                    || matches!(
+                        reason,
+                        probesim_core::KillReason::LivenessProbe
+                            | probesim_core::KillReason::StartupProbe
+                    )
+                {
                     s.kills += 1;
                 }
             }

@@ -264,3 +264,29 @@ fn a_change_the_run_does_not_confirm_is_passed_over() {
     ));
     assert_eq!(s.kills, 0);
 }
+
+#[test]
+fn with_restart_policy_never_the_whole_pod_stop_at_the_verdict_counts_as_the_kill() {
+    // R15: with Never, the liveness verdict stops the whole pod; that is still a kill while
+    // starting, and the startup probe still fixes it, measured.
+    let yaml = pod(
+        &liveness("        initialDelaySeconds: 10\n"),
+        "refused for 45s then ok",
+    )
+    .replace(
+        "    containers:\n",
+        "    restartPolicy: Never\n    containers:\n",
+    );
+    let d = diagnose(&yaml).expect("a diagnosis");
+    assert!(
+        matches!(d.cause, Cause::StillStarting { .. }),
+        "{:?}",
+        d.cause
+    );
+    let fix = d.fix.expect("a fix");
+    assert!(
+        fix.effect.starts_with("0 restarts in 30m, Ready at "),
+        "{}",
+        fix.effect
+    );
+}
