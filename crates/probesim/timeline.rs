@@ -412,6 +412,54 @@ mod tests {
         }
     }
 
+    /// Every bundled scenario that loads on its own (no `manifest:` file), run for six hours:
+    /// fast-forwarded and expanded, its timeline is the step-by-step one.
+    #[test]
+    fn bundled_scenarios_expand_to_their_step_by_step_timelines() {
+        let mut dirs = vec![std::path::PathBuf::from("scenarios")];
+        let mut checked = 0;
+        let mut jumped = 0;
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "yaml") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let Ok(mut scenario) = Scenario::from_str(&text, "s.yaml") else {
+                    continue;
+                };
+                scenario.duration = Some(SimTime::from_millis(6 * 3_600_000));
+                let (slow, _) = record_any(&scenario, false);
+                let (fast, _) = record_any(&scenario, true);
+                if fast.repeats.iter().any(|r| r.times > 0) {
+                    jumped += 1;
+                }
+                let expanded: Vec<_> = fast.iter().collect();
+                let stepped: Vec<_> = slow.iter().collect();
+                assert!(expanded == stepped, "{}", path.display());
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 50 && jumped > 10,
+            "{checked} checked, {jumped} jumped"
+        );
+    }
+
+    fn record_any(scenario: &Scenario, fast_forward: bool) -> (Timeline, u64) {
+        let mut sim = scenario.simulation();
+        sim.set_fast_forward(fast_forward);
+        let mut recorder = Recorder::new(u64::MAX);
+        let end = scenario.duration.unwrap_or(SimTime::ZERO);
+        sim.run_until(end, &mut recorder).unwrap();
+        recorder.finish()
+    }
+
     #[test]
     fn a_run_past_its_limit_stops_at_the_first_event_over() {
         let scenario = Scenario::from_str(
