@@ -759,3 +759,41 @@ fn a_run_past_its_event_limit_is_a_typed_error() {
         .unwrap_err();
     assert_eq!(stepped.kind(), ErrorKind::Limit);
 }
+
+// Every bundled scenario states its release (docs/scenario-format.md, `kubernetes`), so none
+// gets the note that a file without one runs as the newest; the same file without the line
+// does.
+#[test]
+fn bundled_scenarios_state_their_release() {
+    const NOTE: &str = "no `kubernetes:` given";
+    let mut dirs = vec![std::path::PathBuf::from("scenarios")];
+    let mut checked = 0;
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "yaml") {
+                let name = path.to_str().unwrap();
+                let run = Test::scenario(name).unwrap().horizon("1s").run();
+                let run = run.unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert!(
+                    !run.notes().iter().any(|n| n.contains(NOTE)),
+                    "{name}: {:?}",
+                    run.notes()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 90, "{checked}");
+    let text = std::fs::read_to_string("scenarios/kubia-unhealthy.yaml").unwrap();
+    let unpinned = text.replace("kubernetes: \"1.37\"\n", "");
+    let run = Test::scenario_text(&unpinned, "mine.yaml").run().unwrap();
+    assert!(
+        run.notes()[0]
+            .starts_with("mine.yaml: no `kubernetes:` given, so this runs as Kubernetes 1.37"),
+        "{:?}",
+        run.notes()
+    );
+}
