@@ -600,6 +600,14 @@ impl Scenario {
         }
     }
 
+    /// The note that the file names no release and runs as the newest, when it is one of
+    /// [`Scenario::notes`] (loading adds it first; a release given later removes it).
+    #[must_use]
+    pub fn release_note(&self) -> Option<&str> {
+        let note = release_note(&self.file, &self.profile);
+        self.notes.iter().find(|n| **n == note).map(String::as_str)
+    }
+
     /// The notes for the probes that no script answers: each answers `ok` to every request
     /// (docs/script-language.md#which-script-a-probe-uses). Loading adds them to
     /// [`Scenario::notes`].

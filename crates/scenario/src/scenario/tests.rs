@@ -292,6 +292,7 @@ fn a_file_without_a_release_gets_a_note_naming_the_one_used() {
         "scenarios/liveness/kubia.yaml: no `kubernetes:` given, so this runs as Kubernetes 1.37, the newest release probesim models; write `kubernetes: \"1.37\"` to keep it there"
     );
     assert_eq!(release_notes(&s).len(), 1);
+    assert_eq!(s.release_note(), Some(s.notes[0].as_str()));
     // Stated in the file: no note, whichever release.
     for version in ["1.37", "1.30"] {
         let s = load(&format!("kubernetes: \"{version}\"\n{}", with_pod(""))).unwrap();
@@ -307,4 +308,5 @@ fn a_file_without_a_release_gets_a_note_naming_the_one_used() {
     let mut s = load(&with_pod("")).unwrap();
     s.apply(&overrides).unwrap();
     assert!(release_notes(&s).is_empty(), "{:?}", s.notes);
+    assert_eq!(s.release_note(), None);
 }
