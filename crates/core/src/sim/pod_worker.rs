@@ -637,7 +637,10 @@ impl Simulation {
                 c,
                 EventType::Normal,
                 "Pulled",
-                Message::AlreadyPresent { image: &spec.image },
+                Message::AlreadyPresent {
+                    image: &spec.image,
+                    wording: self.profile.present_wording(),
+                },
             );
         }
         self.runtime[c].image_present = true;
