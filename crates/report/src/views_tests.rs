@@ -429,3 +429,22 @@ fn only_the_listing_formats_are_held_to_the_event_limit() {
         );
     }
 }
+
+#[test]
+fn the_picture_draws_a_new_instances_first_readiness_result_as_its_initial_value() {
+    // P25: after the kill at 60 s a readiness run probes the status the kubelet still holds;
+    // the worker records the new instance's initial Failure a sync later, at 61 s, with no run
+    // of its own then. It is drawn as the initial value's circle, not as a crossing.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/cmd/fixtures/emitted-web.yaml"
+    ))
+    .expect("the fixture");
+    let scenario = Scenario::from_str(&text, "emitted-web.yaml").expect("valid");
+    let svg = render(&scenario, Format::Svg, &ViewOptions::default());
+    assert!(
+        svg.contains("<title>t=61s readiness worker's initial value for the new container: Failure (P25)</title>"),
+        "no initial value at 61 s: {}", svg.matches("<title>t=61s").count()
+    );
+    assert!(!svg.contains("<title>t=61s readiness verdict: Failure"));
+}
