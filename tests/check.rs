@@ -4,6 +4,8 @@
 //! walk over entries that cannot be read, and the generated files (schema, completions, man
 //! page) checked by the tools that consume them.
 
+#[path = "support/schema.rs"]
+mod schema;
 mod support;
 
 use std::path::{Path, PathBuf};
@@ -437,20 +439,16 @@ fn to_json(node: &probesim_kube::yaml::Node) -> Value {
     }
 }
 
-fn schema() -> jsonschema::Validator {
+fn schema() -> schema::Schema {
     let text = std::fs::read_to_string(support::root().join("schema/scenario.schema.json"))
         .expect("the schema file");
     let doc: Value = serde_json::from_str(&text).expect("the schema is JSON");
-    jsonschema::meta::validate(&doc).expect("the schema is a valid JSON Schema");
-    jsonschema::draft202012::new(&doc).expect("the schema compiles")
+    schema::Schema::new(doc).expect("the schema uses only the keywords the checker knows")
 }
 
-fn schema_errors(validator: &jsonschema::Validator, yaml: &str) -> Vec<String> {
+fn schema_errors(validator: &schema::Schema, yaml: &str) -> Vec<String> {
     let tree = probesim_kube::yaml::parse(yaml).expect("YAML");
-    validator
-        .iter_errors(&to_json(&tree))
-        .map(|e| format!("{}: {e}", e.instance_path()))
-        .collect()
+    validator.errors(&to_json(&tree))
 }
 
 #[test]
@@ -504,6 +502,12 @@ fn the_schema_refuses_what_the_loader_refuses() {
         ("seed: -1\n", "a negative seed"),
         ("expect: [{firstKill: {}}]\n", "an empty firstKill"),
         ("expect: [{noKill: false}]\n", "noKill other than true"),
+        ("kubernetes: \"1.99\"\n", "a release out of range (pattern)"),
+        ("kubelet: {resync: 1x}\n", "a malformed duration (pattern)"),
+        (
+            "apps: {c: {endpoints: {\"ftp :21\": ok}}}\n",
+            "an unknown endpoint kind (propertyNames)",
+        ),
     ] {
         assert!(
             !schema_errors(&validator, &format!("{base}{extra}")).is_empty(),
@@ -516,6 +520,9 @@ fn the_schema_refuses_what_the_loader_refuses() {
         "a misspelt probe field"
     );
     for extra in [
+        "kubernetes: \"v1.30.2\"\n",
+        "kubelet: {resync: 1m30.5s}\n",
+        "apps: {c: {endpoints: {\"http :8080/healthz\": ok, \":9090\": ok}}}\n",
         "expect: [{readyWithin: 2m}]\n",
         "expect: [{neverNotReadyLongerThan: 10s, container: c}]\n",
         "expect: [{maxRestarts: 3, within: 10m}]\n",
@@ -526,6 +533,29 @@ fn the_schema_refuses_what_the_loader_refuses() {
     ] {
         let errors = schema_errors(&validator, &format!("{base}{extra}"));
         assert!(errors.is_empty(), "{extra}: {errors:?}");
+    }
+}
+
+/// The schema checker of tests/support/schema.rs refuses a schema with a keyword it does not
+/// implement, so the scenario schema cannot come to rely on one unchecked.
+#[test]
+fn the_schema_checker_refuses_keywords_it_does_not_know() {
+    let with = |extra: &str| {
+        let doc: Value = serde_json::from_str(&format!(
+            r#"{{"type": "object", "properties": {{"a": {{"type": "string"{extra}}}}}}}"#
+        ))
+        .expect("JSON");
+        schema::Schema::new(doc)
+    };
+    assert!(with("").is_ok());
+    for extra in [
+        r#", "format": "uri""#,
+        r#", "maxLength": 3"#,
+        r#", "pattern": "^a{2}$""#,
+        r##", "$ref": "#/$defs/missing""##,
+        r#", "type": "text""#,
+    ] {
+        assert!(with(extra).is_err(), "accepted {extra}");
     }
 }
 
