@@ -13,8 +13,8 @@ use crate::sink::Sink;
 use crate::time::{SimDuration, SimTime};
 
 use super::{
-    BackOffEntry, InFlight, Instance, Instances, Job, Key, PodStatus, Runtime, Simulation,
-    ViewEntry, Worker,
+    BackOffEntry, ContainerRuntime, InFlight, Instance, Instances, Job, Key, PodStatus, PodWorker,
+    Prober, Runtime, Shortcuts, Simulation, StatusManager, Timers, ViewEntry, Worker,
 };
 
 /// The fast-forward detector of one simulation.
@@ -199,22 +199,17 @@ impl Simulation {
     /// Derived state the jump does not move: every deadline is looked up again, and the item
     /// dispatched last (which a parked worker's return is ordered against) moves with the clock.
     fn after_jump(&mut self, by: SimDuration) {
-        if self.last_due.0 != Key::NEVER {
-            let moved = self
-                .last_due
-                .0
-                 .0
-                .saturating_add(by.as_millis().saturating_mul(8));
-            self.last_due.0 = Key(moved);
+        if self.shortcuts.last_due.0 != Key::NEVER {
+            self.shortcuts.last_due.0 = self.shortcuts.last_due.0.later_by(by);
         }
-        for w in 0..self.workers.len() {
-            if !self.is_dirty[w] {
-                self.is_dirty[w] = true;
-                self.dirty.push(w);
+        for w in 0..self.prober.workers.len() {
+            if !self.shortcuts.is_dirty[w] {
+                self.shortcuts.is_dirty[w] = true;
+                self.shortcuts.dirty.push(w);
             }
         }
-        self.globals_dirty = true;
-        self.lane.epoch += 1;
+        self.shortcuts.globals_dirty = true;
+        self.shortcuts.lane.epoch += 1;
     }
 
     /// Per behaviour, the one container whose probes use it (`None` inside when several do);
@@ -276,60 +271,80 @@ impl Simulation {
             rng,
             now,
             created,
-            terminal,
-            runtime,
-            pending_exits,
-            snapshot,
-            relist_at,
-            status,
-            status_written,
-            status_queue,
-            status_dirty,
-            tally,
-            created_regular,
-            running_regular,
-            actionable,
-            // A test setting, fixed for the run.
-            #[cfg(test)]
-                full_status: _,
-            view,
-            reason_cache,
-            backoff,
-            sandbox_ready,
-            sandbox_stopped,
-            workers,
-            alive_workers,
-            // The agenda and its bookkeeping are derived from the workers and timers walked
-            // here, and rebuilt after a jump (`after_jump`).
-            agenda: _,
-            worker_by: _,
-            dirty: _,
-            is_dirty: _,
-            global_due: _,
-            globals_dirty: _,
-            cache,
-            parked,
-            listed,
-            recheck_parked,
-            // Moved with the clock after a jump (`after_jump`).
-            last_due: _,
-            parking,
-            // The steady lane's shortcut state: dropped at a jump (`lane.epoch`), and a setting.
-            steady: _,
-            steady_ticks: _,
-            lane: _,
-            delete_at,
-            deleting,
-            restart_at,
-            kubelet_started,
-            job,
-            pending,
-            gate_after,
-            last_sync_end,
-            sync_due,
-            requeue,
-            // Cleared before every comparison.
-            sync_ended: _,
+            prober:
+                Prober {
+                    workers,
+                    alive: alive_workers,
+                    // Fixed for the run.
+                    worker_by: _,
+                    cache,
+                    kubelet_started,
+                },
+            runtime:
+                ContainerRuntime {
+                    containers: runtime,
+                    pending_exits,
+                    pleg: snapshot,
+                },
+            pod_worker:
+                PodWorker {
+                    job,
+                    pending,
+                    gate_after,
+                    last_sync_end,
+                    // Cleared before every comparison.
+                    sync_ended: _,
+                    terminal,
+                    backoff,
+                    sandbox_ready,
+                    sandbox_stopped,
+                    deleting,
+                },
+            status:
+                StatusManager {
+                    api: status,
+                    written: status_written,
+                    queue: status_queue,
+                    dirty: status_dirty,
+                    tally,
+                    created_regular,
+                    running_regular,
+                    actionable,
+                    // A test setting, fixed for the run.
+                    #[cfg(test)]
+                        full: _,
+                    view,
+                    reason_cache,
+                },
+            timers:
+                Timers {
+                    relist: relist_at,
+                    sync_due,
+                    requeue,
+                    delete: delete_at,
+                    restart: restart_at,
+                },
+            shortcuts:
+                Shortcuts {
+                    // The agenda and its bookkeeping are derived from the workers and timers
+                    // walked here, and rebuilt after a jump (`after_jump`).
+                    agenda: _,
+                    dirty: _,
+                    is_dirty: _,
+                    global_due: _,
+                    globals_dirty: _,
+                    parked,
+                    listed,
+                    recheck_parked,
+                    // Moved with the clock after a jump (`after_jump`).
+                    last_due: _,
+                    parking,
+                    // The steady lane's shortcut state: dropped at a jump (`lane.epoch`), and a
+                    // setting.
+                    steady: _,
+                    steady_ticks: _,
+                    lane: _,
+                },
             // The detector itself.
             cycle: _,
         } = self;

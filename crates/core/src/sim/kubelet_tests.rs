@@ -32,6 +32,7 @@ use core::ops::RangeInclusive;
 use std::cell::Cell;
 use std::rc::Rc;
 
+use super::worker::Step;
 use super::*;
 use crate::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use crate::sink::VecSink;
@@ -172,19 +173,19 @@ impl Bench {
     /// worker reads them (P22–P30). A running container also gets a live process, so a probe
     /// reaches the fake prober.
     fn set_status(&mut self, phase: Phase, view: ViewEntry) {
-        self.sim.status_written = true;
-        self.sim.status.phase = phase;
-        self.sim.view[self.c] = view;
+        self.sim.status.written = true;
+        self.sim.status.api.phase = phase;
+        self.sim.status.view[self.c] = view;
         self.sim.edit_status(self.c, |s| s.started = view.started);
         let exited = match (view.running, view.terminated) {
             (true, _) => None,
             (false, Some(code)) => Some((T0, code)),
             (false, None) => {
-                self.sim.runtime[self.c].instances.newest = None;
+                self.sim.runtime.containers[self.c].instances.newest = None;
                 return;
             }
         };
-        self.sim.runtime[self.c].instances.newest = view.id.map(|id| Instance {
+        self.sim.runtime.containers[self.c].instances.newest = view.id.map(|id| Instance {
             id,
             restart_count: 0,
             started_at: view.started_at,
@@ -194,7 +195,7 @@ impl Bench {
 
     /// `m.statusManager.SetContainerStartup(pod, id, started)`.
     fn set_started(&mut self, started: bool) {
-        self.sim.view[self.c].started = started;
+        self.sim.status.view[self.c].started = started;
         self.sim.edit_status(self.c, |s| s.started = started);
     }
 
@@ -214,7 +215,7 @@ impl Bench {
 
     /// `resultsManager.Get(id)`.
     fn cached(&self, id: u64) -> Option<ProbeResult> {
-        self.sim.cache[self.w]
+        self.sim.prober.cache[self.w]
             .filter(|(cid, _)| *cid == id)
             .map(|(_, r)| r)
     }
@@ -225,7 +226,7 @@ impl Bench {
     }
 
     fn worker(&self) -> &Worker {
-        &self.sim.workers[self.w]
+        &self.sim.prober.workers[self.w]
     }
 
     fn set_answer(&self, answer: Answer) {
@@ -406,8 +407,8 @@ fn test_do_probe_deletion_after_worker_creation() {
         for kind in [ProbeKind::Liveness, ProbeKind::Startup] {
             let mut b = Bench::single(profile.clone(), kind, |_| {});
             b.set_status(Phase::Running, running(1, kind != ProbeKind::Startup));
-            b.sim.deleting = Some(SimDuration::from_secs(30));
-            b.sim.status.deletion_timestamp = Some(T0);
+            b.sim.pod_worker.deleting = Some(SimDuration::from_secs(30));
+            b.sim.status.api.deletion_timestamp = Some(T0);
             b.set_answer(FAILURE);
             let what = ctx(&profile, kind);
             assert!(b.do_probe(), "{what}: continue");
@@ -522,7 +523,7 @@ fn test_success_threshold() {
         });
         b.set_status(Phase::Running, running(1, true));
         // Start out failure.
-        b.sim.cache[b.w] = Some((1, Failure));
+        b.sim.prober.cache[b.w] = Some((1, Failure));
         for round in 0..2 {
             for j in 1..=2 {
                 assert!(b.do_probe());
@@ -644,16 +645,20 @@ fn test_clean_up() {
             sim.run_until(SimTime::from_secs(5), &mut sink)
                 .expect("run");
             let w = sim.worker_of(0, kind).expect("worker");
-            let id = sim.view[0].id.expect("the container is running");
+            let id = sim.status.view[0].id.expect("the container is running");
             let what = ctx(&profile, kind);
-            assert!(sim.workers[w].alive, "{what}");
-            assert_eq!(sim.cache[w], Some((id, ProbeResult::Success)), "{what}");
+            assert!(sim.prober.workers[w].alive, "{what}");
+            assert_eq!(
+                sim.prober.cache[w],
+                Some((id, ProbeResult::Success)),
+                "{what}"
+            );
             for _ in 0..10 {
                 sim.stop_worker(w);
             }
             settle(&mut sim, &mut sink);
-            assert!(!sim.workers[w].alive, "{what}: the worker exited");
-            assert_eq!(sim.cache[w], None, "{what}: its result is removed");
+            assert!(!sim.prober.workers[w].alive, "{what}: the worker exited");
+            assert_eq!(sim.prober.cache[w], None, "{what}: its result is removed");
         }
     }
 }
@@ -840,7 +845,8 @@ fn test_startup_probe_disabled_by_started() {
 
 /// The live workers as (container name, probe type), in creation order.
 fn alive(sim: &Simulation) -> Vec<(&str, ProbeKind)> {
-    sim.workers
+    sim.prober
+        .workers
         .iter()
         .filter(|w| w.alive)
         .map(|w| (sim.pod.container(w.container).name.as_str(), w.kind))
@@ -850,7 +856,7 @@ fn alive(sim: &Simulation) -> Vec<(&str, ProbeKind)> {
 /// `RemovePod`: `stop()` on every worker of the pod (P10), as the engine does once a deleted
 /// pod's containers are gone.
 fn remove_pod(sim: &mut Simulation) {
-    for w in 0..sim.workers.len() {
+    for w in 0..sim.prober.workers.len() {
         sim.stop_worker(w);
     }
 }
@@ -886,7 +892,7 @@ fn test_add_remove_pods() {
             .with_container(container("no_probe3"));
         let unprobed = added(no_probes, profile.clone(), &mut sink);
         assert!(
-            unprobed.workers.is_empty(),
+            unprobed.prober.workers.is_empty(),
             "{}",
             ctx(&profile, "no probes, no workers")
         );
@@ -912,7 +918,7 @@ fn test_add_remove_pods() {
         remove_pod(&mut sim);
         settle(&mut sim, &mut sink);
         assert!(alive(&sim).is_empty(), "{}", ctx(&profile, "removed"));
-        assert!(sim.cache.iter().all(Option::is_none));
+        assert!(sim.prober.cache.iter().all(Option::is_none));
         // Removing it again.
         remove_pod(&mut sim);
         settle(&mut sim, &mut sink);
@@ -1012,7 +1018,7 @@ fn test_add_remove_pods_with_restartable_init_container() {
 
         let sim = added(restartable_init_pod(false), profile.clone(), &mut sink);
         assert!(
-            sim.workers.is_empty(),
+            sim.prober.workers.is_empty(),
             "{}",
             ctx(&profile, "pod without sidecar")
         );
@@ -1139,18 +1145,18 @@ fn instance(id: u64, exited: Option<i32>) -> Instances {
 
 /// `m.workers[key] = &worker{}`: a fake worker the manager sees but that never runs.
 fn fake_worker(sim: &mut Simulation, container: usize, kind: ProbeKind) -> usize {
-    sim.workers.push(Worker {
+    sim.prober.workers.push(Worker {
         alive: true,
         ..Worker::idle(container, kind, SimDuration::from_secs(1))
     });
-    sim.cache.push(None);
-    sim.agenda.push(&sim.workers);
-    sim.worker_by[container][kind.index()].get_or_insert(sim.workers.len() - 1);
-    sim.is_dirty.push(false);
-    sim.listed.push(false);
-    sim.steady.push(None);
-    sim.lane.push_worker();
-    sim.workers.len() - 1
+    sim.prober.cache.push(None);
+    sim.shortcuts.agenda.push(&sim.prober.workers);
+    sim.prober.worker_by[container][kind.index()].get_or_insert(sim.prober.workers.len() - 1);
+    sim.shortcuts.is_dirty.push(false);
+    sim.shortcuts.listed.push(false);
+    sim.shortcuts.steady.push(None);
+    sim.shortcuts.lane.push_worker();
+    sim.prober.workers.len() - 1
 }
 
 /// `m.UpdatePodStatus(pod, status)`: the engine runs it as part of the status generation of a
@@ -1206,7 +1212,7 @@ fn test_update_pod_status() {
             7,
             Behaviours::new(&pod),
         );
-        for w in &mut sim.workers {
+        for w in &mut sim.prober.workers {
             w.alive = true;
         }
         for c in 0..names.len() {
@@ -1220,17 +1226,23 @@ fn test_update_pod_status() {
         ];
         for (c, kind, result) in cache {
             let w = sim.worker_of(c, kind).expect("worker");
-            sim.cache[w] = Some((0, result));
+            sim.prober.cache[w] = Some((0, result));
         }
         update_pod_status(&mut sim);
-        let ready: Vec<bool> = sim.status.containers.iter().map(|s| s.ready).collect();
+        let ready: Vec<bool> = sim.status.api.containers.iter().map(|s| s.ready).collect();
         assert_eq!(
             ready,
             [true, true, false, false, false, true, false],
             "{}",
             ctx(&profile, "ready")
         );
-        let started: Vec<bool> = sim.status.containers.iter().map(|s| s.started).collect();
+        let started: Vec<bool> = sim
+            .status
+            .api
+            .containers
+            .iter()
+            .map(|s| s.started)
+            .collect();
         assert_eq!(
             started,
             [true, true, true, true, false, true, false],
@@ -1239,7 +1251,7 @@ fn test_update_pod_status() {
         );
         let triggered = |c: usize| {
             let w = sim.worker_of(c, ProbeKind::Readiness).expect("worker");
-            sim.workers[w].pending_trigger
+            sim.prober.workers[w].pending_trigger
         };
         let minor = profile.minor();
         assert!(!triggered(1), "{}", ctx(&profile, "ready: no trigger"));
@@ -1281,7 +1293,7 @@ fn init_container_status(profile: Profile, restartable: bool) -> Simulation {
     );
     fake_worker(&mut sim, 0, ProbeKind::Startup);
     let started = fake_worker(&mut sim, 1, ProbeKind::Startup);
-    sim.cache[started] = Some((0, ProbeResult::Success));
+    sim.prober.cache[started] = Some((0, ProbeResult::Success));
     sim.set_snapshot(0, instance(0, None));
     sim.set_snapshot(1, instance(0, None));
     sim.set_snapshot(2, instance(0, Some(0)));
@@ -1303,11 +1315,18 @@ fn test_update_pod_status_with_init_containers() {
         let sim = init_container_status(profile.clone(), false);
         let started: Vec<bool> = sim
             .status
+            .api
             .init_containers
             .iter()
             .map(|s| s.started)
             .collect();
-        let ready: Vec<bool> = sim.status.init_containers.iter().map(|s| s.ready).collect();
+        let ready: Vec<bool> = sim
+            .status
+            .api
+            .init_containers
+            .iter()
+            .map(|s| s.ready)
+            .collect();
         assert_eq!(
             started,
             [false, true, false],
@@ -1324,11 +1343,18 @@ fn test_update_pod_status_with_init_containers() {
         let sim = init_container_status(profile.clone(), true);
         let started: Vec<bool> = sim
             .status
+            .api
             .init_containers
             .iter()
             .map(|s| s.started)
             .collect();
-        let ready: Vec<bool> = sim.status.init_containers.iter().map(|s| s.ready).collect();
+        let ready: Vec<bool> = sim
+            .status
+            .api
+            .init_containers
+            .iter()
+            .map(|s| s.ready)
+            .collect();
         assert_eq!(
             started,
             [false, true, false],
@@ -1368,11 +1394,18 @@ fn test_update_pod_status_with_init_containers_before_1_28() {
         update_pod_status(&mut sim);
         let started: Vec<bool> = sim
             .status
+            .api
             .init_containers
             .iter()
             .map(|s| s.started)
             .collect();
-        let ready: Vec<bool> = sim.status.init_containers.iter().map(|s| s.ready).collect();
+        let ready: Vec<bool> = sim
+            .status
+            .api
+            .init_containers
+            .iter()
+            .map(|s| s.ready)
+            .collect();
         assert_eq!(ready, [false, true], "{}", ctx(&profile, "init: ready"));
         assert_eq!(
             started,

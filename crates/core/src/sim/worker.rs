@@ -3,9 +3,135 @@
 
 use super::*;
 
+/// A probe execution in progress.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct InFlight {
+    pub(super) began: SimTime,
+    pub(super) attempt: u8,
+    /// The container instance the attempt reached.
+    pub(super) instance: u64,
+    pub(super) ends: SimTime,
+    pub(super) outcome: Outcome,
+    pub(super) output: OutputKind,
+}
+
+/// One probe worker (P9): per (container, probe type).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Worker {
+    pub(super) container: usize,
+    pub(super) kind: ProbeKind,
+    pub(super) period: SimDuration,
+    pub(super) alive: bool,
+    /// The first doProbe has run (after the start-up sleep, P14/P15).
+    pub(super) running: bool,
+    pub(super) next_tick: SimTime,
+    pub(super) wake_at: Option<SimTime>,
+    pub(super) pending_tick: bool,
+    pub(super) pending_trigger: bool,
+    pub(super) stop_requested: bool,
+    pub(super) in_flight: Option<InFlight>,
+    pub(super) container_id: Option<u64>,
+    pub(super) last_result: ProbeResult,
+    pub(super) result_run: u32,
+    pub(super) on_hold: bool,
+    /// Held, idle and with nothing pending: its ticks do nothing until what its doProbe reads
+    /// before the hold changes, so they are left off the agenda (see `worker::park`).
+    pub(super) parked: bool,
+    /// When AddPod created this worker.
+    pub(super) created_at: SimTime,
+}
+
+impl Worker {
+    /// A worker slot that AddPod has not created (or that exited): no timers, zero values (P9).
+    pub(super) fn idle(container: usize, kind: ProbeKind, period: SimDuration) -> Worker {
+        Worker {
+            container,
+            kind,
+            period,
+            alive: false,
+            running: false,
+            next_tick: SimTime::ZERO,
+            wake_at: None,
+            pending_tick: false,
+            pending_trigger: false,
+            stop_requested: false,
+            in_flight: None,
+            container_id: None,
+            last_result: ProbeResult::Success,
+            result_run: 0,
+            on_hold: false,
+            parked: false,
+            created_at: SimTime::ZERO,
+        }
+    }
+
+    pub(super) fn key(&self) -> Key {
+        if !self.alive {
+            return Key::NEVER;
+        }
+        let tick = if self.running && !self.parked {
+            Key::new(self.next_tick, Class::Tick)
+        } else {
+            Key::NEVER
+        };
+        let wake = key_of(self.wake_at, Class::Wake);
+        let done = key_of(self.in_flight.map(|f| f.ends), Class::Completion);
+        tick.min(wake).min(done)
+    }
+
+    pub(super) fn initial_value(&self) -> ProbeResult {
+        match self.kind {
+            ProbeKind::Readiness => ProbeResult::Failure,
+            ProbeKind::Liveness => ProbeResult::Success,
+            ProbeKind::Startup => ProbeResult::Unknown,
+        }
+    }
+}
+
+/// What a doProbe decided (P22–P36).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    Continue,
+    Stop,
+    InFlight,
+}
+
+/// The prober manager (`prober.Manager`): its probe workers, their results caches, and which
+/// worker probes what.
+pub(super) struct Prober {
+    pub(super) workers: Vec<Worker>,
+    /// How many workers are alive: all of them, and AddPod has nothing to create.
+    pub(super) alive: usize,
+    /// Per container, its worker of each probe type (by [`ProbeKind::index`]): syncs ask for a
+    /// container's workers once per container, which a search through every worker made
+    /// quadratic in the pod's size.
+    pub(super) worker_by: Vec<[Option<usize>; 3]>,
+    /// Results caches (P42): per worker, `(container id, result)`.
+    pub(super) cache: Vec<Option<(u64, ProbeResult)>>,
+    /// When the kubelet (and its prober manager) last started, if during the run (P5).
+    pub(super) kubelet_started: Option<SimTime>,
+}
+
+impl Prober {
+    /// The manager of these (not yet created) workers of a pod of `n` containers.
+    pub(super) fn new(workers: Vec<Worker>, n: usize) -> Prober {
+        let mut worker_by = vec![[None; 3]; n];
+        for (i, w) in workers.iter().enumerate() {
+            worker_by[w.container][w.kind.index()].get_or_insert(i);
+        }
+        Prober {
+            cache: vec![None; workers.len()],
+            alive: 0,
+            worker_by,
+            workers,
+            kubelet_started: None,
+        }
+    }
+}
+
 impl Simulation {
     pub(super) fn worker_of(&self, c: usize, kind: ProbeKind) -> Option<usize> {
-        self.worker_by.get(c).and_then(|k| k[kind.index()])
+        self.prober.worker_by.get(c).and_then(|k| k[kind.index()])
     }
 
     /// [`Simulation::cached`] for an optional instance.
@@ -21,19 +147,21 @@ impl Simulation {
     /// The cached result of container `c`'s probe `kind` for instance `id`, if any.
     pub(super) fn cached(&self, c: usize, kind: ProbeKind, id: u64) -> Option<ProbeResult> {
         let w = self.worker_of(c, kind)?;
-        self.cache[w].filter(|(cid, _)| *cid == id).map(|(_, r)| r)
+        self.prober.cache[w]
+            .filter(|(cid, _)| *cid == id)
+            .map(|(_, r)| r)
     }
 
     /// P13: a non-blocking stop; an idle worker exits at once, a busy one after its probe.
     pub(super) fn stop_worker(&mut self, w: usize) {
-        if !self.workers[w].alive {
+        if !self.prober.workers[w].alive {
             return;
         }
         self.mark(w);
-        self.workers[w].stop_requested = true;
-        if self.workers[w].in_flight.is_none() {
-            self.workers[w].wake_at = Some(self.now);
-            self.workers[w].running = true;
+        self.prober.workers[w].stop_requested = true;
+        if self.prober.workers[w].in_flight.is_none() {
+            self.prober.workers[w].wake_at = Some(self.now);
+            self.prober.workers[w].running = true;
         }
     }
 
@@ -66,15 +194,16 @@ impl Simulation {
         self.profile.inherits_started()
             && view.running
             && self
+                .prober
                 .kubelet_started
                 .is_some_and(|k| view.started_at.saturating_add(SimDuration::from_secs(10)) < k)
     }
 
     /// Notes that worker `w`'s timers may have changed.
     pub(super) fn mark(&mut self, w: usize) {
-        if !self.is_dirty[w] {
-            self.is_dirty[w] = true;
-            self.dirty.push(w);
+        if !self.shortcuts.is_dirty[w] {
+            self.shortcuts.is_dirty[w] = true;
+            self.shortcuts.dirty.push(w);
         }
     }
 
@@ -82,7 +211,7 @@ impl Simulation {
     pub(super) fn trigger(&mut self, w: usize) {
         self.mark(w);
         let now = self.now;
-        let worker = &mut self.workers[w];
+        let worker = &mut self.prober.workers[w];
         if !worker.alive || worker.pending_trigger {
             return;
         }
@@ -96,23 +225,23 @@ impl Simulation {
     pub(super) fn add_pod(&mut self) {
         let now = self.now;
         debug_assert!(
-            self.alive_workers <= self.workers.iter().filter(|w| w.alive).count(),
+            self.prober.alive <= self.prober.workers.iter().filter(|w| w.alive).count(),
             "more workers counted alive than are"
         );
-        if self.alive_workers >= self.workers.len() {
+        if self.prober.alive >= self.prober.workers.len() {
             // Every worker exists: nothing to create (and nothing to stop at).
             return;
         }
-        for w in 0..self.workers.len() {
-            if self.workers[w].alive {
+        for w in 0..self.prober.workers.len() {
+            if self.prober.workers[w].alive {
                 if self.profile.add_pod_skips_existing {
                     continue;
                 }
                 return;
             }
-            let period = self.workers[w].period;
+            let period = self.prober.workers[w].period;
             // P14: the start-up sleep.
-            let kubelet_age = match self.kubelet_started {
+            let kubelet_age = match self.prober.kubelet_started {
                 Some(k) => now.saturating_since(k),
                 None => self
                     .kubelet
@@ -125,7 +254,7 @@ impl Simulation {
                 SimDuration::ZERO
             };
             self.mark(w);
-            let worker = &mut self.workers[w];
+            let worker = &mut self.prober.workers[w];
             // P9: a new worker starts from scratch.
             *worker = Worker {
                 alive: true,
@@ -133,27 +262,27 @@ impl Simulation {
                 created_at: now,
                 ..Worker::idle(worker.container, worker.kind, worker.period)
             };
-            self.cache[w] = None;
-            self.alive_workers += 1;
+            self.prober.cache[w] = None;
+            self.prober.alive += 1;
             self.mark_status_of_worker(w);
         }
     }
 
     pub(super) fn worker_due<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
-        let key = self.last_due.0;
-        if self.steady_ticks && key == Key::new(self.now, Class::Tick) {
-            let from_lane = self.lane.holds(w);
+        let key = self.shortcuts.last_due.0;
+        if self.shortcuts.steady_ticks && key == Key::new(self.now, Class::Tick) {
+            let from_lane = self.shortcuts.lane.holds(w);
             if from_lane {
                 // The lane's head: the tick leaves the lane, and comes back if steady.
-                self.lane.pop();
-                self.lane.leave(w);
+                self.shortcuts.lane.pop();
+                self.shortcuts.lane.leave(w);
             }
             if self.steady_tick(w, out) {
                 self.place_steady(w, from_lane);
                 return;
             }
         }
-        if self.workers[w].parked {
+        if self.prober.workers[w].parked {
             // A wake-up or a completion of a parked worker: its ticks resume.
             self.unpark(w);
         }
@@ -163,7 +292,7 @@ impl Simulation {
             self.complete_attempt(w, out);
             return;
         }
-        let worker = &mut self.workers[w];
+        let worker = &mut self.prober.workers[w];
         let idle = worker.in_flight.is_none();
         if key == Key::new(now, Class::Tick) {
             // P17: one tick is kept while busy, the rest dropped; the grid never shifts.
@@ -191,10 +320,10 @@ impl Simulation {
     /// hold (P22–P25) all pass through, unless the status says the pod is terminal or names
     /// another container instance than the one the worker knows.
     fn held_tick_acts(&self, w: usize) -> bool {
-        let worker = &self.workers[w];
-        self.status_written
-            && (self.status.phase.is_terminal()
-                || self.view[worker.container]
+        let worker = &self.prober.workers[w];
+        self.status.written
+            && (self.status.api.phase.is_terminal()
+                || self.status.view[worker.container]
                     .id
                     .is_some_and(|id| worker.container_id != Some(id)))
     }
@@ -203,8 +332,8 @@ impl Simulation {
     /// would do nothing either, leaves its ticks off the agenda until something it reads
     /// changes (`unpark_changed`). Its grid stays where it is: `next_tick` is a point of it.
     fn park(&mut self, w: usize) {
-        let worker = &self.workers[w];
-        if !self.parking
+        let worker = &self.prober.workers[w];
+        if !self.shortcuts.parking
             || !worker.on_hold
             || worker.parked
             || !worker.alive
@@ -220,10 +349,10 @@ impl Simulation {
             return;
         }
         self.mark(w);
-        self.workers[w].parked = true;
-        if !self.listed[w] {
-            self.listed[w] = true;
-            self.parked.push(w);
+        self.prober.workers[w].parked = true;
+        if !self.shortcuts.listed[w] {
+            self.shortcuts.listed[w] = true;
+            self.shortcuts.parked.push(w);
         }
     }
 
@@ -235,17 +364,17 @@ impl Simulation {
         // `held_tick_acts` for every parked worker at once. A listed worker that is no longer
         // parked (a wake-up resumed its ticks, or AddPod re-created it) leaves the list; one
         // that exited stays parked, and its ticks stay off the agenda as they would anyway.
-        if !self.status_written {
+        if !self.status.written {
             return;
         }
-        let terminal = self.status.phase.is_terminal();
+        let terminal = self.status.api.phase.is_terminal();
         let mut i = 0;
-        while i < self.parked.len() {
-            let w = self.parked[i];
-            let worker = &self.workers[w];
+        while i < self.shortcuts.parked.len() {
+            let w = self.shortcuts.parked[i];
+            let worker = &self.prober.workers[w];
             let parked = worker.parked;
             let acts = terminal
-                || self.view[worker.container]
+                || self.status.view[worker.container]
                     .id
                     .is_some_and(|id| worker.container_id != Some(id));
             if parked && !acts {
@@ -255,8 +384,8 @@ impl Simulation {
             if parked {
                 self.unpark(w);
             }
-            self.listed[w] = false;
-            self.parked.swap_remove(i);
+            self.shortcuts.listed[w] = false;
+            self.shortcuts.parked.swap_remove(i);
         }
     }
 
@@ -264,7 +393,7 @@ impl Simulation {
     /// (it stays listed in `parked` until the next `unpark_changed`).
     fn unpark(&mut self, w: usize) {
         let now = self.now;
-        let worker = self.workers[w];
+        let worker = self.prober.workers[w];
         let period = worker.period.as_millis();
         let mut next = worker.next_tick;
         if next < now {
@@ -277,17 +406,17 @@ impl Simulation {
             next = next.saturating_add(worker.period);
         }
         self.mark(w);
-        self.workers[w].parked = false;
-        self.workers[w].next_tick = next;
+        self.prober.workers[w].parked = false;
+        self.prober.workers[w].next_tick = next;
     }
 
     /// Whether worker `w`'s tick at `now` orders before the item dispatched last.
     fn gone_by(&self, w: usize, now: SimTime) -> bool {
-        let tick = self.agenda.node(w, Key::new(now, Class::Tick));
-        let (key, slot) = self.last_due;
+        let tick = self.shortcuts.agenda.node(w, Key::new(now, Class::Tick));
+        let (key, slot) = self.shortcuts.last_due;
         let last = match slot {
-            Slot::Worker(v) => self.agenda.node(v, key),
-            _ => u128::from(key.0) << 64,
+            Slot::Worker(v) => self.shortcuts.agenda.node(v, key),
+            _ => key.node(),
         };
         tick < last
     }
@@ -297,7 +426,7 @@ impl Simulation {
         self.mark(w);
         let now = self.now;
         loop {
-            let worker = &mut self.workers[w];
+            let worker = &mut self.prober.workers[w];
             if !worker.alive || worker.in_flight.is_some() {
                 return;
             }
@@ -309,9 +438,9 @@ impl Simulation {
                 worker.pending_trigger = false;
                 // A status that triggers this worker again has something to do now.
                 let c = worker.container;
-                if !self.status_dirty[c] {
-                    self.status_dirty[c] = true;
-                    self.status_queue.push(c);
+                if !self.status.dirty[c] {
+                    self.status.dirty[c] = true;
+                    self.status.queue.push(c);
                 }
                 if self.profile.trigger_resets_grid {
                     // P19: the ticker restarts at the trigger; a pending tick is discarded.
@@ -347,9 +476,9 @@ impl Simulation {
     /// P20: the worker's exit clean-up.
     pub(super) fn exit_worker(&mut self, w: usize) {
         self.mark(w);
-        let worker = &mut self.workers[w];
+        let worker = &mut self.prober.workers[w];
         if worker.alive {
-            self.alive_workers = self.alive_workers.saturating_sub(1);
+            self.prober.alive = self.prober.alive.saturating_sub(1);
         }
         worker.alive = false;
         worker.running = false;
@@ -357,7 +486,7 @@ impl Simulation {
         worker.in_flight = None;
         worker.pending_tick = false;
         worker.pending_trigger = false;
-        self.cache[w] = None;
+        self.prober.cache[w] = None;
         self.mark_status_of_worker(w);
     }
 
@@ -369,12 +498,12 @@ impl Simulation {
         result: ProbeResult,
         out: &mut Out<'_, S>,
     ) {
-        if self.cache[w] == Some((id, result)) {
+        if self.prober.cache[w] == Some((id, result)) {
             return;
         }
-        self.cache[w] = Some((id, result));
+        self.prober.cache[w] = Some((id, result));
         self.mark_status_of_worker(w);
-        let worker = self.workers[w];
+        let worker = self.prober.workers[w];
         out.emit_for(
             self.now,
             worker.container,
@@ -388,7 +517,8 @@ impl Simulation {
         // workers that stop at once, e.g. for a container that exited for good) waits for the
         // next relist like every sync after the first; elsewhere updates sync at once
         // (docs/semantics.md#updates-at-once).
-        let churn = worker.created_at == self.now && self.last_sync_end == Some(self.now);
+        let churn =
+            worker.created_at == self.now && self.pod_worker.last_sync_end == Some(self.now);
         self.handle_update(worker.container, worker.kind, id, result, churn, out);
     }
 
@@ -407,8 +537,8 @@ impl Simulation {
         let sync = match kind {
             ProbeKind::Liveness => result == ProbeResult::Failure,
             ProbeKind::Readiness => {
-                if self.view[c].id == Some(id)
-                    && self.status.container(c).ready != (result == ProbeResult::Success)
+                if self.status.view[c].id == Some(id)
+                    && self.status.api.container(c).ready != (result == ProbeResult::Success)
                 {
                     let ready = result == ProbeResult::Success;
                     self.edit_status(c, |s| s.ready = ready);
@@ -426,9 +556,11 @@ impl Simulation {
             }
             ProbeKind::Startup => {
                 let started = result == ProbeResult::Success;
-                if self.view[c].id == Some(id) && self.status.container(c).started != started {
+                if self.status.view[c].id == Some(id)
+                    && self.status.api.container(c).started != started
+                {
                     self.edit_status(c, |s| s.started = started);
-                    self.view[c].started = started;
+                    self.status.view[c].started = started;
                     out.emit_for(
                         now,
                         c,
@@ -442,19 +574,19 @@ impl Simulation {
             }
         };
         if sync {
-            if gated && !self.job.active && self.gate_after.is_none() {
-                self.globals_dirty = true;
-                self.gate_after = Some(now);
+            if gated && !self.pod_worker.job.active && self.pod_worker.gate_after.is_none() {
+                self.shortcuts.globals_dirty = true;
+                self.pod_worker.gate_after = Some(now);
                 self.schedule_relist(now);
-                self.pending.get_or_insert(SyncTrigger::Probe);
+                self.pod_worker.pending.get_or_insert(SyncTrigger::Probe);
             } else if self.kubelet.probe_sync_delay.is_zero() {
                 // The sync rewrites what parked workers read.
-                self.recheck_parked = true;
+                self.shortcuts.recheck_parked = true;
                 self.request_sync(SyncTrigger::Probe, out);
             } else {
                 let at = now.saturating_add(self.kubelet.probe_sync_delay);
-                self.globals_dirty = true;
-                self.sync_due = Some(match self.sync_due {
+                self.shortcuts.globals_dirty = true;
+                self.timers.sync_due = Some(match self.timers.sync_due {
                     Some((t, tr)) if t <= at => (t, tr),
                     _ => (at, SyncTrigger::Probe),
                 });
@@ -465,26 +597,29 @@ impl Simulation {
     /// doProbe up to the point where the probe runs (P22–P31).
     pub(super) fn do_probe<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) -> Step {
         let now = self.now;
-        let (c, kind) = (self.workers[w].container, self.workers[w].kind);
+        let (c, kind) = (
+            self.prober.workers[w].container,
+            self.prober.workers[w].kind,
+        );
         // P22, P23.
-        if !self.status_written {
+        if !self.status.written {
             return Step::Continue;
         }
-        if self.status.phase.is_terminal() {
+        if self.status.api.phase.is_terminal() {
             return Step::Stop;
         }
         // P24.
-        let view = self.view[c];
+        let view = self.status.view[c];
         let Some(id) = view.id else {
             return Step::Continue;
         };
         // P25: a new container: initial value; counters are not reset.
-        if self.workers[w].container_id != Some(id) {
-            if self.cache[w].take().is_some() {
+        if self.prober.workers[w].container_id != Some(id) {
+            if self.prober.cache[w].take().is_some() {
                 self.mark_status(c);
             }
-            self.workers[w].container_id = Some(id);
-            self.workers[w].on_hold = false;
+            self.prober.workers[w].container_id = Some(id);
+            self.prober.workers[w].on_hold = false;
             // 1.36+, ChangeContainerStatusOnKubeletRestart off: a sidecar whose status says
             // started keeps that through its startup worker.
             if self.profile.sidecar_startup_keeps_started
@@ -492,19 +627,19 @@ impl Simulation {
                 && kind == ProbeKind::Startup
                 && self.pod.is_init(c)
                 && self.pod.container(c).restartable
-                && self.status.container(c).started
+                && self.status.api.container(c).started
             {
                 self.set_result(w, id, ProbeResult::Success, out);
             }
             // 1.35+, ChangeContainerStatusOnKubeletRestart off: a container that predates the
             // kubelet's restart by more than 10 s gets no initial value.
             if !self.predates_kubelet_restart(&view) {
-                let initial = self.workers[w].initial_value();
+                let initial = self.prober.workers[w].initial_value();
                 self.set_result(w, id, initial, out);
             }
         }
         // P26.
-        if self.workers[w].on_hold {
+        if self.prober.workers[w].on_hold {
             return Step::Continue;
         }
         // P27.
@@ -558,12 +693,12 @@ impl Simulation {
             return self.attempt_done(w, began, attempt, outcome, output, out);
         }
         // Only an attempt that reached a process takes time (docs/semantics.md#exec-target).
-        let instance = self.runtime[self.workers[w].container]
+        let instance = self.runtime.containers[self.prober.workers[w].container]
             .instances
             .newest
             .map_or(0, |i| i.id);
         self.mark(w);
-        self.workers[w].in_flight = Some(InFlight {
+        self.prober.workers[w].in_flight = Some(InFlight {
             began,
             attempt,
             instance,
@@ -576,7 +711,7 @@ impl Simulation {
 
     pub(super) fn complete_attempt<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
         self.mark(w);
-        let Some(f) = self.workers[w].in_flight.take() else {
+        let Some(f) = self.prober.workers[w].in_flight.take() else {
             return;
         };
         let step = self.attempt_done(w, f.began, f.attempt, f.outcome, f.output, out);
@@ -597,7 +732,10 @@ impl Simulation {
             return self.begin_attempt(w, began, attempt + 1, out);
         }
         let now = self.now;
-        let (c, kind) = (self.workers[w].container, self.workers[w].kind);
+        let (c, kind) = (
+            self.prober.workers[w].container,
+            self.prober.workers[w].kind,
+        );
         let spec = self.pod.container(c);
         let Some(probe) = spec.probe(kind) else {
             return Step::Stop;
@@ -656,11 +794,11 @@ impl Simulation {
             probe.success_threshold().unsigned_abs(),
             probe.failure_threshold().unsigned_abs(),
         );
-        let Some(id) = self.workers[w].container_id else {
+        let Some(id) = self.prober.workers[w].container_id else {
             return Step::Continue;
         };
         // P33.
-        let w_mut = &mut self.workers[w];
+        let w_mut = &mut self.prober.workers[w];
         if w_mut.last_result == result {
             w_mut.result_run = w_mut.result_run.saturating_add(1);
         } else {
@@ -683,8 +821,8 @@ impl Simulation {
             ProbeKind::Readiness => false,
         };
         if hold {
-            self.workers[w].on_hold = true;
-            self.workers[w].result_run = 0;
+            self.prober.workers[w].on_hold = true;
+            self.prober.workers[w].result_run = 0;
         }
         self.set_result(w, id, result, out);
         Step::Continue
@@ -694,7 +832,10 @@ impl Simulation {
     /// docs/semantics.md#mid-answer, docs/semantics.md#exec-target).
     pub(super) fn run_attempt(&mut self, w: usize) -> (Outcome, OutputKind, SimDuration) {
         let now = self.now;
-        let (c, kind) = (self.workers[w].container, self.workers[w].kind);
+        let (c, kind) = (
+            self.prober.workers[w].container,
+            self.prober.workers[w].kind,
+        );
         let Some(probe) = self.pod.container(c).probe(kind) else {
             return (Outcome::Error, OutputKind::ScriptedError, SimDuration::ZERO);
         };
@@ -706,7 +847,7 @@ impl Simulation {
                 return (Outcome::Error, OutputKind::BadPort, SimDuration::ZERO);
             }
         }
-        let instance = self.runtime[c]
+        let instance = self.runtime.containers[c]
             .instances
             .newest
             .filter(|i| i.exited.is_none());
@@ -715,7 +856,9 @@ impl Simulation {
         // probe reaches whatever listens at the pod IP. When the instance the worker knows has
         // exited, the exec fails in the runtime even if a newer instance already runs.
         let instance = match handler {
-            Handler::Exec { .. } => instance.filter(|i| Some(i.id) == self.workers[w].container_id),
+            Handler::Exec { .. } => {
+                instance.filter(|i| Some(i.id) == self.prober.workers[w].container_id)
+            }
             _ => instance,
         };
         let Some(instance) = instance else {
