@@ -433,13 +433,11 @@ impl Simulation {
                 container,
                 kind,
                 period,
-                alive,
-                running,
+                state,
                 next_tick,
                 wake_at,
                 pending_tick,
                 pending_trigger,
-                stop_requested,
                 in_flight,
                 container_id,
                 last_result,
@@ -450,8 +448,7 @@ impl Simulation {
             } = worker;
             // `container`, `kind` and `period` are fixed for the run.
             let base = bases[*container];
-            v.exact(u64::from(*alive));
-            v.exact(u64::from(*running));
+            exact_hash(v, state);
             v.exact(u64::from(*parked));
             if *parked && !period.is_zero() {
                 // A parked worker's ticks are off the agenda; `next_tick` is only a point of
@@ -467,7 +464,6 @@ impl Simulation {
             opt_time(v, wake_at);
             v.exact(u64::from(*pending_tick));
             v.exact(u64::from(*pending_trigger));
-            v.exact(u64::from(*stop_requested));
             v.exact(u64::from(in_flight.is_some()));
             if let Some(InFlight {
                 began,

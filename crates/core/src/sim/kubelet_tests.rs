@@ -32,7 +32,7 @@ use core::ops::RangeInclusive;
 use std::cell::Cell;
 use std::rc::Rc;
 
-use super::worker::Step;
+use super::worker::{Lifecycle, Step};
 use super::*;
 use crate::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use crate::sink::VecSink;
@@ -647,7 +647,7 @@ fn test_clean_up() {
             let w = sim.worker_of(0, kind).expect("worker");
             let id = sim.status.view[0].id.expect("the container is running");
             let what = ctx(&profile, kind);
-            assert!(sim.prober.workers[w].alive, "{what}");
+            assert!(sim.prober.workers[w].alive(), "{what}");
             assert_eq!(
                 sim.prober.cache[w],
                 Some((id, ProbeResult::Success)),
@@ -657,7 +657,7 @@ fn test_clean_up() {
                 sim.stop_worker(w);
             }
             settle(&mut sim, &mut sink);
-            assert!(!sim.prober.workers[w].alive, "{what}: the worker exited");
+            assert!(!sim.prober.workers[w].alive(), "{what}: the worker exited");
             assert_eq!(sim.prober.cache[w], None, "{what}: its result is removed");
         }
     }
@@ -848,7 +848,7 @@ fn alive(sim: &Simulation) -> Vec<(&str, ProbeKind)> {
     sim.prober
         .workers
         .iter()
-        .filter(|w| w.alive)
+        .filter(|w| w.alive())
         .map(|w| (sim.pod.container(w.container).name.as_str(), w.kind))
         .collect()
 }
@@ -1146,7 +1146,7 @@ fn instance(id: u64, exited: Option<i32>) -> Instances {
 /// `m.workers[key] = &worker{}`: a fake worker the manager sees but that never runs.
 fn fake_worker(sim: &mut Simulation, container: usize, kind: ProbeKind) -> usize {
     sim.prober.workers.push(Worker {
-        alive: true,
+        state: Lifecycle::Sleeping,
         ..Worker::idle(container, kind, SimDuration::from_secs(1))
     });
     sim.prober.cache.push(None);
@@ -1213,7 +1213,7 @@ fn test_update_pod_status() {
             Behaviours::new(&pod),
         );
         for w in &mut sim.prober.workers {
-            w.alive = true;
+            w.state = Lifecycle::Sleeping;
         }
         for c in 0..names.len() {
             sim.set_snapshot(c, instance(0, (c == 6).then_some(0)));

@@ -256,7 +256,7 @@ impl Simulation {
             st.started = match entry {
                 Some((_, r)) => r == ProbeResult::Success,
                 None if inherit_started && prev.started => true,
-                None => !startup.is_some_and(|w| self.prober.workers[w].alive),
+                None => !startup.is_some_and(|w| self.prober.workers[w].alive()),
             };
         }
         view.started = st.started;
@@ -275,7 +275,7 @@ impl Simulation {
                 .and_then(|w| self.prober.cache[w])
                 .filter(|(cid, _)| Some(*cid) == view.id)
                 .map(|(_, r)| r);
-            let worker_alive = readiness.filter(|w| self.prober.workers[*w].alive);
+            let worker_alive = readiness.filter(|w| self.prober.workers[*w].alive());
             st.ready = match (entry, self.profile.readiness_trigger) {
                 (Some(ProbeResult::Success), _) => true,
                 (Some(_), ReadinessTrigger::Never | ReadinessTrigger::NoEntry) => false,

@@ -303,7 +303,7 @@ impl Simulation {
             || worker.wake_at.is_some()
             || worker.pending_tick
             || worker.pending_trigger
-            || worker.stop_requested
+            || worker.stopping()
             || worker.parked
             // P26.
             || worker.on_hold

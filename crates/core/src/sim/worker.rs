@@ -15,20 +15,33 @@ pub(super) struct InFlight {
     pub(super) output: OutputKind,
 }
 
+/// Where a probe worker is in its life (P9, P13–P15, P20). A worker in flight is running: its
+/// first doProbe is the first time it can start a probe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Lifecycle {
+    /// AddPod has not created it, or it exited (P20): no timers, nothing cached.
+    Absent,
+    /// Created, in its start-up sleep before the first doProbe (P14).
+    Sleeping,
+    /// Its first doProbe ran: it waits on its ticker and its trigger (P16).
+    Running,
+    /// A stop was requested (P13): it exits at its next wait, after a probe in flight. An idle
+    /// worker asked to stop, even in its start-up sleep, wakes up at once to exit.
+    Stopping,
+}
+
 /// One probe worker (P9): per (container, probe type).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Worker {
     pub(super) container: usize,
     pub(super) kind: ProbeKind,
     pub(super) period: SimDuration,
-    pub(super) alive: bool,
-    /// The first doProbe has run (after the start-up sleep, P14/P15).
-    pub(super) running: bool,
+    /// Where the worker is in its life.
+    pub(super) state: Lifecycle,
     pub(super) next_tick: SimTime,
     pub(super) wake_at: Option<SimTime>,
     pub(super) pending_tick: bool,
     pub(super) pending_trigger: bool,
-    pub(super) stop_requested: bool,
     pub(super) in_flight: Option<InFlight>,
     pub(super) container_id: Option<u64>,
     pub(super) last_result: ProbeResult,
@@ -48,13 +61,11 @@ impl Worker {
             container,
             kind,
             period,
-            alive: false,
-            running: false,
+            state: Lifecycle::Absent,
             next_tick: SimTime::ZERO,
             wake_at: None,
             pending_tick: false,
             pending_trigger: false,
-            stop_requested: false,
             in_flight: None,
             container_id: None,
             last_result: ProbeResult::Success,
@@ -65,11 +76,26 @@ impl Worker {
         }
     }
 
+    /// AddPod created the worker and it has not exited.
+    pub(super) fn alive(&self) -> bool {
+        self.state != Lifecycle::Absent
+    }
+
+    /// The first doProbe has run, or will at the wake-up a stop scheduled (P14, P15).
+    pub(super) fn running(&self) -> bool {
+        matches!(self.state, Lifecycle::Running | Lifecycle::Stopping)
+    }
+
+    /// A stop was requested (P13).
+    pub(super) fn stopping(&self) -> bool {
+        self.state == Lifecycle::Stopping
+    }
+
     pub(super) fn key(&self) -> Key {
-        if !self.alive {
+        if !self.alive() {
             return Key::NEVER;
         }
-        let tick = if self.running && !self.parked {
+        let tick = if self.running() && !self.parked {
             Key::new(self.next_tick, Class::Tick)
         } else {
             Key::NEVER
@@ -154,14 +180,18 @@ impl Simulation {
 
     /// P13: a non-blocking stop; an idle worker exits at once, a busy one after its probe.
     pub(super) fn stop_worker(&mut self, w: usize) {
-        if !self.prober.workers[w].alive {
+        if !self.prober.workers[w].alive() {
             return;
         }
         self.mark(w);
-        self.prober.workers[w].stop_requested = true;
-        if self.prober.workers[w].in_flight.is_none() {
-            self.prober.workers[w].wake_at = Some(self.now);
-            self.prober.workers[w].running = true;
+        let worker = &mut self.prober.workers[w];
+        debug_assert!(
+            worker.running() || worker.in_flight.is_none(),
+            "only a running worker probes"
+        );
+        worker.state = Lifecycle::Stopping;
+        if worker.in_flight.is_none() {
+            worker.wake_at = Some(self.now);
         }
     }
 
@@ -212,11 +242,11 @@ impl Simulation {
         self.mark(w);
         let now = self.now;
         let worker = &mut self.prober.workers[w];
-        if !worker.alive || worker.pending_trigger {
+        if !worker.alive() || worker.pending_trigger {
             return;
         }
         worker.pending_trigger = true;
-        if worker.in_flight.is_none() && worker.running {
+        if worker.in_flight.is_none() && worker.running() {
             worker.wake_at = Some(now);
         }
     }
@@ -225,7 +255,7 @@ impl Simulation {
     pub(super) fn add_pod(&mut self) {
         let now = self.now;
         debug_assert!(
-            self.prober.alive <= self.prober.workers.iter().filter(|w| w.alive).count(),
+            self.prober.alive <= self.prober.workers.iter().filter(|w| w.alive()).count(),
             "more workers counted alive than are"
         );
         if self.prober.alive >= self.prober.workers.len() {
@@ -233,7 +263,7 @@ impl Simulation {
             return;
         }
         for w in 0..self.prober.workers.len() {
-            if self.prober.workers[w].alive {
+            if self.prober.workers[w].alive() {
                 if self.profile.add_pod_skips_existing {
                     continue;
                 }
@@ -257,7 +287,7 @@ impl Simulation {
             let worker = &mut self.prober.workers[w];
             // P9: a new worker starts from scratch.
             *worker = Worker {
-                alive: true,
+                state: Lifecycle::Sleeping,
                 wake_at: Some(now.saturating_add(sleep)),
                 created_at: now,
                 ..Worker::idle(worker.container, worker.kind, worker.period)
@@ -306,8 +336,8 @@ impl Simulation {
         }
         // A wake-up: the first doProbe after the start-up sleep, or a pending trigger.
         worker.wake_at = None;
-        if !worker.running {
-            worker.running = true;
+        if !worker.running() {
+            worker.state = Lifecycle::Running;
             worker.next_tick = now.saturating_add(worker.period);
             let step = self.do_probe(w, out);
             self.after_probe(w, step, out);
@@ -336,13 +366,13 @@ impl Simulation {
         if !self.shortcuts.parking
             || !worker.on_hold
             || worker.parked
-            || !worker.alive
-            || !worker.running
+            || !worker.alive()
+            || !worker.running()
             || worker.in_flight.is_some()
             || worker.wake_at.is_some()
             || worker.pending_tick
             || worker.pending_trigger
-            || worker.stop_requested
+            || worker.stopping()
             || worker.period.is_zero()
             || self.held_tick_acts(w)
         {
@@ -427,10 +457,10 @@ impl Simulation {
         let now = self.now;
         loop {
             let worker = &mut self.prober.workers[w];
-            if !worker.alive || worker.in_flight.is_some() {
+            if !worker.alive() || worker.in_flight.is_some() {
                 return;
             }
-            if worker.stop_requested {
+            if worker.stopping() {
                 self.exit_worker(w);
                 return;
             }
@@ -477,11 +507,10 @@ impl Simulation {
     pub(super) fn exit_worker(&mut self, w: usize) {
         self.mark(w);
         let worker = &mut self.prober.workers[w];
-        if worker.alive {
+        if worker.alive() {
             self.prober.alive = self.prober.alive.saturating_sub(1);
         }
-        worker.alive = false;
-        worker.running = false;
+        worker.state = Lifecycle::Absent;
         worker.wake_at = None;
         worker.in_flight = None;
         worker.pending_tick = false;
