@@ -30,8 +30,8 @@ use crate::spec::{Handler, PodSpec, ProbeKind, PullPolicy, RestartPolicy, Sigter
 use crate::time::{SimDuration, SimTime};
 
 use self::agenda::{key_of, Class, Key, Slot};
-use self::pod_worker::{BackOffEntry, Job, PodWorker, Stage};
-use self::runtime::{ContainerRuntime, Instance, Instances, Runtime};
+use self::pod_worker::{PodWorker, Stage};
+use self::runtime::{ContainerRuntime, Instance, Instances};
 use self::shortcuts::Shortcuts;
 use self::status::{StatusManager, ViewEntry};
 use self::timers::Timers;

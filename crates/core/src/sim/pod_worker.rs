@@ -1,7 +1,9 @@
 //! The pod worker: syncs, what they kill and start, back-off, requeues, deletion and kubelet
 //! restarts (R3–R34, R58–R62).
 
+use super::cycle::Walk;
 use super::*;
+use crate::cycle::{exact_hash, opt_time, Visitor};
 
 /// One flowcontrol.Backoff entry (R27).
 #[derive(Clone, Copy, Debug)]
@@ -906,5 +908,81 @@ pub(super) fn should_restart(policy: RestartPolicy, exit_code: i32) -> bool {
         RestartPolicy::Always => true,
         RestartPolicy::OnFailure => exit_code != 0,
         RestartPolicy::Never => false,
+    }
+}
+
+impl PodWorker {
+    /// Walks the pod worker and the sync in progress for fast-forward.
+    pub(super) fn visit(&mut self, v: &mut dyn Visitor, cx: &Walk) {
+        let PodWorker {
+            job,
+            pending,
+            gate_after,
+            last_sync_end,
+            // Cleared before every comparison.
+            sync_ended: _,
+            terminal,
+            backoff,
+            sandbox_ready,
+            sandbox_stopped,
+            deleting,
+        } = self;
+        v.exact(u64::from(*terminal));
+        for entry in backoff.iter_mut() {
+            v.exact(u64::from(entry.is_some()));
+            if let Some(BackOffEntry {
+                backoff,
+                last_update,
+            }) = entry
+            {
+                v.exact(backoff.as_millis());
+                v.time(last_update);
+            }
+        }
+        v.exact(u64::from(*sandbox_ready));
+        v.exact(u64::from(*sandbox_stopped));
+        exact_hash(v, deleting);
+        job.visit(v, cx);
+        exact_hash(v, pending);
+        opt_time(v, gate_after);
+        // Only "ended at this very instant" matters (the churn check).
+        v.exact(u64::from(last_sync_end.is_some()));
+        if let Some(t) = last_sync_end {
+            v.past(t, SimDuration::from_millis(1));
+        }
+    }
+}
+
+impl Job {
+    /// Walks the sync in progress for fast-forward.
+    fn visit(&mut self, v: &mut dyn Visitor, cx: &Walk) {
+        let Job {
+            active,
+            stage,
+            snapshot,
+            shared,
+            kills,
+            pod_kill,
+            parallel,
+            starts,
+            pull_end,
+            changed,
+            backoff_expiry,
+        } = self;
+        v.exact(u64::from(*active));
+        exact_hash(v, stage);
+        // Empty while the sync reads the PLEG's snapshot (`shared`).
+        v.exact(u64::from(*shared));
+        v.exact(snapshot.len() as u64);
+        for (c, s) in snapshot.iter_mut().enumerate() {
+            s.visit(v, cx.bases[c], cx.start_horizon(c));
+        }
+        exact_hash(v, kills);
+        v.exact(u64::from(*pod_kill));
+        v.exact(*parallel as u64);
+        exact_hash(v, starts);
+        opt_time(v, pull_end);
+        v.exact(u64::from(*changed));
+        opt_time(v, backoff_expiry);
     }
 }

@@ -1,7 +1,9 @@
 //! The container runtime and the PLEG: processes that start, receive signals and exit, and the
 //! relists that notice it (R4, R5, R25).
 
+use super::cycle::Walk;
 use super::*;
+use crate::cycle::{exact_hash, Visitor};
 
 /// One container instance in the runtime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -282,5 +284,87 @@ impl Simulation {
         };
         self.set_exit(c, exit);
         true
+    }
+}
+
+impl Instance {
+    /// Walks an instance for fast-forward; its start as a point on the clock, or with
+    /// `start_horizon` as a past time that matters only while younger than that.
+    fn visit(
+        i: &mut Option<Instance>,
+        v: &mut dyn Visitor,
+        base: u64,
+        start_horizon: Option<SimDuration>,
+    ) {
+        v.exact(u64::from(i.is_some()));
+        if let Some(Instance {
+            id,
+            restart_count,
+            started_at,
+            exited,
+        }) = i
+        {
+            v.id(id, base, u64::MAX);
+            v.count(restart_count, None, u64::MAX);
+            match start_horizon {
+                Some(h) => v.past(started_at, h),
+                None => v.time(started_at),
+            }
+            v.exact(u64::from(exited.is_some()));
+            if let Some((t, code)) = exited {
+                v.time(t);
+                exact_hash(v, code);
+            }
+        }
+    }
+}
+
+impl Instances {
+    /// Walks both instances for fast-forward ([`Instance::visit`]).
+    pub(super) fn visit(
+        &mut self,
+        v: &mut dyn Visitor,
+        base: u64,
+        start_horizon: Option<SimDuration>,
+    ) {
+        let Instances { newest, previous } = self;
+        Instance::visit(newest, v, base, start_horizon);
+        Instance::visit(previous, v, base, start_horizon);
+    }
+}
+
+impl ContainerRuntime {
+    /// Per container, the next instance number the runtime hands out.
+    pub(super) fn bases(&self) -> Vec<u64> {
+        self.containers.iter().map(|r| r.next_id).collect()
+    }
+
+    /// Walks the runtime and the PLEG's snapshot for fast-forward.
+    pub(super) fn visit(&mut self, v: &mut dyn Visitor, cx: &Walk) {
+        let ContainerRuntime {
+            containers,
+            pending_exits,
+            pleg,
+        } = self;
+        for (c, rt) in containers.iter_mut().enumerate() {
+            let Runtime {
+                instances,
+                next_id,
+                image_present,
+                exit_at,
+            } = rt;
+            instances.visit(v, cx.bases[c], cx.start_horizon(c));
+            v.count(next_id, None, u64::MAX);
+            v.exact(u64::from(*image_present));
+            v.exact(u64::from(exit_at.is_some()));
+            if let Some((t, code)) = exit_at {
+                v.time(t);
+                exact_hash(v, code);
+            }
+        }
+        for (c, s) in pleg.iter_mut().enumerate() {
+            s.visit(v, cx.bases[c], cx.start_horizon(c));
+        }
+        v.exact(*pending_exits as u64);
     }
 }

@@ -6,6 +6,7 @@
 use super::agenda::{Agenda, Key, Slot};
 use super::steady::{Lane, Steady};
 use super::worker::Worker;
+use crate::cycle::{exact_hash, Visitor};
 
 /// See the module docs.
 pub(super) struct Shortcuts {
@@ -56,5 +57,33 @@ impl Shortcuts {
             global_due: (Key::NEVER, Slot::Idle),
             globals_dirty: true,
         }
+    }
+}
+
+impl Shortcuts {
+    /// Walks what of the shortcuts' state decides the model's order for fast-forward: which
+    /// held workers are parked, in the order they are looked at again.
+    pub(super) fn visit(&mut self, v: &mut dyn Visitor) {
+        let Shortcuts {
+            // The agenda and its bookkeeping are derived from the workers and timers walked
+            // elsewhere, and rebuilt after a jump (`after_jump`).
+            agenda: _,
+            dirty: _,
+            is_dirty: _,
+            global_due: _,
+            globals_dirty: _,
+            parked,
+            listed,
+            recheck_parked,
+            // Moved with the clock after a jump (`after_jump`).
+            last_due: _,
+            parking,
+            // The steady lane's shortcut state: dropped at a jump (`lane.epoch`), and a
+            // setting.
+            steady: _,
+            steady_ticks: _,
+            lane: _,
+        } = self;
+        exact_hash(v, &(&*parked, &*listed, *recheck_parked, *parking));
     }
 }

@@ -14,7 +14,9 @@
 //! container recomputes to the status it has, asking for nothing a full recomputation would
 //! do, and that the counts match a recount.
 
+use super::cycle::Walk;
 use super::*;
+use crate::cycle::{exact_hash, opt_id, opt_time, Visitor};
 
 /// What a probe worker reads from the status view for its container (P24–P30).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -579,5 +581,63 @@ fn compute_phase(policy: RestartPolicy, t: &Tally, initialized: bool, terminal: 
         }
     } else {
         Phase::Pending
+    }
+}
+
+impl StatusManager {
+    /// Walks the status, the view and the incremental status's bookkeeping for fast-forward.
+    pub(super) fn visit(&mut self, v: &mut dyn Visitor, cx: &Walk) {
+        let StatusManager {
+            api,
+            written,
+            queue,
+            dirty,
+            tally,
+            created_regular,
+            running_regular,
+            actionable,
+            // A test setting, fixed for the run.
+            #[cfg(test)]
+                full: _,
+            view,
+            reason_cache,
+        } = self;
+        let PodStatus {
+            phase,
+            conditions,
+            init_containers,
+            containers,
+            deletion_timestamp,
+            removed,
+        } = api;
+        exact_hash(v, phase);
+        exact_hash(v, conditions);
+        for st in init_containers.iter_mut().chain(containers) {
+            st.visit_cycle(v);
+        }
+        opt_time(v, deletion_timestamp);
+        v.exact(u64::from(*removed));
+        v.exact(u64::from(*written));
+        for (c, entry) in view.iter_mut().enumerate() {
+            let ViewEntry {
+                id,
+                running,
+                terminated,
+                started_at,
+                started,
+            } = entry;
+            opt_id(v, id, cx.bases[c]);
+            v.exact(u64::from(*running));
+            exact_hash(v, terminated);
+            // P15: the start matters only until the initial delay has passed.
+            v.past(started_at, cx.young[c]);
+            v.exact(u64::from(*started));
+        }
+        exact_hash(v, reason_cache);
+        // Which containers are to be recomputed, and the counts the phase and conditions come
+        // from.
+        exact_hash(v, &(&*queue, &*dirty));
+        exact_hash(v, &(*tally, *created_regular, *running_regular));
+        exact_hash(v, actionable);
     }
 }

@@ -3,6 +3,7 @@
 //! deletion, a kubelet restart), scanned in one place ([`Timers::consider`]).
 
 use super::agenda::{key_of, Class, Key, Slot};
+use crate::cycle::{exact_hash, opt_time, Visitor};
 use crate::event::SyncTrigger;
 use crate::time::{SimDuration, SimTime};
 
@@ -47,6 +48,33 @@ impl Timers {
     pub(super) fn consider(&self, mut consider: impl FnMut(Key, Slot)) {
         for (key, slot) in self.entries() {
             consider(key, slot);
+        }
+    }
+}
+
+impl Timers {
+    /// Walks every deadline for fast-forward.
+    pub(super) fn visit(&mut self, v: &mut dyn Visitor) {
+        let Timers {
+            relist,
+            sync_due,
+            requeue,
+            delete,
+            restart,
+        } = self;
+        opt_time(v, relist);
+        v.exact(u64::from(delete.is_some()));
+        if let Some((t, grace)) = delete {
+            v.time(t);
+            exact_hash(v, grace);
+        }
+        opt_time(v, restart);
+        for slot in [sync_due, requeue] {
+            v.exact(u64::from(slot.is_some()));
+            if let Some((t, trigger)) = slot {
+                v.time(t);
+                exact_hash(v, trigger);
+            }
         }
     }
 }

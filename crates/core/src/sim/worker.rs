@@ -1,7 +1,9 @@
 //! Probe workers: their ticks and triggers, doProbe, attempts against the application, and
 //! the results caches (P9–P52).
 
+use super::cycle::Walk;
 use super::*;
+use crate::cycle::{exact_hash, opt_id, opt_time, Visitor};
 
 /// A probe execution in progress.
 #[derive(Clone, Copy, Debug)]
@@ -152,6 +154,107 @@ impl Prober {
             workers,
             kubelet_started: None,
         }
+    }
+}
+
+impl Worker {
+    /// Walks this worker and its results cache `slot` for fast-forward.
+    fn visit(
+        &mut self,
+        slot: &mut Option<(u64, ProbeResult)>,
+        v: &mut dyn Visitor,
+        cx: &Walk,
+        pod: &PodSpec,
+    ) {
+        let Worker {
+            container,
+            kind,
+            period,
+            state,
+            next_tick,
+            wake_at,
+            pending_tick,
+            pending_trigger,
+            in_flight,
+            container_id,
+            last_result,
+            result_run,
+            on_hold,
+            parked,
+            created_at,
+        } = self;
+        // `container`, `kind` and `period` are fixed for the run.
+        let base = cx.bases[*container];
+        exact_hash(v, state);
+        v.exact(u64::from(*parked));
+        if *parked && !period.is_zero() {
+            // A parked worker's ticks are off the agenda; `next_tick` is only a point of
+            // its grid, from which it comes back at the first tick not gone by: only the
+            // grid's phase against now decides.
+            let offset = i128::from(next_tick.as_millis()) - i128::from(cx.now.as_millis());
+            let phase = offset.rem_euclid(i128::from(period.as_millis()));
+            v.exact(u64::try_from(phase).unwrap_or(u64::MAX));
+            v.past(next_tick, SimDuration::ZERO);
+        } else {
+            v.time(next_tick);
+        }
+        opt_time(v, wake_at);
+        v.exact(u64::from(*pending_tick));
+        v.exact(u64::from(*pending_trigger));
+        v.exact(u64::from(in_flight.is_some()));
+        if let Some(InFlight {
+            began,
+            attempt,
+            instance,
+            ends,
+            outcome,
+            output,
+        }) = in_flight
+        {
+            v.time(began);
+            v.exact(u64::from(*attempt));
+            v.id(instance, base, u64::MAX);
+            v.time(ends);
+            exact_hash(v, &(*outcome, *output));
+        }
+        opt_id(v, container_id, base);
+        exact_hash(v, last_result);
+        // P34: a run of equal results decides only until it reaches the larger threshold.
+        let cap = pod.container(*container).probe(*kind).map_or(1, |p| {
+            p.success_threshold()
+                .unsigned_abs()
+                .max(p.failure_threshold().unsigned_abs())
+        });
+        let mut run = u64::from(*result_run);
+        v.saturating(&mut run, u64::from(cap), u64::from(u32::MAX));
+        *result_run = u32::try_from(run).unwrap_or(u32::MAX);
+        v.exact(u64::from(*on_hold));
+        // Only "created at this very instant" matters (P14's churn check).
+        v.past(created_at, SimDuration::from_millis(1));
+        v.exact(u64::from(slot.is_some()));
+        if let Some((id, result)) = slot {
+            v.id(id, base, u64::MAX);
+            exact_hash(v, result);
+        }
+    }
+}
+
+impl Prober {
+    /// Walks the prober manager for fast-forward.
+    pub(super) fn visit(&mut self, v: &mut dyn Visitor, cx: &Walk, pod: &PodSpec) {
+        let Prober {
+            workers,
+            alive,
+            // Fixed for the run.
+            worker_by: _,
+            cache,
+            kubelet_started,
+        } = self;
+        v.exact(*alive as u64);
+        for (worker, slot) in workers.iter_mut().zip(cache.iter_mut()) {
+            worker.visit(slot, v, cx, pod);
+        }
+        opt_time(v, kubelet_started);
     }
 }
 
