@@ -10,7 +10,7 @@
 //! behaviour) goes the general way. The verdict of each check is the general path's, so the
 //! two cannot disagree; `hot_path_tests` compares runs with and without it.
 
-use super::worker::classify;
+use super::worker::{classify, probe_due, StatusReading};
 use super::*;
 
 /// How far from the back of the lane a tick may be inserted; one that would go deeper (a pod
@@ -22,8 +22,8 @@ const LANE_DEPTH: usize = 8;
 pub(super) struct Steady {
     /// The output of the constant successful answer.
     output: OutputKind,
-    /// The probe's `initialDelaySeconds` (P29), never negative.
-    initial_delay: u64,
+    /// The probe's `initialDelaySeconds` (P29).
+    initial_delay: i64,
     /// An exec probe: it needs the worker's own container instance
     /// (docs/semantics.md#exec-target).
     exec: bool,
@@ -55,7 +55,7 @@ impl Steady {
                     classify(handler, response, probe.timeout(), profile);
                 (outcome == Outcome::Success && duration.is_zero()).then(|| Steady {
                     output,
-                    initial_delay: u64::from(probe.initial_delay_seconds().unsigned_abs()),
+                    initial_delay: i64::from(probe.initial_delay_seconds()),
                     exec: matches!(handler, Handler::Exec { .. }),
                 })
             })
@@ -312,21 +312,19 @@ impl Simulation {
         {
             return false;
         }
-        // P22, P23.
-        if !self.status.written || self.status.api.phase.is_terminal() {
-            return false;
-        }
-        // P24, P25: the instance the worker knows; P27: running; P30: started.
+        // doProbe's own checks: P22–P25, the instance the worker knows; P27, P29, P30 (the
+        // initial delay, once past, for good: the instance stays the same while nothing else
+        // runs).
         let c = worker.container;
-        let view = &self.status.view[c];
-        let Some(id) = view.id else {
+        let StatusReading::Known(id) = self.read_status(c, worker.container_id) else {
             return false;
         };
-        if worker.container_id != Some(id) || !view.running || !view.started {
-            return false;
-        }
-        // P29 (once past, for good: the instance stays the same while nothing else runs).
-        if self.now.saturating_since(view.started_at).whole_secs() < steady.initial_delay {
+        if !probe_due(
+            worker.kind,
+            &self.status.view[c],
+            self.now,
+            steady.initial_delay,
+        ) {
             return false;
         }
         // docs/semantics.md#exec-target: the attempt reaches a running process (an exec, the

@@ -258,7 +258,64 @@ impl Prober {
     }
 }
 
+/// What doProbe's first checks (P22–P25) read in the status, for a worker that knows one
+/// container instance. [`Simulation::read_status`] is the one place these checks are written:
+/// doProbe, parking (`held_tick_acts`) and the steady lane (`steady_run`) all ask it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum StatusReading {
+    /// P22: no status yet, or P24: the status names no instance: nothing to do this time.
+    Nothing,
+    /// P23: the pod is terminal: the worker stops.
+    Terminal,
+    /// P25: the status names this instance, not the one the worker knows.
+    NewInstance(u64),
+    /// The status names the instance the worker knows.
+    Known(u64),
+}
+
+/// doProbe's checks of a running instance (P27, P29, P30) once the status names the instance
+/// the worker knows and the worker is not on hold: whether a probe of `kind` runs now, for a
+/// container whose status reads `view` and a probe with this `initialDelaySeconds`. doProbe
+/// and the steady lane both ask it.
+pub(super) fn probe_due(
+    kind: ProbeKind,
+    view: &ViewEntry,
+    now: SimTime,
+    initial_delay: i64,
+) -> bool {
+    // P27.
+    if !view.running {
+        return false;
+    }
+    // P29: whole seconds since the normalised start, truncated.
+    let elapsed = now.saturating_since(view.started_at).whole_secs();
+    if i64::try_from(elapsed).unwrap_or(i64::MAX) < initial_delay {
+        return false;
+    }
+    // P30.
+    match kind {
+        ProbeKind::Startup => !view.started,
+        ProbeKind::Liveness | ProbeKind::Readiness => view.started,
+    }
+}
+
 impl Simulation {
+    /// doProbe's first checks (P22–P25) for container `c`, by a worker that knows instance
+    /// `known` ([`StatusReading`]).
+    pub(super) fn read_status(&self, c: usize, known: Option<u64>) -> StatusReading {
+        if !self.status.written {
+            return StatusReading::Nothing;
+        }
+        if self.status.api.phase.is_terminal() {
+            return StatusReading::Terminal;
+        }
+        match self.status.view[c].id {
+            None => StatusReading::Nothing,
+            Some(id) if known == Some(id) => StatusReading::Known(id),
+            Some(id) => StatusReading::NewInstance(id),
+        }
+    }
+
     pub(super) fn worker_of(&self, c: usize, kind: ProbeKind) -> Option<usize> {
         self.prober.worker_by.get(c).and_then(|k| k[kind.index()])
     }
@@ -454,11 +511,10 @@ impl Simulation {
     /// another container instance than the one the worker knows.
     fn held_tick_acts(&self, w: usize) -> bool {
         let worker = &self.prober.workers[w];
-        self.status.written
-            && (self.status.api.phase.is_terminal()
-                || self.status.view[worker.container]
-                    .id
-                    .is_some_and(|id| worker.container_id != Some(id)))
+        matches!(
+            self.read_status(worker.container, worker.container_id),
+            StatusReading::Terminal | StatusReading::NewInstance(_)
+        )
     }
 
     /// After a tick: a held worker (P26) that is idle, with nothing pending, whose next tick
@@ -494,23 +550,17 @@ impl Simulation {
     /// this very instant has gone by when it orders before the item dispatched last (ticks
     /// due at one instant read the status as the items before them left it).
     pub(super) fn unpark_changed(&mut self) {
-        // `held_tick_acts` for every parked worker at once. A listed worker that is no longer
+        // `held_tick_acts` for every parked worker. A listed worker that is no longer
         // parked (a wake-up resumed its ticks, or AddPod re-created it) leaves the list; one
         // that exited stays parked, and its ticks stay off the agenda as they would anyway.
         if !self.status.written {
             return;
         }
-        let terminal = self.status.api.phase.is_terminal();
         let mut i = 0;
         while i < self.shortcuts.parked.len() {
             let w = self.shortcuts.parked[i];
-            let worker = &self.prober.workers[w];
-            let parked = worker.parked;
-            let acts = terminal
-                || self.status.view[worker.container]
-                    .id
-                    .is_some_and(|id| worker.container_id != Some(id));
-            if parked && !acts {
+            let parked = self.prober.workers[w].parked;
+            if parked && !self.held_tick_acts(w) {
                 i += 1;
                 continue;
             }
@@ -733,43 +783,16 @@ impl Simulation {
             self.prober.workers[w].container,
             self.prober.workers[w].kind,
         );
-        // P22, P23.
-        if !self.status.written {
-            return Step::Continue;
-        }
-        if self.status.api.phase.is_terminal() {
-            return Step::Stop;
-        }
-        // P24.
         let view = self.status.view[c];
-        let Some(id) = view.id else {
-            return Step::Continue;
+        let id = match self.read_status(c, self.prober.workers[w].container_id) {
+            StatusReading::Nothing => return Step::Continue,
+            StatusReading::Terminal => return Step::Stop,
+            StatusReading::Known(id) => id,
+            StatusReading::NewInstance(id) => {
+                self.new_instance(w, id, &view, out);
+                id
+            }
         };
-        // P25: a new container: initial value; counters are not reset.
-        if self.prober.workers[w].container_id != Some(id) {
-            if self.prober.cache[w].take().is_some() {
-                self.mark_status(c);
-            }
-            self.prober.workers[w].container_id = Some(id);
-            self.prober.workers[w].on_hold = false;
-            // 1.36+, ChangeContainerStatusOnKubeletRestart off: a sidecar whose status says
-            // started keeps that through its startup worker.
-            if self.profile.sidecar_startup_keeps_started
-                && self.profile.inherits_started()
-                && kind == ProbeKind::Startup
-                && self.pod.is_init(c)
-                && self.pod.container(c).restartable
-                && self.status.api.container(c).started
-            {
-                self.set_result(w, id, ProbeResult::Success, out);
-            }
-            // 1.35+, ChangeContainerStatusOnKubeletRestart off: a container that predates the
-            // kubelet's restart by more than 10 s gets no initial value.
-            if !self.predates_kubelet_restart(&view) {
-                let initial = self.prober.workers[w].initial_value();
-                self.set_result(w, id, initial, out);
-            }
-        }
         // P26.
         if self.prober.workers[w].on_hold {
             return Step::Continue;
@@ -791,24 +814,46 @@ impl Simulation {
             }
             return Step::Continue;
         }
-        // P29: whole seconds since the normalised start, truncated.
         let Some(probe) = self.pod.container(c).probe(kind) else {
             return Step::Stop;
         };
-        let elapsed = now.saturating_since(view.started_at).whole_secs();
-        let elapsed = i64::try_from(elapsed).unwrap_or(i64::MAX);
-        if elapsed < i64::from(probe.initial_delay_seconds()) {
+        // P29, P30.
+        if !probe_due(kind, &view, now, i64::from(probe.initial_delay_seconds())) {
             return Step::Continue;
-        }
-        // P30.
-        let started = view.started;
-        match kind {
-            ProbeKind::Startup if started => return Step::Continue,
-            ProbeKind::Liveness | ProbeKind::Readiness if !started => return Step::Continue,
-            _ => {}
         }
         // P31: run it.
         self.begin_attempt(w, now, 1, out)
+    }
+
+    /// P25: the status names a new container instance `id` (its status read as `view`): the
+    /// worker takes the initial value; counters are not reset.
+    fn new_instance<S: Sink>(&mut self, w: usize, id: u64, view: &ViewEntry, out: &mut Out<'_, S>) {
+        let (c, kind) = (
+            self.prober.workers[w].container,
+            self.prober.workers[w].kind,
+        );
+        if self.prober.cache[w].take().is_some() {
+            self.mark_status(c);
+        }
+        self.prober.workers[w].container_id = Some(id);
+        self.prober.workers[w].on_hold = false;
+        // 1.36+, ChangeContainerStatusOnKubeletRestart off: a sidecar whose status says
+        // started keeps that through its startup worker.
+        if self.profile.sidecar_startup_keeps_started
+            && self.profile.inherits_started()
+            && kind == ProbeKind::Startup
+            && self.pod.is_init(c)
+            && self.pod.container(c).restartable
+            && self.status.api.container(c).started
+        {
+            self.set_result(w, id, ProbeResult::Success, out);
+        }
+        // 1.35+, ChangeContainerStatusOnKubeletRestart off: a container that predates the
+        // kubelet's restart by more than 10 s gets no initial value.
+        if !self.predates_kubelet_restart(view) {
+            let initial = self.prober.workers[w].initial_value();
+            self.set_result(w, id, initial, out);
+        }
     }
 
     /// Starts attempt `attempt` of a probe that began at `began`.
