@@ -383,7 +383,7 @@ impl Simulation {
     /// the pod object disappears once all containers are gone.
     pub fn delete_at(&mut self, at: SimTime, grace: Option<SimDuration>) {
         self.timers.delete = Some((at, grace));
-        self.shortcuts.globals_dirty = true;
+        self.kubelet_timers_changed();
     }
 
     /// Restarts the kubelet process at `at`: probe workers, result caches, back-off entries and
@@ -391,7 +391,7 @@ impl Simulation {
     /// at once (P5, P14, P25, P45).
     pub fn restart_kubelet_at(&mut self, at: SimTime) {
         self.timers.restart = Some(at);
-        self.shortcuts.globals_dirty = true;
+        self.kubelet_timers_changed();
     }
 
     /// The current virtual time.
@@ -465,9 +465,7 @@ impl Simulation {
                 0
             };
             if ran == 0 {
-                if self.shortcuts.steady_ticks {
-                    self.shortcuts.lane.epoch += 1;
-                }
+                self.general_step();
                 self.dispatch(slot, &mut out);
             }
             if let Some(e) = out.error.take() {
@@ -581,8 +579,7 @@ impl Simulation {
 
     fn dispatch<S: Sink>(&mut self, slot: Slot, out: &mut Out<'_, S>) {
         if !matches!(slot, Slot::Worker(_)) {
-            self.shortcuts.globals_dirty = true;
-            self.shortcuts.recheck_parked = true;
+            self.kubelet_item_runs();
         }
         match slot {
             Slot::Idle => {}
@@ -653,6 +650,7 @@ fn uniform_below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
 
 mod agenda;
 mod cycle;
+mod facts;
 mod pod_worker;
 mod runtime;
 mod shortcuts;

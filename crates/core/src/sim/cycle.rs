@@ -12,7 +12,7 @@ use crate::event::{ContainerState, ContainerStatus, Terminated};
 use crate::sink::Sink;
 use crate::time::{SimDuration, SimTime};
 
-use super::{Key, Simulation};
+use super::Simulation;
 
 /// The fast-forward detector of one simulation.
 #[derive(Debug)]
@@ -190,23 +190,7 @@ impl Simulation {
         let by = SimDuration::from_millis(period.as_millis().saturating_mul(k));
         self.now = self.now.saturating_add(by);
         self.cycle.skipped = self.cycle.skipped.saturating_add(by);
-        self.after_jump(by);
-    }
-
-    /// Derived state the jump does not move: every deadline is looked up again, and the item
-    /// dispatched last (which a parked worker's return is ordered against) moves with the clock.
-    fn after_jump(&mut self, by: SimDuration) {
-        if self.shortcuts.last_due.0 != Key::NEVER {
-            self.shortcuts.last_due.0 = self.shortcuts.last_due.0.later_by(by);
-        }
-        for w in 0..self.prober.workers.len() {
-            if !self.shortcuts.is_dirty[w] {
-                self.shortcuts.is_dirty[w] = true;
-                self.shortcuts.dirty.push(w);
-            }
-        }
-        self.shortcuts.globals_dirty = true;
-        self.shortcuts.lane.epoch += 1;
+        self.clock_jumped(by);
     }
 
     /// Per behaviour, the one container whose probes use it (`None` inside when several do);
@@ -253,7 +237,7 @@ impl Simulation {
     ///
     /// Every struct walked is destructured field by field, with no `..`: a field added to one
     /// of them does not compile until it is walked, or bound to `_` with the reason it cannot
-    /// change across a cycle (or is rebuilt after a jump, [`Simulation::after_jump`]).
+    /// change across a cycle (or is rebuilt after a jump, [`Simulation::clock_jumped`]).
     fn visit_state<S: Sink>(&mut self, v: &mut dyn Visitor, sink: &mut S) -> bool {
         let (users, young, uptime) = self.readers();
         let Simulation {

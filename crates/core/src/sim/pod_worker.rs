@@ -119,7 +119,7 @@ impl Simulation {
     }
 
     pub(super) fn run_sync<S: Sink>(&mut self, trigger: SyncTrigger, out: &mut Out<'_, S>) {
-        self.shortcuts.globals_dirty = true;
+        self.kubelet_timers_changed();
         let now = self.now;
         if self.pod_worker.deleting.is_some() {
             self.run_termination_sync(out);
@@ -259,7 +259,7 @@ impl Simulation {
         self.pod_worker.backoff.fill(None);
         self.prober.kubelet_started = Some(now);
         // Every status input may have changed (back-off reasons, the kubelet's start).
-        self.mark_all_statuses();
+        self.all_containers_changed();
         // The new kubelet's first relist sees the runtime as it is now.
         for c in 0..self.runtime.containers.len() {
             self.set_snapshot(c, self.runtime.containers[c].instances);
@@ -574,7 +574,7 @@ impl Simulation {
 
     /// Runs the current sync until it blocks or ends.
     pub(super) fn advance_job<S: Sink>(&mut self, out: &mut Out<'_, S>) {
-        self.shortcuts.globals_dirty = true;
+        self.kubelet_timers_changed();
         loop {
             let Some(stage) = self.pod_worker.job.stage else {
                 self.finish_sync();
@@ -698,7 +698,7 @@ impl Simulation {
         let now = self.now;
         if let Some(backoff) = self.do_backoff(c) {
             self.status.reason_cache[c] = Some(backoff.0);
-            self.mark_status(c);
+            self.container_changed(c);
             let spec = self.pod.container(c);
             out.emit_for(
                 now,
@@ -763,7 +763,7 @@ impl Simulation {
 
     /// `Created`, `Started`, and a new instance in the runtime (R16, R36, R57).
     pub(super) fn create_and_start<S: Sink>(&mut self, c: usize, out: &mut Out<'_, S>) {
-        self.shortcuts.globals_dirty = true;
+        self.kubelet_timers_changed();
         let now = self.now;
         let spec = self.pod.container(c);
         let wording = self.profile.lifecycle_wording;
@@ -803,7 +803,7 @@ impl Simulation {
         let exit = spec.app.exit.map(|e| (now.saturating_add(e.after), e.code));
         self.set_exit(c, exit);
         self.status.reason_cache[c] = None;
-        self.mark_status(c);
+        self.container_changed(c);
         self.pod_worker.job.changed = true;
         out.emit_for(
             now,
@@ -848,7 +848,7 @@ impl Simulation {
     }
 
     pub(super) fn finish_sync(&mut self) {
-        self.shortcuts.globals_dirty = true;
+        self.kubelet_timers_changed();
         let now = self.now;
         self.pod_worker.job.active = false;
         self.pod_worker.last_sync_end = Some(now);

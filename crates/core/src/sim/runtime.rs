@@ -90,7 +90,7 @@ impl ContainerRuntime {
 
 impl Simulation {
     pub(super) fn schedule_relist(&mut self, after: SimTime) {
-        self.shortcuts.globals_dirty = true;
+        self.kubelet_timers_changed();
         let at = after.next_multiple_after(self.kubelet.pleg_period);
         self.timers.relist = Some(self.timers.relist.map_or(at, |t| t.min(at)));
     }
@@ -128,7 +128,7 @@ impl Simulation {
             );
         }
         self.runtime.pleg[c] = seen;
-        self.mark_status(c);
+        self.container_changed(c);
     }
 
     /// Container `c`'s process is to exit at `exit` (or not at all), keeping the count of
@@ -153,7 +153,7 @@ impl Simulation {
     }
 
     pub(super) fn relist(&mut self) {
-        self.shortcuts.globals_dirty = true;
+        self.kubelet_timers_changed();
         let now = self.now;
         let mut changed = false;
         for c in 0..self.runtime.containers.len() {
@@ -183,7 +183,7 @@ impl Simulation {
     }
 
     pub(super) fn process_exit<S: Sink>(&mut self, c: usize, out: &mut Out<'_, S>) {
-        self.shortcuts.globals_dirty = true;
+        self.kubelet_timers_changed();
         let now = self.now;
         let Some((_, code)) = self.runtime.containers[c].exit_at else {
             return;
@@ -249,7 +249,7 @@ impl Simulation {
                 Some(Handler::Grpc { .. }) => (Outcome::Failure, OutputKind::GrpcRefused),
                 Some(Handler::Exec { .. }) | None => (Outcome::Failure, OutputKind::ExecKilled),
             };
-            self.mark(w);
+            self.worker_changed(w);
             self.prober.workers[w].in_flight = Some(InFlight {
                 ends: now,
                 outcome,
@@ -263,7 +263,7 @@ impl Simulation {
     /// (R25, docs/semantics.md#kills) and
     /// returns whether the process is still alive afterwards (the stop blocks until it exits).
     pub(super) fn signal(&mut self, c: usize, hook: SimDuration, grace: SimDuration) -> bool {
-        self.shortcuts.globals_dirty = true;
+        self.kubelet_timers_changed();
         // The signal goes out when the preStop hook is done (R24).
         let now = self.now.saturating_add(hook);
         let rt = &self.runtime.containers[c];

@@ -66,7 +66,7 @@ impl Shortcuts {
     pub(super) fn visit(&mut self, v: &mut dyn Visitor) {
         let Shortcuts {
             // The agenda and its bookkeeping are derived from the workers and timers walked
-            // elsewhere, and rebuilt after a jump (`after_jump`).
+            // elsewhere, and rebuilt after a jump (`clock_jumped`).
             agenda: _,
             dirty: _,
             is_dirty: _,
@@ -75,7 +75,7 @@ impl Shortcuts {
             parked,
             listed,
             recheck_parked,
-            // Moved with the clock after a jump (`after_jump`).
+            // Moved with the clock after a jump (`clock_jumped`).
             last_due: _,
             parking,
             // The steady lane's shortcut state: dropped at a jump (`lane.epoch`), and a

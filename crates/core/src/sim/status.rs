@@ -3,7 +3,7 @@
 //! Generated incrementally. A container's status is a function of its inputs: its PLEG
 //! snapshot, its back-off reason, its startup and readiness workers (alive, cached result), its
 //! previous status, the kubelet's start and the profile. Whatever changes one of them marks the
-//! container ([`Simulation::mark_status`]); a status generation recomputes the marked
+//! container ([`Simulation::container_changed`]); a status generation recomputes the marked
 //! containers only, in container order, since every other one would come out as it is (the
 //! computation is idempotent). The manual trigger a started, not-ready container sends its
 //! readiness worker at every generation (P18, P45) does something only once the worker took the
@@ -91,31 +91,6 @@ struct Effects {
 }
 
 impl Simulation {
-    /// Notes that an input of container `c`'s status changed: the next status recomputes it.
-    /// Whatever marks a container has already written the change.
-    pub(super) fn mark_status(&mut self, c: usize) {
-        self.update_actionable(c);
-        if let Some(dirty) = self.status.dirty.get_mut(c) {
-            if !*dirty {
-                *dirty = true;
-                self.status.queue.push(c);
-            }
-        }
-    }
-
-    /// [`Simulation::mark_status`] for worker `w`'s container.
-    pub(super) fn mark_status_of_worker(&mut self, w: usize) {
-        let c = self.prober.workers[w].container;
-        self.mark_status(c);
-    }
-
-    /// Every container's status is to be recomputed.
-    pub(super) fn mark_all_statuses(&mut self) {
-        for c in 0..self.status.dirty.len() {
-            self.mark_status(c);
-        }
-    }
-
     /// Changes container `c`'s status outside a status generation (P44's direct writes),
     /// keeping the counts, and marks it.
     pub(super) fn edit_status(&mut self, c: usize, edit: impl FnOnce(&mut ContainerStatus)) {
@@ -124,7 +99,7 @@ impl Simulation {
         edit(&mut st);
         self.retally(c, &prev, &st);
         *self.status.api.container_mut(c) = st;
-        self.mark_status(c);
+        self.container_changed(c);
     }
 
     /// Moves container `c` from `prev` to `st` in the counts.
@@ -147,7 +122,7 @@ impl Simulation {
         self.status.written = true;
         #[cfg(test)]
         if self.status.full {
-            self.mark_all_statuses();
+            self.all_containers_changed();
         }
         #[cfg(debug_assertions)]
         self.check_unmarked();
@@ -164,7 +139,7 @@ impl Simulation {
             self.status.view[c] = view;
             self.write_container_status(c, st, out);
             if effects.volatile {
-                self.mark_status(c);
+                self.container_changed(c);
             }
         }
         // What was marked meanwhile waits for the next status; the queue's room is kept.

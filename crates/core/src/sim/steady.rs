@@ -247,7 +247,7 @@ impl Simulation {
         // Ticks held in the lane go back to the agenda, and every worker's checks run again.
         for w in 0..self.prober.workers.len() {
             if self.shortcuts.lane.holds(w) {
-                self.mark(w);
+                self.worker_changed(w);
             }
         }
         self.shortcuts.lane.clear();

@@ -343,7 +343,7 @@ impl Simulation {
         if !self.prober.workers[w].alive() {
             return;
         }
-        self.mark(w);
+        self.worker_changed(w);
         let worker = &mut self.prober.workers[w];
         debug_assert!(
             worker.running() || worker.in_flight.is_none(),
@@ -389,17 +389,9 @@ impl Simulation {
                 .is_some_and(|k| view.started_at.saturating_add(SimDuration::from_secs(10)) < k)
     }
 
-    /// Notes that worker `w`'s timers may have changed.
-    pub(super) fn mark(&mut self, w: usize) {
-        if !self.shortcuts.is_dirty[w] {
-            self.shortcuts.is_dirty[w] = true;
-            self.shortcuts.dirty.push(w);
-        }
-    }
-
     /// P18: a non-blocking send on the worker's manual-trigger channel.
     pub(super) fn trigger(&mut self, w: usize) {
-        self.mark(w);
+        self.worker_changed(w);
         let now = self.now;
         let worker = &mut self.prober.workers[w];
         if !worker.alive() || worker.pending_trigger {
@@ -443,7 +435,7 @@ impl Simulation {
             } else {
                 SimDuration::ZERO
             };
-            self.mark(w);
+            self.worker_changed(w);
             let worker = &mut self.prober.workers[w];
             // P9: a new worker starts from scratch.
             *worker = Worker {
@@ -454,7 +446,7 @@ impl Simulation {
             };
             self.prober.cache[w] = None;
             self.prober.alive += 1;
-            self.mark_status_of_worker(w);
+            self.worker_container_changed(w);
         }
     }
 
@@ -476,7 +468,7 @@ impl Simulation {
             // A wake-up or a completion of a parked worker: its ticks resume.
             self.unpark(w);
         }
-        self.mark(w);
+        self.worker_changed(w);
         let now = self.now;
         if key == Key::new(now, Class::Completion) {
             self.complete_attempt(w, out);
@@ -537,7 +529,7 @@ impl Simulation {
         {
             return;
         }
-        self.mark(w);
+        self.worker_changed(w);
         self.prober.workers[w].parked = true;
         if !self.shortcuts.listed[w] {
             self.shortcuts.listed[w] = true;
@@ -588,7 +580,7 @@ impl Simulation {
         if next == now && self.gone_by(w, now) {
             next = next.saturating_add(worker.period);
         }
-        self.mark(w);
+        self.worker_changed(w);
         self.prober.workers[w].parked = false;
         self.prober.workers[w].next_tick = next;
     }
@@ -606,7 +598,7 @@ impl Simulation {
 
     /// The worker's wait between probes (P16): stop, then a manual trigger, then a tick.
     pub(super) fn worker_wait<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
-        self.mark(w);
+        self.worker_changed(w);
         let now = self.now;
         loop {
             let worker = &mut self.prober.workers[w];
@@ -619,12 +611,9 @@ impl Simulation {
             }
             if worker.pending_trigger {
                 worker.pending_trigger = false;
-                // A status that triggers this worker again has something to do now.
                 let c = worker.container;
-                if !self.status.dirty[c] {
-                    self.status.dirty[c] = true;
-                    self.status.queue.push(c);
-                }
+                self.trigger_taken(c);
+                let worker = &mut self.prober.workers[w];
                 if self.profile.trigger_resets_grid {
                     // P19: the ticker restarts at the trigger; a pending tick is discarded.
                     worker.next_tick = now.saturating_add(worker.period);
@@ -635,7 +624,7 @@ impl Simulation {
             } else {
                 return;
             }
-            worker.wake_at = None;
+            self.prober.workers[w].wake_at = None;
             let step = self.do_probe(w, out);
             match step {
                 Step::Continue => {}
@@ -658,7 +647,7 @@ impl Simulation {
 
     /// P20: the worker's exit clean-up.
     pub(super) fn exit_worker(&mut self, w: usize) {
-        self.mark(w);
+        self.worker_changed(w);
         let worker = &mut self.prober.workers[w];
         if worker.alive() {
             self.prober.alive = self.prober.alive.saturating_sub(1);
@@ -669,7 +658,7 @@ impl Simulation {
         worker.pending_tick = false;
         worker.pending_trigger = false;
         self.prober.cache[w] = None;
-        self.mark_status_of_worker(w);
+        self.worker_container_changed(w);
     }
 
     /// `resultsManager.Set` (P42): stores, and emits an update only on change.
@@ -684,7 +673,7 @@ impl Simulation {
             return;
         }
         self.prober.cache[w] = Some((id, result));
-        self.mark_status_of_worker(w);
+        self.worker_container_changed(w);
         let worker = self.prober.workers[w];
         out.emit_for(
             self.now,
@@ -757,17 +746,17 @@ impl Simulation {
         };
         if sync {
             if gated && !self.pod_worker.job.active && self.pod_worker.gate_after.is_none() {
-                self.shortcuts.globals_dirty = true;
+                self.kubelet_timers_changed();
                 self.pod_worker.gate_after = Some(now);
                 self.schedule_relist(now);
                 self.pod_worker.pending.get_or_insert(SyncTrigger::Probe);
             } else if self.kubelet.probe_sync_delay.is_zero() {
                 // The sync rewrites what parked workers read.
-                self.shortcuts.recheck_parked = true;
+                self.status_may_change();
                 self.request_sync(SyncTrigger::Probe, out);
             } else {
                 let at = now.saturating_add(self.kubelet.probe_sync_delay);
-                self.shortcuts.globals_dirty = true;
+                self.kubelet_timers_changed();
                 self.timers.sync_due = Some(match self.timers.sync_due {
                     Some((t, tr)) if t <= at => (t, tr),
                     _ => (at, SyncTrigger::Probe),
@@ -833,7 +822,7 @@ impl Simulation {
             self.prober.workers[w].kind,
         );
         if self.prober.cache[w].take().is_some() {
-            self.mark_status(c);
+            self.container_changed(c);
         }
         self.prober.workers[w].container_id = Some(id);
         self.prober.workers[w].on_hold = false;
@@ -874,7 +863,7 @@ impl Simulation {
             .instances
             .newest
             .map_or(0, |i| i.id);
-        self.mark(w);
+        self.worker_changed(w);
         self.prober.workers[w].in_flight = Some(InFlight {
             began,
             attempt,
@@ -887,7 +876,7 @@ impl Simulation {
     }
 
     pub(super) fn complete_attempt<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
-        self.mark(w);
+        self.worker_changed(w);
         let Some(f) = self.prober.workers[w].in_flight.take() else {
             return;
         };
