@@ -18,13 +18,13 @@ use core::fmt;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
-use crate::behaviour::{AlwaysOk, Answer, Attempt, Behaviour, BehaviourShortcuts, Draws, Response};
+use crate::behaviour::{AlwaysOk, Attempt, Behaviour, BehaviourShortcuts, Draws, Response};
 use crate::event::{
     ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillCause,
     KillMessage, KillReason, KubeEvent, Message, Outcome, OutputKind, Phase, PodName, ProbeOutput,
     ProbeResult, SyncTrigger, Terminated, WaitingReason,
 };
-use crate::profile::{BackOffRequeue, ExecTimeout, Gate, Profile, ReadinessTrigger};
+use crate::profile::{BackOffRequeue, Gate, Profile, ReadinessTrigger};
 use crate::sink::{Flow, Sink};
 use crate::spec::{Handler, PodSpec, ProbeKind, PullPolicy, RestartPolicy, Sigterm};
 use crate::time::{SimDuration, SimTime};
@@ -649,8 +649,10 @@ fn uniform_below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
 }
 
 mod agenda;
+mod classify;
 mod cycle;
 mod facts;
+mod parking;
 mod pod_worker;
 mod runtime;
 mod shortcuts;

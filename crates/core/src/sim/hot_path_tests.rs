@@ -6,6 +6,7 @@
 use ::proptest::prelude::*;
 
 use super::*;
+use crate::behaviour::Answer;
 use crate::proptest::case;
 use crate::sink::VecSink;
 

@@ -38,7 +38,7 @@ pub(super) enum Stage {
 
 /// The sync in progress (one pod worker, R3).
 #[derive(Clone, Debug, Default)]
-pub(super) struct Job {
+pub(super) struct SyncJob {
     pub(super) active: bool,
     pub(super) stage: Option<Stage>,
     /// The snapshot the sync began with, copied only once a relist changes the PLEG's
@@ -59,7 +59,7 @@ pub(super) struct Job {
 /// The pod worker (`podWorkers` and `syncPod`): the sync in progress and the requests waiting
 /// for it, the back-off entries, the sandbox and the pod's deletion.
 pub(super) struct PodWorker {
-    pub(super) job: Job,
+    pub(super) job: SyncJob,
     /// A sync requested while one runs (or while the post-sync gate holds), with its trigger.
     pub(super) pending: Option<SyncTrigger>,
     /// The last sync changed something: no sync starts before a relist strictly after this
@@ -85,11 +85,11 @@ impl PodWorker {
     /// A pod worker that has not synced, for a pod of `n` containers.
     pub(super) fn new(n: usize) -> PodWorker {
         PodWorker {
-            job: Job {
+            job: SyncJob {
                 snapshot: vec![Instances::default(); n],
                 kills: Vec::with_capacity(n),
                 starts: Vec::with_capacity(n),
-                ..Job::default()
+                ..SyncJob::default()
             },
             pending: None,
             gate_after: None,
@@ -953,10 +953,10 @@ impl PodWorker {
     }
 }
 
-impl Job {
+impl SyncJob {
     /// Walks the sync in progress for fast-forward.
     fn visit(&mut self, v: &mut dyn Visitor, cx: &Walk) {
-        let Job {
+        let SyncJob {
             active,
             stage,
             snapshot,

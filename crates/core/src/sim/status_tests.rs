@@ -6,6 +6,7 @@
 
 use super::tests::http;
 use super::*;
+use crate::behaviour::Answer;
 use crate::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use crate::sink::VecSink;
 use crate::spec::{ContainerSpec, ProbeSpec, ProbeTiming, SelfExit};

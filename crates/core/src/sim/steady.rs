@@ -281,7 +281,7 @@ impl Simulation {
             return false;
         }
         self.shortcuts.lane.checked[w] = self.shortcuts.lane.epoch;
-        step(
+        steady_effect(
             &mut self.prober.workers[w],
             &self.pod,
             &self.shortcuts.steady,
@@ -437,7 +437,7 @@ impl Simulation {
             }
             *now = at;
             lane.pop();
-            let next = step(&mut workers[w], pod, steady, w, at, out);
+            let next = steady_effect(&mut workers[w], pod, steady, w, at, out);
             burst.ran += 1;
             burst.last = (key, Slot::Worker(w));
             // The next tick, with the same tie order (a node's low half).
@@ -457,7 +457,7 @@ impl Simulation {
 /// A steady tick's whole effect on `worker` (worker `w`), at `at`: the next tick of the grid
 /// (P17), which it returns, the longer run (P33) and the successful probe run.
 #[inline]
-fn step<S: Sink>(
+fn steady_effect<S: Sink>(
     worker: &mut Worker,
     pod: &PodSpec,
     steady: &[Option<Steady>],

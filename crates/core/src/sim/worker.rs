@@ -1,6 +1,7 @@
 //! Probe workers: their ticks and triggers, doProbe, attempts against the application, and
 //! the results caches (P9–P52).
 
+pub(super) use super::classify::classify;
 use super::cycle::Walk;
 use super::*;
 use crate::cycle::{exact_hash, opt_id, opt_time, Visitor};
@@ -118,7 +119,7 @@ impl Worker {
 
 /// What a doProbe decided (P22–P36).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Step {
+pub(super) enum DoProbe {
     Continue,
     Stop,
     InFlight,
@@ -498,104 +499,6 @@ impl Simulation {
         }
     }
 
-    /// Whether a tick of held worker `w` would do anything: the doProbe checks ahead of the
-    /// hold (P22–P25) all pass through, unless the status says the pod is terminal or names
-    /// another container instance than the one the worker knows.
-    fn held_tick_acts(&self, w: usize) -> bool {
-        let worker = &self.prober.workers[w];
-        matches!(
-            self.read_status(worker.container, worker.container_id),
-            StatusReading::Terminal | StatusReading::NewInstance(_)
-        )
-    }
-
-    /// After a tick: a held worker (P26) that is idle, with nothing pending, whose next tick
-    /// would do nothing either, leaves its ticks off the agenda until something it reads
-    /// changes (`unpark_changed`). Its grid stays where it is: `next_tick` is a point of it.
-    fn park(&mut self, w: usize) {
-        let worker = &self.prober.workers[w];
-        if !self.shortcuts.parking
-            || !worker.on_hold
-            || worker.parked
-            || !worker.alive()
-            || !worker.running()
-            || worker.in_flight.is_some()
-            || worker.wake_at.is_some()
-            || worker.pending_tick
-            || worker.pending_trigger
-            || worker.stopping()
-            || worker.period.is_zero()
-            || self.held_tick_acts(w)
-        {
-            return;
-        }
-        self.worker_changed(w);
-        self.prober.workers[w].parked = true;
-        if !self.shortcuts.listed[w] {
-            self.shortcuts.listed[w] = true;
-            self.shortcuts.parked.push(w);
-        }
-    }
-
-    /// Puts back on the agenda every parked worker whose next tick would now do something (or
-    /// that is no longer held), at the first tick of its grid that has not gone by: a tick at
-    /// this very instant has gone by when it orders before the item dispatched last (ticks
-    /// due at one instant read the status as the items before them left it).
-    pub(super) fn unpark_changed(&mut self) {
-        // `held_tick_acts` for every parked worker. A listed worker that is no longer
-        // parked (a wake-up resumed its ticks, or AddPod re-created it) leaves the list; one
-        // that exited stays parked, and its ticks stay off the agenda as they would anyway.
-        if !self.status.written {
-            return;
-        }
-        let mut i = 0;
-        while i < self.shortcuts.parked.len() {
-            let w = self.shortcuts.parked[i];
-            let parked = self.prober.workers[w].parked;
-            if parked && !self.held_tick_acts(w) {
-                i += 1;
-                continue;
-            }
-            if parked {
-                self.unpark(w);
-            }
-            self.shortcuts.listed[w] = false;
-            self.shortcuts.parked.swap_remove(i);
-        }
-    }
-
-    /// Puts parked worker `w`'s ticks back on the agenda from the first that has not gone by
-    /// (it stays listed in `parked` until the next `unpark_changed`).
-    fn unpark(&mut self, w: usize) {
-        let now = self.now;
-        let worker = self.prober.workers[w];
-        let period = worker.period.as_millis();
-        let mut next = worker.next_tick;
-        if next < now {
-            let behind = now.saturating_since(next).as_millis();
-            next = next.saturating_add(SimDuration::from_millis(
-                behind.div_ceil(period).saturating_mul(period),
-            ));
-        }
-        if next == now && self.gone_by(w, now) {
-            next = next.saturating_add(worker.period);
-        }
-        self.worker_changed(w);
-        self.prober.workers[w].parked = false;
-        self.prober.workers[w].next_tick = next;
-    }
-
-    /// Whether worker `w`'s tick at `now` orders before the item dispatched last.
-    fn gone_by(&self, w: usize, now: SimTime) -> bool {
-        let tick = self.shortcuts.agenda.node(w, Key::new(now, Class::Tick));
-        let (key, slot) = self.shortcuts.last_due;
-        let last = match slot {
-            Slot::Worker(v) => self.shortcuts.agenda.node(v, key),
-            _ => key.node(),
-        };
-        tick < last
-    }
-
     /// The worker's wait between probes (P16): stop, then a manual trigger, then a tick.
     pub(super) fn worker_wait<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
         self.worker_changed(w);
@@ -627,21 +530,21 @@ impl Simulation {
             self.prober.workers[w].wake_at = None;
             let step = self.do_probe(w, out);
             match step {
-                Step::Continue => {}
-                Step::Stop => {
+                DoProbe::Continue => {}
+                DoProbe::Stop => {
                     self.exit_worker(w);
                     return;
                 }
-                Step::InFlight => return,
+                DoProbe::InFlight => return,
             }
         }
     }
 
-    pub(super) fn after_probe<S: Sink>(&mut self, w: usize, step: Step, out: &mut Out<'_, S>) {
+    pub(super) fn after_probe<S: Sink>(&mut self, w: usize, step: DoProbe, out: &mut Out<'_, S>) {
         match step {
-            Step::Continue => self.worker_wait(w, out),
-            Step::Stop => self.exit_worker(w),
-            Step::InFlight => {}
+            DoProbe::Continue => self.worker_wait(w, out),
+            DoProbe::Stop => self.exit_worker(w),
+            DoProbe::InFlight => {}
         }
     }
 
@@ -766,7 +669,7 @@ impl Simulation {
     }
 
     /// doProbe up to the point where the probe runs (P22–P31).
-    pub(super) fn do_probe<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) -> Step {
+    pub(super) fn do_probe<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) -> DoProbe {
         let now = self.now;
         let (c, kind) = (
             self.prober.workers[w].container,
@@ -774,8 +677,8 @@ impl Simulation {
         );
         let view = self.status.view[c];
         let id = match self.read_status(c, self.prober.workers[w].container_id) {
-            StatusReading::Nothing => return Step::Continue,
-            StatusReading::Terminal => return Step::Stop,
+            StatusReading::Nothing => return DoProbe::Continue,
+            StatusReading::Terminal => return DoProbe::Stop,
             StatusReading::Known(id) => id,
             StatusReading::NewInstance(id) => {
                 self.new_instance(w, id, &view, out);
@@ -784,7 +687,7 @@ impl Simulation {
         };
         // P26.
         if self.prober.workers[w].on_hold {
-            return Step::Continue;
+            return DoProbe::Continue;
         }
         // P27.
         if !view.running {
@@ -798,17 +701,17 @@ impl Simulation {
                         || self.pod.restart_policy != RestartPolicy::Never
                 };
                 if !keep {
-                    return Step::Stop;
+                    return DoProbe::Stop;
                 }
             }
-            return Step::Continue;
+            return DoProbe::Continue;
         }
         let Some(probe) = self.pod.container(c).probe(kind) else {
-            return Step::Stop;
+            return DoProbe::Stop;
         };
         // P29, P30.
         if !probe_due(kind, &view, now, i64::from(probe.initial_delay_seconds())) {
-            return Step::Continue;
+            return DoProbe::Continue;
         }
         // P31: run it.
         self.begin_attempt(w, now, 1, out)
@@ -852,7 +755,7 @@ impl Simulation {
         began: SimTime,
         attempt: u8,
         out: &mut Out<'_, S>,
-    ) -> Step {
+    ) -> DoProbe {
         let now = self.now;
         let (outcome, output, duration) = self.run_attempt(w);
         if duration.is_zero() {
@@ -872,7 +775,7 @@ impl Simulation {
             outcome,
             output,
         });
-        Step::InFlight
+        DoProbe::InFlight
     }
 
     pub(super) fn complete_attempt<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
@@ -893,7 +796,7 @@ impl Simulation {
         outcome: Outcome,
         output: OutputKind,
         out: &mut Out<'_, S>,
-    ) -> Step {
+    ) -> DoProbe {
         if outcome == Outcome::Error && attempt < MAX_PROBE_ATTEMPTS {
             return self.begin_attempt(w, began, attempt + 1, out);
         }
@@ -904,7 +807,7 @@ impl Simulation {
         );
         let spec = self.pod.container(c);
         let Some(probe) = spec.probe(kind) else {
-            return Step::Stop;
+            return DoProbe::Stop;
         };
         let probe_output = ProbeOutput {
             handler: probe.handler(),
@@ -952,7 +855,7 @@ impl Simulation {
         }
         // P31: an error is thrown away.
         let result = match outcome {
-            Outcome::Error => return Step::Continue,
+            Outcome::Error => return DoProbe::Continue,
             Outcome::Success | Outcome::Warning => ProbeResult::Success,
             Outcome::Failure => ProbeResult::Failure,
         };
@@ -961,7 +864,7 @@ impl Simulation {
             probe.failure_threshold().unsigned_abs(),
         );
         let Some(id) = self.prober.workers[w].container_id else {
-            return Step::Continue;
+            return DoProbe::Continue;
         };
         // P33.
         let w_mut = &mut self.prober.workers[w];
@@ -976,7 +879,7 @@ impl Simulation {
         if (result == ProbeResult::Failure && run < failure_threshold)
             || (result == ProbeResult::Success && run < success_threshold)
         {
-            return Step::Continue;
+            return DoProbe::Continue;
         }
         // P35: hold after a decisive liveness/startup verdict.
         let hold = match kind {
@@ -991,7 +894,7 @@ impl Simulation {
             self.prober.workers[w].result_run = 0;
         }
         self.set_result(w, id, result, out);
-        Step::Continue
+        DoProbe::Continue
     }
 
     /// One attempt against the application (P38–P40, P48–P52;
@@ -1051,105 +954,5 @@ impl Simulation {
         };
         let response = self.behaviours.respond(&attempt, &mut self.rng);
         classify(handler, response, timeout, &self.profile)
-    }
-}
-
-/// What an answer makes of an attempt with this handler and timeout (P48–P52,
-/// docs/semantics.md#mid-answer): the outcome, the output and how long the attempt took.
-pub(super) fn classify(
-    handler: &Handler,
-    response: Response,
-    timeout: SimDuration,
-    profile: &Profile,
-) -> (Outcome, OutputKind, SimDuration) {
-    let Response { answer, latency } = response;
-    let timed_out = answer == Answer::Timeout || latency >= timeout;
-    let duration = if timed_out { timeout } else { latency };
-    let (outcome, output) = match handler {
-        Handler::HttpGet { .. } => classify_http(answer, timed_out, profile.redirect_prefix),
-        Handler::TcpSocket { .. } => classify_tcp(answer, timed_out),
-        Handler::Exec { .. } => {
-            if timed_out && answer != Answer::Error {
-                match profile.exec_timeout() {
-                    ExecTimeout::Error(wording) => {
-                        (Outcome::Error, OutputKind::ExecTimeout(wording, timeout))
-                    }
-                    ExecTimeout::Failure(wording) => {
-                        (Outcome::Failure, OutputKind::ExecTimeout(wording, timeout))
-                    }
-                }
-            } else {
-                classify_exec(answer)
-            }
-        }
-        Handler::Grpc { .. } => classify_grpc(answer, timed_out, timeout),
-    };
-    (outcome, output, duration)
-}
-
-/// P50.
-fn classify_http(answer: Answer, timed_out: bool, prefixed: bool) -> (Outcome, OutputKind) {
-    if timed_out {
-        return (Outcome::Failure, OutputKind::HttpTimeout);
-    }
-    let status = match answer {
-        Answer::Status(code) => code,
-        Answer::Ok | Answer::Open | Answer::Serving => 200,
-        Answer::Fail | Answer::NotServing | Answer::Unknown | Answer::Exit(_) => 500,
-        Answer::Refused => return (Outcome::Failure, OutputKind::HttpRefused),
-        Answer::Timeout => return (Outcome::Failure, OutputKind::HttpTimeout),
-        Answer::Error => return (Outcome::Error, OutputKind::ScriptedError),
-    };
-    match status {
-        200..=299 => (Outcome::Success, OutputKind::Empty),
-        300..=399 => (Outcome::Warning, OutputKind::HttpRedirect { prefixed }),
-        _ => (Outcome::Failure, OutputKind::HttpStatus(status)),
-    }
-}
-
-/// P51.
-fn classify_tcp(answer: Answer, timed_out: bool) -> (Outcome, OutputKind) {
-    if timed_out {
-        return (Outcome::Failure, OutputKind::TcpTimeout);
-    }
-    match answer {
-        Answer::Ok | Answer::Open | Answer::Status(_) | Answer::Serving => {
-            (Outcome::Success, OutputKind::Empty)
-        }
-        Answer::Error => (Outcome::Error, OutputKind::ScriptedError),
-        Answer::Timeout => (Outcome::Failure, OutputKind::TcpTimeout),
-        Answer::Fail | Answer::Refused | Answer::Exit(_) | Answer::NotServing | Answer::Unknown => {
-            (Outcome::Failure, OutputKind::TcpRefused)
-        }
-    }
-}
-
-/// P48 (apart from timeouts).
-fn classify_exec(answer: Answer) -> (Outcome, OutputKind) {
-    match answer {
-        Answer::Ok | Answer::Exit(0) => (Outcome::Success, OutputKind::Empty),
-        Answer::Error => (Outcome::Error, OutputKind::ScriptedError),
-        _ => (Outcome::Failure, OutputKind::Empty),
-    }
-}
-
-/// P52.
-fn classify_grpc(answer: Answer, timed_out: bool, timeout: SimDuration) -> (Outcome, OutputKind) {
-    if timed_out {
-        return (Outcome::Failure, OutputKind::GrpcTimeout(timeout));
-    }
-    match answer {
-        Answer::Ok | Answer::Serving => (Outcome::Success, OutputKind::GrpcHealthy),
-        Answer::Fail | Answer::NotServing => {
-            (Outcome::Failure, OutputKind::GrpcUnhealthy("NOT_SERVING"))
-        }
-        Answer::Unknown => (Outcome::Failure, OutputKind::GrpcUnhealthy("UNKNOWN")),
-        Answer::Refused => (Outcome::Failure, OutputKind::GrpcRefused),
-        Answer::Error => (Outcome::Error, OutputKind::ScriptedError),
-        Answer::Timeout => (Outcome::Failure, OutputKind::GrpcTimeout(timeout)),
-        Answer::Status(_) | Answer::Open | Answer::Exit(_) => (
-            Outcome::Failure,
-            OutputKind::GrpcUnhealthy("SERVICE_UNKNOWN"),
-        ),
     }
 }
