@@ -3,8 +3,11 @@
 //! One [`Simulation`] models one pod on one kubelet: the probe workers (probe layer, P…, in
 //! `worker`), the pod worker with its syncs, kills, starts and back-off (runtime layer, R…, in
 //! `pod_worker`), the status it generates (`status`), and the PLEG and the container runtime that
-//! runs each container's process (`runtime`). It owns "now", the seeded generator, and the
-//! application behaviours; this file holds the state, the public API and the agenda.
+//! runs each container's process (`runtime`), each component's state a struct in its file
+//! (docs/design.md#engine), with the kubelet-wide deadlines in `timers`. It owns "now", the
+//! seeded generator, and the application behaviours; this file holds the public API and the
+//! run loop. The shortcuts (`agenda`, `parking`, `steady`, `cycle`) keep their state in
+//! `shortcuts` and hear of changes through `facts`.
 //!
 //! Time advances from deadline to deadline. Everything due at one instant happens in the
 //! canonical order of docs/semantics.md#order: PLEG relist, runtime happenings (process
