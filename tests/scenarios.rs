@@ -1,6 +1,11 @@
 //! One test per scenario file under `scenarios/`: it must load, run twice to the same bytes
 //! (timeline and JSON), satisfy its own expectations, and match its reviewed golden timeline
 //! (`<name>.snap` beside it).
+//!
+//! Scenarios under `scenarios/pending/` state what the kubelet does where the engine does not
+//! follow it yet: each must load and run deterministically, and at least one of its expectations
+//! must fail today. When the engine changes and they all hold, the test fails and says to move
+//! the file into the bundled set with a reviewed golden.
 
 mod support;
 
@@ -60,6 +65,39 @@ fn replay(path: &Path) -> Result<(), Failed> {
     support::compare_golden(&path.with_extension("snap"), &first).map_err(Failed::from)
 }
 
+/// A pending scenario: deterministic, and still failing at least one expectation.
+fn pending(path: &Path) -> Result<(), Failed> {
+    let name = support::rel(path);
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    let scenario = Scenario::from_str_with(&text, &name, &mut support::RepoFiles)
+        .map_err(|e| e.render(&text))?;
+    let run = || -> Result<Vec<u8>, Failed> {
+        render(&scenario, Format::Json, false, Vec::new())
+            .map_err(|e| format!("{name}: {e}").into())
+    };
+    if run()? != run()? {
+        return Err(format!("{name}: two runs differ").into());
+    }
+    if scenario.expect.is_empty() {
+        return Err(format!("{name}: a pending scenario must carry expectations").into());
+    }
+    let failures = check(&scenario).map_err(|e| format!("{name}: {e}"))?;
+    if failures.is_empty() {
+        return Err(format!(
+            "{name}: every expectation holds now: move it out of scenarios/pending/, give it a \
+             reviewed golden, and update docs/semantics.md"
+        )
+        .into());
+    }
+    Ok(())
+}
+
 fn main() {
-    support::run_per_file(&["scenarios"], &["yaml", "yml", "json"], replay);
+    support::run_per_file(&["scenarios"], &["yaml", "yml", "json"], |path| {
+        if support::rel(path).starts_with("scenarios/pending/") {
+            pending(path)
+        } else {
+            replay(path)
+        }
+    });
 }

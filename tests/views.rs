@@ -122,6 +122,20 @@ const CASES: &[Case] = &[
         None,
     ),
     (
+        "sidecar-startup-restarts-get",
+        "scenarios/sidecars/23-14-sidecar-startup-probe-fails-restarts.yaml",
+        None,
+        Format::Get,
+        None,
+    ),
+    (
+        "startup-same-instant-get",
+        "scenarios/startup/same-instant-startup-success-unseen-by-liveness.yaml",
+        None,
+        Format::Get,
+        None,
+    ),
+    (
         "startup-slow-starter-saved-describe",
         "scenarios/startup/slow-starter-saved-by-startup-probe.yaml",
         None,

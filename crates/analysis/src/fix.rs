@@ -34,7 +34,9 @@ fn s(v: Option<SimDuration>) -> String {
     v.map_or_else(|| "never".to_owned(), |d| format!("{d}s"))
 }
 
-fn retime(p: &ProbeSpec, f: impl FnOnce(&mut ProbeTiming)) -> Option<ProbeSpec> {
+/// `p` with its timing fields changed by `f`; `None` when the result is not a valid probe.
+#[must_use]
+pub fn retime(p: &ProbeSpec, f: impl FnOnce(&mut ProbeTiming)) -> Option<ProbeSpec> {
     let mut t = p.timing();
     f(&mut t);
     ProbeSpec::new(p.handler().clone(), t).ok()

@@ -23,7 +23,7 @@ mod vocabulary;
 
 pub use kube::{
     BackOffWording, EventType, KillMessage, KubeEvent, LifecycleWording, Message, ObjectRef,
-    PodName, PulledWording, Recorded,
+    PodName, PresentWording, PulledWording, Recorded,
 };
 pub use output::{ExecTimeoutWording, OutputKind, ProbeOutput};
 pub use status::{ContainerState, ContainerStatus, ExitReason, Phase, Terminated, WaitingReason};

@@ -6,7 +6,9 @@
 
 use core::fmt;
 
-use crate::event::{BackOffWording, ExecTimeoutWording, LifecycleWording, PulledWording};
+use crate::event::{
+    BackOffWording, ExecTimeoutWording, LifecycleWording, PresentWording, PulledWording,
+};
 use crate::time::SimDuration;
 
 /// The oldest modelled minor (1.19).
@@ -66,11 +68,13 @@ pub enum Gate {
     ContainerRestartRules,
     /// `ChangeContainerStatusOnKubeletRestart` (≥1.35, deprecated, default off).
     ChangeContainerStatusOnKubeletRestart,
+    /// `KubeletEnsureSecretPulledImages` (≥1.33, default on from 1.35).
+    KubeletEnsureSecretPulledImages,
 }
 
 impl Gate {
     /// Every gate, in a fixed order.
-    pub const ALL: [Gate; 9] = [
+    pub const ALL: [Gate; 10] = [
         Gate::StartupProbe,
         Gate::ExecProbeTimeout,
         Gate::ProbeTerminationGracePeriod,
@@ -80,6 +84,7 @@ impl Gate {
         Gate::ReduceDefaultCrashLoopBackOffDecay,
         Gate::ContainerRestartRules,
         Gate::ChangeContainerStatusOnKubeletRestart,
+        Gate::KubeletEnsureSecretPulledImages,
     ];
 
     /// The gate's name as in `--feature-gates`.
@@ -95,6 +100,7 @@ impl Gate {
             Gate::ReduceDefaultCrashLoopBackOffDecay => "ReduceDefaultCrashLoopBackOffDecay",
             Gate::ContainerRestartRules => "ContainerRestartRules",
             Gate::ChangeContainerStatusOnKubeletRestart => "ChangeContainerStatusOnKubeletRestart",
+            Gate::KubeletEnsureSecretPulledImages => "KubeletEnsureSecretPulledImages",
         }
     }
 
@@ -154,6 +160,12 @@ impl Gate {
             Gate::ChangeContainerStatusOnKubeletRestart => match minor {
                 0..=34 => GateState::Absent(true),
                 _ => GateState::Settable(false),
+            },
+            // kube_features.go: alpha in 1.33 (off), beta in 1.35 (on).
+            Gate::KubeletEnsureSecretPulledImages => match minor {
+                0..=32 => GateState::Absent(false),
+                33..=34 => GateState::Settable(false),
+                _ => GateState::Settable(true),
             },
         }
     }
@@ -469,6 +481,20 @@ impl Profile {
         !self.gate(Gate::ChangeContainerStatusOnKubeletRestart)
     }
 
+    /// R56: the `Pulled` message for an image already on the node. With
+    /// `KubeletEnsureSecretPulledImages` on, `EnsureImageExists` asks the image pull manager
+    /// whether the pod may use the present image and, when it may, says so in the message
+    /// (pkg/kubelet/images/image_manager.go, 1.33+); with the gate off the old text stays.
+    /// probesim's pods use no pull secrets, so a present image is always accessible.
+    #[must_use]
+    pub fn present_wording(&self) -> PresentWording {
+        if self.gate(Gate::KubeletEnsureSecretPulledImages) {
+            PresentWording::Accessible
+        } else {
+            PresentWording::Short
+        }
+    }
+
     /// The first modelled release that has `gate`, when this one predates it (the gate is not
     /// there yet, and its feature is not either).
     #[must_use]
@@ -524,6 +550,54 @@ mod tests {
         assert_eq!(
             p.crash_loop_backoff(None),
             (SimDuration::from_secs(10), SimDuration::from_secs(300))
+        );
+    }
+
+    #[test]
+    fn a_present_image_is_accessible_to_the_pod_from_1_35_or_with_the_gate_in_1_33() {
+        // R56: KubeletEnsureSecretPulledImages (alpha 1.33, beta and on from 1.35) changes the
+        // `Pulled` message for a present image.
+        let at = |m: u8| Profile::for_minor(m).expect("modelled");
+        for minor in 19..=34 {
+            assert_eq!(
+                at(minor).present_wording(),
+                PresentWording::Short,
+                "1.{minor}"
+            );
+        }
+        for minor in 35..=37 {
+            assert_eq!(
+                at(minor).present_wording(),
+                PresentWording::Accessible,
+                "1.{minor}"
+            );
+        }
+        let mut p = at(33);
+        p.set_gate("KubeletEnsureSecretPulledImages", true)
+            .expect("settable in 1.33");
+        assert_eq!(p.present_wording(), PresentWording::Accessible);
+        let mut p = at(37);
+        p.set_gate("KubeletEnsureSecretPulledImages", false)
+            .expect("settable in 1.37");
+        assert_eq!(p.present_wording(), PresentWording::Short);
+        assert!(matches!(
+            at(32).set_gate("KubeletEnsureSecretPulledImages", true),
+            Err(GateError::NotInRelease { .. })
+        ));
+        let message = |wording| {
+            crate::event::Message::AlreadyPresent {
+                image: "busybox:1.36",
+                wording,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            message(PresentWording::Short),
+            "Container image \"busybox:1.36\" already present on machine"
+        );
+        assert_eq!(
+            message(PresentWording::Accessible),
+            "Container image \"busybox:1.36\" already present on machine and can be accessed by the pod"
         );
     }
 

@@ -16,7 +16,7 @@
 //! |---|---|---|
 //! | `timeline` | [`ReadableSink`] | the timeline for people: durations, threshold runs, a legend |
 //! | `timeline -v` | [`TextSink`] | the exact table, one line per event (pod syncs too), then the final status |
-//! | `get` | [`GetSink`] | `kubectl get pod -w`: a row whenever READY, STATUS or RESTARTS changes |
+//! | `get` | [`GetSink`] | `kubectl get pod -w`: a row for every watch event (every change of the pod object) |
 //! | `describe` | [`DescribeSink`] | `kubectl describe pod` at the end of the run (or `--at`) |
 //! | `json` | [`JsonSink`] | one JSON document (docs/cli.md#--format-json), one event per line |
 //! | `jsonl` | [`JsonlSink`] | one event object per line, then `{"kind": "final", …}` |

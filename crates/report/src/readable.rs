@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use probesim_core::{
     Event, EventKind, EventType, Flow, KubeEvent, Message, Outcome, PodSpec, PodStatus, ProbeKind,
-    Profile, Recorded, SimDuration, SimTime, Sink,
+    ProbeResult, Profile, Recorded, SimDuration, SimTime, Sink,
 };
 
 use crate::text::{describe, write_final, KIND_WIDTH, POD_LABEL};
@@ -69,6 +69,10 @@ struct Streak {
     /// The run length at which the last probe reached its threshold (P34), for the `result`
     /// line that follows it.
     reached: Option<u32>,
+    /// When the last probe's result was known: a crossing follows its probe at that instant.
+    last: Option<SimTime>,
+    /// The container's process has ended and no new instance has started (P27).
+    stopped: bool,
 }
 
 /// The timeline for people: one line per happening, times as durations (`2m30s`), a probe's
@@ -327,6 +331,12 @@ impl<W: Write> Sink for ReadableSink<W> {
             EventKind::Start { container, .. } => {
                 for (_, run) in self.runs.iter_mut().filter(|((c, _), _)| c == container) {
                     run.probed = false;
+                    run.stopped = false;
+                }
+            }
+            EventKind::Exit { container, .. } => {
+                for (_, run) in self.runs.iter_mut().filter(|((c, _), _)| c == container) {
+                    run.stopped = true;
                 }
             }
             // A new kubelet has new workers.
@@ -350,6 +360,7 @@ impl<W: Write> Sink for ReadableSink<W> {
                 .or_default();
             run.probed = true;
             run.reached = None;
+            run.last = Some(event.t);
             let mut what = format!("{probe} {}", outcome.as_str());
             if outcome == Outcome::Error {
                 // P31: the result is thrown away; the run does not move.
@@ -419,7 +430,13 @@ impl<W: Write> Sink for ReadableSink<W> {
                     .get(&(container.to_owned(), probe.index()))
                     .copied()
                     .unwrap_or_default();
-                if !run.probed {
+                // A verdict follows its probe at the same instant (P34); any other result is
+                // a stopped container's Failure (P27) or the worker's first sight of a new
+                // instance (P25), which can come a sync after the start.
+                let crossed = run.probed && run.last == Some(event.t);
+                if run.stopped && result == ProbeResult::Failure && !crossed {
+                    what.push_str(" (the container is not running, P27)");
+                } else if !crossed {
                     what.push_str(" (the worker's initial value)");
                 } else if let Some(n) = run.reached {
                     // The run that made the worker record its verdict (P34).

@@ -5,11 +5,12 @@
 use probesim_kube::printable::printable_lines;
 use std::io;
 
-use probesim_core::{PodSpec, PodStatus, SimDuration, SimTime};
+use probesim_core::{PodSpec, PodStatus, ProbeKind, ProbeSpec, SimDuration, SimTime};
 use probesim_scenario::limit::check_listed;
 use probesim_scenario::run::{horizon, run_into, Hearing, RunFailure, MAX_LISTED_EVENTS};
 use probesim_scenario::scenario::Scenario;
 
+use crate::explain::{Rerun, Setting};
 use crate::trace::{Trace, TraceSink};
 use crate::{Format, ReportSink, RunInfo, ViewOptions};
 
@@ -70,7 +71,8 @@ pub fn render_with<W: io::Write>(
                 scenario.description.as_deref(),
                 sim.pod(),
             )
-            .with_describe(sim.pod(), sim.profile()),
+            .with_describe(sim.pod(), sim.profile())
+            .with_story(scenario),
         ))
     } else {
         ReportSink::with_view(
@@ -183,16 +185,85 @@ pub fn trace_run(scenario: &Scenario) -> Result<TracedRun, RunFailure> {
 pub fn render_explain<W: io::Write>(scenario: &Scenario, mut w: W) -> Result<W, RunFailure> {
     let run = trace_run(scenario)?;
     let mut text = String::new();
+    let rerun = Changed(scenario);
     crate::explain::explain(
         &mut text,
         &run.info(scenario),
         scenario.description.as_deref(),
         &run.pod,
         &run.trace,
+        &story_setting(scenario, Some(&rerun)),
     )
     .map_err(|_| RunFailure::Io(io::Error::other("formatting failed")))?;
     // The story quotes commands and messages from the scenario.
     w.write_all(printable_lines(&text).as_bytes())
         .map_err(RunFailure::Io)?;
     Ok(w)
+}
+
+/// What the story of `scenario` knows beyond its run: the back-off curve of its release and
+/// node (R28), and `rerun` for measured changes.
+#[must_use]
+pub fn story_setting<'a>(scenario: &Scenario, rerun: Option<&'a dyn Rerun>) -> Setting<'a> {
+    Setting {
+        backoff: Some(
+            scenario
+                .profile
+                .crash_loop_backoff(scenario.kubelet.max_container_restart_period),
+        ),
+        rerun,
+    }
+}
+
+/// The scenario run again with one container's probes changed: the same seed, horizon and
+/// scripts. A probe the change adds answers with the script of the probe whose handler it
+/// shares (a startup probe on the liveness probe's endpoint answers as that endpoint does).
+#[derive(Clone, Copy, Debug)]
+pub struct Changed<'a>(pub &'a Scenario);
+
+impl Rerun for Changed<'_> {
+    fn rerun(&self, c: usize, probes: &[Option<ProbeSpec>; 3]) -> Option<Trace> {
+        let mut scenario = self.0.clone();
+        let init = scenario.pod.init_containers.len();
+        let (spec, bindings, index) = if c < init {
+            (
+                &mut scenario.pod.init_containers[c],
+                &mut scenario.init_bindings,
+                c,
+            )
+        } else {
+            (
+                scenario.pod.containers.get_mut(c - init)?,
+                &mut scenario.bindings,
+                c - init,
+            )
+        };
+        for kind in ProbeKind::ALL {
+            let Some(added) = &probes[kind.index()] else {
+                continue;
+            };
+            if spec.probes[kind.index()].is_some() {
+                continue;
+            }
+            let like = ProbeKind::ALL.into_iter().find(|k| {
+                spec.probes[k.index()]
+                    .as_ref()
+                    .is_some_and(|p| p.handler() == added.handler())
+            });
+            if let Some(like) = like {
+                for b in bindings
+                    .iter_mut()
+                    .filter(|b| b.container == index && b.probes.contains(&like))
+                {
+                    b.probes.push(kind);
+                }
+            }
+        }
+        for b in bindings.iter_mut().filter(|b| b.container == index) {
+            b.probes.retain(|k| probes[k.index()].is_some());
+        }
+        bindings.retain(|b| !b.probes.is_empty());
+        spec.probes = probes.clone();
+        trace_run(&scenario).ok().map(|run| run.trace)
+    }
 }

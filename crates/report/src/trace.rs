@@ -197,24 +197,61 @@ impl Trace {
     }
 
     /// Whether the `Result` at item `i` is a worker's initial value for a new container (P25)
-    /// rather than a threshold crossing: no run of that probe since the container's last start
-    /// or the kubelet's restart.
+    /// rather than a threshold crossing ([`Trace::result_cause`]).
     #[must_use]
     pub fn is_initial(&self, i: usize) -> bool {
-        let What::Result { c, probe, .. } = self.items[i].what else {
-            return false;
+        self.result_cause(i) == Some(ResultCause::Initial)
+    }
+
+    /// What made the worker store the `Result` at item `i` (`None` for any other item). A
+    /// crossing is placed right after the probe run that made it, at the same instant (P34);
+    /// a result with no run of that probe at its instant is either the Failure of a container
+    /// that is not running (P27) or the initial value the worker records when it first sees a
+    /// container instance (P25), which can come a sync after the start, when earlier runs have
+    /// probed the status the kubelet still held.
+    #[must_use]
+    pub fn result_cause(&self, i: usize) -> Option<ResultCause> {
+        let What::Result { c, probe, result } = self.items.get(i)?.what else {
+            return None;
         };
+        let t = self.items[i].t;
+        let mut running = None;
+        let mut cause = None;
         for item in self.items[..i].iter().rev() {
             match item.what {
                 What::Probe {
                     c: pc, probe: pp, ..
-                } if pc == c && pp == probe => return false,
-                What::Start { c: sc, .. } if sc == c => return true,
-                What::KubeletRestart => return true,
+                } if pc == c && pp == probe && cause.is_none() => {
+                    if item.t == t {
+                        return Some(ResultCause::Crossing);
+                    }
+                    cause = Some(ResultCause::Initial);
+                }
+                What::Result {
+                    c: rc, probe: rp, ..
+                } if rc == c && rp == probe && cause.is_none() => {
+                    cause = Some(ResultCause::Initial);
+                }
+                What::Start { c: sc, .. } if sc == c => {
+                    running.get_or_insert(true);
+                    cause.get_or_insert(ResultCause::Initial);
+                }
+                What::Exit { c: ec, .. } if ec == c => {
+                    running.get_or_insert(false);
+                }
+                What::KubeletRestart => {
+                    cause.get_or_insert(ResultCause::Initial);
+                }
                 _ => {}
             }
+            if running.is_some() && cause.is_some() {
+                break;
+            }
         }
-        true
+        if running == Some(false) && result == ProbeResult::Failure {
+            return Some(ResultCause::NotRunning);
+        }
+        Some(ResultCause::Initial)
     }
 
     /// The probe types each container has, in [`ProbeKind::ALL`] order.
@@ -226,6 +263,18 @@ impl Trace {
             .filter(|k| spec.probe(*k).is_some())
             .collect()
     }
+}
+
+/// Why a worker stored a result ([`Trace::result_cause`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultCause {
+    /// A run of probe results reached its threshold (P34).
+    Crossing,
+    /// The worker's initial value for a container instance it sees for the first time (P25),
+    /// or for a new kubelet's worker.
+    Initial,
+    /// The container is not running, so the worker stores Failure (P27).
+    NotRunning,
 }
 
 /// Builds a [`Trace`] from the event stream.
@@ -528,6 +577,64 @@ pub fn unfolded(trace: &Trace) -> Vec<Part> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The causes of every `Result` of container 0's `probe` in a run of `yaml`, with their
+    /// instants in seconds.
+    fn causes(yaml: &str, probe: ProbeKind) -> Vec<(u64, ProbeResult, ResultCause)> {
+        let scenario =
+            probesim_scenario::scenario::Scenario::from_str(yaml, "t.yaml").expect("valid");
+        let run = crate::render::trace_run(&scenario).expect("runs");
+        let trace = run.trace;
+        (0..trace.items.len())
+            .filter_map(|i| match trace.items[i].what {
+                What::Result {
+                    c: 0,
+                    probe: p,
+                    result,
+                } if p == probe => Some((
+                    trace.items[i].t.as_millis() / 1000,
+                    result,
+                    trace.result_cause(i)?,
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_new_instances_first_readiness_result_is_its_initial_value_not_a_crossing() {
+        // P25: after the kill at 50 s, a run at the start's instant probes the status the
+        // kubelet still holds; the worker sees the new instance a sync later (51 s) and records
+        // its initial Failure there, with no run of its own at that instant.
+        let yaml = "name: t\nduration: 60s\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: t}\n  spec:\n    containers:\n    - image: x\n      name: web\n      livenessProbe:\n        httpGet: {path: /, port: 8080}\n      readinessProbe:\n        httpGet: {path: /, port: 8080}\napps:\n  web:\n    endpoints:\n      \"http :8080/\": \"5x200 then 500\"\n";
+        let got = causes(yaml, ProbeKind::Readiness);
+        assert!(
+            got.contains(&(51, ProbeResult::Failure, ResultCause::Initial)),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(&(41, ProbeResult::Failure, ResultCause::Crossing)),
+            "{got:?}"
+        );
+        assert_eq!(got[0], (1, ProbeResult::Failure, ResultCause::Initial));
+    }
+
+    #[test]
+    fn a_stopped_containers_failure_is_not_a_crossing() {
+        // P27: the process exited by itself at 25 s and waits in back-off; the liveness worker
+        // then stores Failure for a container that is not running.
+        let yaml = "name: t\nduration: 40s\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: t}\n  spec:\n    containers:\n    - image: x\n      name: web\n      livenessProbe:\n        httpGet: {path: /, port: 8080}\n        periodSeconds: 5\napps:\n  web:\n    exit: \"1 after 2s\"\n    endpoints:\n      \"http :8080/\": \"ok\"\n";
+        let got = causes(yaml, ProbeKind::Liveness);
+        assert!(
+            got.iter()
+                .any(|(_, r, c)| *r == ProbeResult::Failure && *c == ResultCause::NotRunning),
+            "{got:?}"
+        );
+        assert!(
+            !got.iter().any(|(_, _, c)| *c == ResultCause::Crossing),
+            "{got:?}"
+        );
+    }
 
     fn trace_of(starts: &[u64], end: u64) -> Trace {
         let mut items = Vec::new();

@@ -26,7 +26,7 @@ fn readable() -> ViewOptions {
 }
 
 #[test]
-fn get_prints_a_row_only_when_ready_status_or_restarts_change() {
+fn get_prints_the_printer_cells_of_every_watch_event() {
     // R46–R49: the API server's printer at each change; RESTARTS "ago" from 1.22.
     let out = render(&kubia("1.37", "30m", "0s"), Format::Get, &readable());
     let mut lines = out.lines();
@@ -34,21 +34,8 @@ fn get_prints_a_row_only_when_ready_status_or_restarts_change() {
         lines.next(),
         Some("NAME             READY   STATUS              RESTARTS   AGE")
     );
-    let mut previous: Option<Vec<String>> = None;
     for line in lines {
         let cells: Vec<String> = line.split("   ").map(|c| c.trim().to_owned()).collect();
-        let key: Vec<String> = line
-            .split_whitespace()
-            .skip(1)
-            .take(3)
-            .map(str::to_owned)
-            .collect();
-        assert_ne!(
-            previous.as_ref(),
-            Some(&key),
-            "a row without a change: {line}"
-        );
-        previous = Some(key);
         assert!(cells.len() >= 4, "{line}");
     }
     assert!(
@@ -65,6 +52,25 @@ fn get_prints_a_row_only_when_ready_status_or_restarts_change() {
     assert!(
         old.contains("0/1     CrashLoopBackOff    6          12m\n"),
         "{old}"
+    );
+}
+
+#[test]
+fn get_prints_a_row_for_a_watch_event_that_changes_no_column() {
+    // R46: kubectl prints every watch event. The startup probe's success sets `started` at
+    // 20 s, a status write no column shows; readiness follows at 25 s.
+    let yaml = "name: started\nduration: 40s\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: web}\n  spec:\n    containers:\n    - name: web\n      image: example/web:1.0\n      startupProbe:\n        httpGet: {path: /, port: 8080}\n        periodSeconds: 10\n        failureThreshold: 5\n      readinessProbe:\n        httpGet: {path: /ready, port: 8080}\n        periodSeconds: 5\n        initialDelaySeconds: 25\napps:\n  web:\n    probes: {startup: \"1x500 then 200\"}\n";
+    let scenario = Scenario::from_str(yaml, "started.yaml").expect("a valid scenario");
+    let out = render(&scenario, Format::Get, &readable());
+    assert_eq!(
+        out,
+        "\
+NAME   READY   STATUS              RESTARTS   AGE
+web    0/1     ContainerCreating   0          0s
+web    0/1     Running             0          1s
+web    0/1     Running             0          20s
+web    1/1     Running             0          25s
+"
     );
 }
 
@@ -422,4 +428,23 @@ fn only_the_listing_formats_are_held_to_the_event_limit() {
             "{format}: {checked:?}"
         );
     }
+}
+
+#[test]
+fn the_picture_draws_a_new_instances_first_readiness_result_as_its_initial_value() {
+    // P25: after the kill at 60 s a readiness run probes the status the kubelet still holds;
+    // the worker records the new instance's initial Failure a sync later, at 61 s, with no run
+    // of its own then. It is drawn as the initial value's circle, not as a crossing.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/cmd/fixtures/emitted-web.yaml"
+    ))
+    .expect("the fixture");
+    let scenario = Scenario::from_str(&text, "emitted-web.yaml").expect("valid");
+    let svg = render(&scenario, Format::Svg, &ViewOptions::default());
+    assert!(
+        svg.contains("<title>t=61s readiness worker's initial value for the new container: Failure (P25)</title>"),
+        "no initial value at 61 s: {}", svg.matches("<title>t=61s").count()
+    );
+    assert!(!svg.contains("<title>t=61s readiness verdict: Failure"));
 }

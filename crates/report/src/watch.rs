@@ -13,12 +13,18 @@ use crate::tracker::PodTracker;
 ///
 /// The watch starts when the kubelet first reports the pod (the timeline's origin): the header
 /// and the first row (the status once the origin's events are in) are one flush of kubectl's
-/// tabwriter, then every instant at which READY,
-/// STATUS or the restart count changes prints one row, flushed on its own, as kubectl prints
-/// each watch event. Cells are the API server's printer at that instant ([`kubectl_row`],
-/// R46–R50; RESTARTS with `N (Xs ago)` from 1.22, AGE since the origin). Changes at one instant
-/// make one row (the status manager writes them in one update). When the pod object is
-/// removed, the watch's `DELETED` event prints its last row once more.
+/// tabwriter. Then every watch event of the pod prints one row, flushed on its own, as kubectl
+/// prints each event it receives without comparing it with the last (kubectl
+/// `pkg/cmd/get/get.go`, `watch`): a row also when no column changed. A watch event is a change
+/// of the pod object: the kubelet's status manager drops a status equal to the one it last
+/// wrote, and a status patch that changes nothing is not sent (pkg/kubelet/status, pkg/util/pod
+/// `PatchPodStatus`), so each instant at which the API status (any container's state, restart
+/// count, `ready`, `started`, a back-off message, the phase or a condition) or the deletion
+/// timestamp changes is one event; a condition's transition time only moves with its status.
+/// Changes at one instant make one row (the status manager writes them in one update). When the
+/// pod object is removed, the watch's `DELETED` event prints its last row once more. Cells are
+/// the API server's printer at that instant ([`kubectl_row`], R46–R50; RESTARTS with
+/// `N (Xs ago)` from 1.22, AGE since the origin).
 ///
 /// The layout is kubectl's (cli-runtime `printers/tabwriter.go`): columns are the widest cell
 /// plus 3 spaces, at least 6, and with `RememberWidths` a column never shrinks: a row whose
@@ -39,8 +45,8 @@ pub struct GetSink<W: Write> {
     profile: Profile,
     tracker: PodTracker,
     tabs: TabWriter,
-    /// READY, STATUS and the restart count of the last row printed.
-    last: Option<(String, String, String)>,
+    /// The API status of the last row printed.
+    last: Option<PodStatus>,
     /// The instant whose changes are not printed yet.
     at: SimTime,
     text: String,
@@ -75,21 +81,17 @@ impl<W: Write> GetSink<W> {
         Ok(sink)
     }
 
-    /// Prints the row of the instant `self.at` when its READY, STATUS or restart count differ
-    /// from the last row (the header, when still pending, goes in the same flush).
+    /// Prints the row of the instant `self.at` when the pod's API status differs from the one
+    /// of the last row, visible in a column or not (the header, when still pending, goes in the
+    /// same flush).
     fn print_if_changed(&mut self) -> io::Result<()> {
-        let row = kubectl_row(self.at, &self.pod, self.tracker.status(), &self.profile);
-        let count = row
-            .restarts
-            .split(' ')
-            .next()
-            .unwrap_or_default()
-            .to_owned();
-        let key = (row.ready.clone(), row.status.clone(), count);
-        if self.last.as_ref() == Some(&key) {
-            return Ok(());
+        let status = self.tracker.status();
+        match &mut self.last {
+            Some(last) if same_object(last, status) => return Ok(()),
+            Some(last) => last.clone_from(status),
+            None => self.last = Some(status.clone()),
         }
-        self.last = Some(key);
+        let row = kubectl_row(self.at, &self.pod, status, &self.profile);
         self.text.push_str(&row.cells().join("\t"));
         self.text.push('\n');
         self.out.clear();
@@ -107,6 +109,25 @@ impl<W: Write> GetSink<W> {
         self.w.flush()?;
         Ok(self.w)
     }
+}
+
+/// Whether two statuses are the same pod object for a watch: everything the API holds, the
+/// removal aside (a removal is the `DELETED` event, printed on its own).
+fn same_object(a: &PodStatus, b: &PodStatus) -> bool {
+    // Destructured, so that a field added to the status is not left out silently.
+    let PodStatus {
+        phase,
+        conditions,
+        init_containers,
+        containers,
+        deletion_timestamp,
+        removed: _,
+    } = a;
+    *phase == b.phase
+        && *conditions == b.conditions
+        && *init_containers == b.init_containers
+        && *containers == b.containers
+        && *deletion_timestamp == b.deletion_timestamp
 }
 
 impl<W: Write> Sink for GetSink<W> {
@@ -144,9 +165,11 @@ mod tests {
     }
 
     #[test]
-    fn changes_at_one_instant_make_one_row_and_the_ago_alone_makes_none() {
-        // R46–R49: the printer's cells at each instant that changes READY, STATUS or the
-        // restart count.
+    fn every_change_of_the_api_status_makes_one_row_and_the_ago_alone_makes_none() {
+        // R46–R49: the printer's cells at each instant that changes the pod object, as kubectl
+        // prints every watch event: `started` alone changes no column and still makes a row;
+        // a write of the same value is no watch event (the status manager drops an unchanged
+        // status); changes at one instant are one row.
         let pod = pod();
         let mut initial = status(vec![ContainerStatus::default()], false);
         initial.phase = Phase::Pending;
@@ -197,12 +220,20 @@ mod tests {
                     status: &restarted,
                 },
             ),
-            // Nothing visible changes: no row.
+            // Nothing visible changes, but the object does: a row.
             at(
                 50,
                 EventKind::Started {
                     container: "kubia",
                     started: true,
+                },
+            ),
+            // The same value again: the object does not change, no row.
+            at(
+                55,
+                EventKind::Ready {
+                    container: "kubia",
+                    ready: true,
                 },
             ),
         ];
@@ -218,6 +249,7 @@ NAME              READY   STATUS              RESTARTS   AGE
 kubia-unhealthy   0/1     ContainerCreating   0          0s
 kubia-unhealthy   1/1     Running             0          1s
 kubia-unhealthy   1/1     Running             1 (1s ago)   41s
+kubia-unhealthy   1/1     Running             1 (10s ago)   50s
 "
         );
     }

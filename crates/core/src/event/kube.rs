@@ -108,6 +108,17 @@ pub enum PulledWording {
     IncludingWaiting,
 }
 
+/// Wording of the `Pulled` message for an image already on the node (R56).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PresentWording {
+    /// `Container image "<image>" already present on machine` (gate
+    /// `KubeletEnsureSecretPulledImages` off: every release before 1.35 by default).
+    Short,
+    /// `… already present on machine and can be accessed by the pod` (the gate on: the image
+    /// manager has checked that the pod may use the image; default from 1.35).
+    Accessible,
+}
+
 /// Who the pod is, for messages that name it (`<name>_<namespace>(<uid>)`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PodName<'a> {
@@ -192,10 +203,12 @@ pub enum Message<'a> {
         /// Wording.
         wording: PulledWording,
     },
-    /// `Container image "<image>" already present on machine`.
+    /// `Container image "<image>" already present on machine…`.
     AlreadyPresent {
         /// Image reference.
         image: &'a str,
+        /// Wording.
+        wording: PresentWording,
     },
     /// `Created` message.
     Created {
@@ -275,8 +288,12 @@ impl fmt::Display for Message<'_> {
                     took.go()
                 ),
             },
-            Message::AlreadyPresent { image } => {
-                write!(f, "Container image \"{image}\" already present on machine")
+            Message::AlreadyPresent { image, wording } => {
+                write!(f, "Container image \"{image}\" already present on machine")?;
+                if wording == PresentWording::Accessible {
+                    f.write_str(" and can be accessed by the pod")?;
+                }
+                Ok(())
             }
             Message::Created { container, wording } => match wording {
                 LifecycleWording::Named => write!(f, "Created container {container}"),

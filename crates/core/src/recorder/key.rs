@@ -20,7 +20,7 @@ use core::fmt::{self, Write as _};
 
 use crate::event::{
     BackOffWording, KillMessage, KubeEvent, LifecycleWording, Message, ObjectRef, OutputKind,
-    ProbeOutput, PulledWording,
+    PresentWording, ProbeOutput, PulledWording,
 };
 use crate::spec::ProbeKind;
 
@@ -113,9 +113,13 @@ fn message(out: &mut Vec<u8>, m: &Message<'_>) {
                 PulledWording::IncludingWaiting => 1,
             });
         }
-        Message::AlreadyPresent { image } => {
+        Message::AlreadyPresent { image, wording } => {
             out.push(6);
             text(out, image);
+            out.push(match wording {
+                PresentWording::Short => 0,
+                PresentWording::Accessible => 1,
+            });
         }
         Message::Created { container, wording } => {
             out.push(7);

@@ -753,7 +753,10 @@ impl Simulation {
                 c,
                 EventType::Normal,
                 "Pulled",
-                Message::AlreadyPresent { image: &spec.image },
+                Message::AlreadyPresent {
+                    image: &spec.image,
+                    wording: self.profile.present_wording(),
+                },
             );
         }
         self.runtime.containers[c].image_present = true;

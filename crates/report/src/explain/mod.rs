@@ -14,8 +14,11 @@ use probesim_core::{
 
 use crate::trace::{fold, Item, Part, Trace, What};
 
+mod cause;
+mod restart;
 mod verdict;
 use crate::RunInfo;
+use restart::BackOffs;
 use verdict::verdict;
 
 /// At most this many steps are told; the rest is counted (a long run that never repeats).
@@ -56,6 +59,35 @@ struct Streak {
     failures: u32,
 }
 
+/// Runs the story's pod again with one container's probes changed: same scenario, seed and
+/// horizon. The verdict uses it to tell causes apart and to measure each change it suggests.
+pub trait Rerun {
+    /// The run with container `c`'s (engine index) probes replaced by `probes` (indexed like
+    /// [`ProbeKind::ALL`]), or `None` when it cannot be run (too many events to keep, a stuck
+    /// engine).
+    fn rerun(&self, c: usize, probes: &[Option<probesim_core::ProbeSpec>; 3]) -> Option<Trace>;
+}
+
+/// What the story knows beyond the run itself.
+#[derive(Clone, Copy, Default)]
+pub struct Setting<'a> {
+    /// The crash-loop back-off's initial and maximum delay for the run's release and node
+    /// (R28); `None`: back-off decisions are told without the figures behind them.
+    pub backoff: Option<(SimDuration, SimDuration)>,
+    /// Runs of changed pods; `None`: causes are told from the run alone and no change is
+    /// suggested, since none could be measured.
+    pub rerun: Option<&'a dyn Rerun>,
+}
+
+impl fmt::Debug for Setting<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Setting")
+            .field("backoff", &self.backoff)
+            .field("rerun", &self.rerun.is_some())
+            .finish()
+    }
+}
+
 /// Writes the explanation of a run.
 ///
 /// # Errors
@@ -66,6 +98,7 @@ pub fn explain(
     description: Option<&str>,
     pod: &PodSpec,
     trace: &Trace,
+    setting: &Setting<'_>,
 ) -> fmt::Result {
     writeln!(
         w,
@@ -91,11 +124,11 @@ pub fn explain(
         runs: vec![[Streak::default(); 3]; trace.names.len()],
         steps: 0,
         untold: 0,
-        backoffs: vec![Vec::new(); trace.names.len()],
         waiting: vec![false; trace.names.len()],
         crossing: vec![None; trace.names.len()],
         restarts: vec![0; trace.names.len()],
         consumed: std::collections::BTreeSet::new(),
+        backoff: BackOffs::new(trace.names.len(), setting.backoff),
     };
     for part in fold(trace) {
         match part {
@@ -139,7 +172,7 @@ pub fn explain(
     }
     writeln!(w)?;
     writeln!(w, "Verdict")?;
-    verdict(w, pod, trace, info.duration)
+    verdict(w, pod, trace, info.duration, setting)
 }
 
 fn plural(n: u64) -> &'static str {
@@ -300,8 +333,6 @@ struct Story<'a> {
     runs: Vec<[Streak; 3]>,
     steps: usize,
     untold: usize,
-    /// The back-offs seen so far per container, in order of first sight.
-    backoffs: Vec<Vec<SimDuration>>,
     /// Whether a container's back-off wait has been told (until it starts again).
     waiting: Vec<bool>,
     /// A threshold crossing told together with the kill that follows it.
@@ -310,6 +341,8 @@ struct Story<'a> {
     restarts: Vec<u32>,
     /// Items already told as part of a group.
     consumed: std::collections::BTreeSet<usize>,
+    /// The kubelet's back-off entries, followed through the run.
+    backoff: BackOffs,
 }
 
 impl Story<'_> {
@@ -359,6 +392,18 @@ impl Story<'_> {
                     probe: probe @ (ProbeKind::Liveness | ProbeKind::Startup),
                     result: ProbeResult::Failure,
                 } => self.runs[c][probe.index()].failures = 0,
+                What::Exit { c, .. } => self.backoff.died(c, item.t),
+                What::Kill {
+                    c,
+                    reason: KillReason::LivenessProbe | KillReason::StartupProbe,
+                    ..
+                } => self.backoff.kill(c, item.t),
+                What::Start { c, restart_count } => {
+                    self.restarts[c] = restart_count;
+                    self.waiting[c] = false;
+                    let _ = self.backoff.decide(c, item.t, true);
+                }
+                What::KubeletRestart => self.backoff.forget(),
                 _ => {}
             }
         }
@@ -536,8 +581,14 @@ impl Story<'_> {
                         _ => {}
                     }
                 }
-                What::Kill { c, reason, grace } => self.kill(w, item, i, c, reason, grace)?,
+                What::Kill { c, reason, grace } => {
+                    if matches!(reason, KillReason::LivenessProbe | KillReason::StartupProbe) {
+                        self.backoff.kill(c, item.t);
+                    }
+                    self.kill(w, item, i, c, reason, grace)?;
+                }
                 What::Exit { c, code, reason } => {
+                    self.backoff.died(c, item.t);
                     // Exits after a kill are told with the kill.
                     let killed = items[from..i - 1].iter().rev().find_map(|p| match p.what {
                         What::Kill { c: kc, .. } if kc == c => Some(true),
@@ -561,62 +612,7 @@ impl Story<'_> {
                     }
                 }
                 What::Start { c, restart_count } => self.start(w, item, i, c, restart_count)?,
-                What::BackOff { c, backoff } => {
-                    if self.waiting[c] {
-                        continue;
-                    }
-                    self.waiting[c] = true;
-                    // One step per wait: count the refusals until the next start.
-                    let refusals = items[i - 1..]
-                        .iter()
-                        .take_while(|n| !matches!(n.what, What::Start { c: sc, .. } if sc == c))
-                        .filter(|n| matches!(n.what, What::BackOff { c: bc, .. } if bc == c))
-                        .count();
-                    let earlier = self.restarts[c];
-                    let seen = &mut self.backoffs[c];
-                    let doublings = doublings(backoff);
-                    let growth = match seen.last() {
-                        None if earlier > 0 && doublings > 0 => format!(
-                            "the kubelet's crash-loop back-off doubles at each restart (R27–R30) and is now {}; it doubled {doublings} time{} before, at earlier restarts, but each of those back-offs had expired by the time the container stopped again, so those restarts did not wait",
-                            backoff.go(),
-                            plural(u64::from(doublings))
-                        ),
-                        None => format!(
-                            "the kubelet's crash-loop back-off (R27–R30) is {}",
-                            backoff.go()
-                        ),
-                        Some(last) if *last == backoff => format!(
-                            "the back-off stays at {}: it has reached its cap",
-                            backoff.go()
-                        ),
-                        Some(last) if backoff.as_millis() == last.as_millis() * 2 => format!(
-                            "the back-off has doubled from {} to {}",
-                            last.go(),
-                            backoff.go()
-                        ),
-                        Some(last) if backoff < *last => format!(
-                            "the back-off has been reset and starts again at {} (R32)",
-                            backoff.go()
-                        ),
-                        Some(last) => format!(
-                            "the back-off has grown from {} to {}, its cap",
-                            last.go(),
-                            backoff.go()
-                        ),
-                    };
-                    if seen.last() != Some(&backoff) {
-                        seen.push(backoff);
-                    }
-                    let name = self.name(c).to_owned();
-                    self.step(
-                        w,
-                        item.t,
-                        format_args!(
-                            "the kubelet wants to start {name} again, but {growth}; the status says CrashLoopBackOff (R34), and the start is refused {refusals} time{} until the back-off expires",
-                            plural(refusals as u64)
-                        ),
-                    )?;
-                }
+                What::BackOff { c, backoff } => self.refused(w, i, c, backoff)?,
                 What::Ready { c, ready } => {
                     let name = self.name(c).to_owned();
                     let has_readiness = self.pod.container(c).probe(ProbeKind::Readiness).is_some();
@@ -680,9 +676,7 @@ impl Story<'_> {
                     format_args!("every container has stopped: the pod object is removed from the API server"),
                 )?,
                 What::KubeletRestart => {
-                    for seen in &mut self.backoffs {
-                        seen.clear();
-                    }
+                    self.backoff.forget();
                     self.step(
                     w,
                     item.t,
@@ -866,72 +860,6 @@ impl Story<'_> {
             w,
             item.t,
             format_args!("{why} {name}{rule}; {ending}{restart}"),
-        )
-    }
-
-    fn start(
-        &mut self,
-        w: &mut impl fmt::Write,
-        item: Item,
-        i: usize,
-        c: usize,
-        restart_count: u32,
-    ) -> fmt::Result {
-        let name = self.name(c).to_owned();
-        // A new container keeps the worker's run counters (P25).
-        self.waiting[c] = false;
-        self.restarts[c] = restart_count;
-        if restart_count == 0 {
-            let previous = self.trace.items[..i - 1]
-                .iter()
-                .any(|p| matches!(p.what, What::Start { c: sc, .. } if sc == c));
-            if !previous {
-                return self.step(
-                    w,
-                    item.t,
-                    format_args!("{name} starts (its first instance)"),
-                );
-            }
-        }
-        // When did the previous instance end, and was the start held back?
-        let mut exit = None;
-        let mut waited = None;
-        let mut forgotten = false;
-        for p in self.trace.items[..i - 1].iter().rev() {
-            match p.what {
-                What::KubeletRestart if waited.is_none() => forgotten = true,
-                What::BackOff { c: bc, backoff } if bc == c && waited.is_none() && !forgotten => {
-                    waited = Some(backoff);
-                }
-                What::Exit { c: ec, .. } if ec == c => {
-                    exit = Some(p.t);
-                    break;
-                }
-                What::Start { c: sc, .. } if sc == c => break,
-                _ => {}
-            }
-        }
-        let how = match (exit, waited) {
-            (Some(e), None) if forgotten => format!(
-                "{} after the exit: the restarted kubelet has forgotten the back-off",
-                Took(item.t.saturating_since(e))
-            ),
-            (Some(e), None) if e == item.t => "at once, in the same sync that saw it stop: the kubelet judges the back-off on the status it read before the kill, which still showed the container running (R16)".to_owned(),
-            (Some(e), Some(b)) => format!(
-                "{} after the exit, once the {} back-off has expired",
-                Took(item.t.saturating_since(e)),
-                b.go()
-            ),
-            (Some(e), None) => format!(
-                "{} after the exit, at the next pod sync (the PLEG relists every second, R5)",
-                Took(item.t.saturating_since(e))
-            ),
-            (None, _) => "again".to_owned(),
-        };
-        self.step(
-            w,
-            item.t,
-            format_args!("{name} starts again (restartCount {restart_count}) {how}"),
         )
     }
 }

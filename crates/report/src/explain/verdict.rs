@@ -6,7 +6,8 @@ use probesim_core::{
     KillReason, PodSpec, ProbeKind, ProbeResult, RestartPolicy, SimDuration, SimTime,
 };
 
-use super::{plural, At, Took};
+use super::cause::{Bench, Cause, Diagnosis};
+use super::{plural, At, Setting, Took};
 use crate::trace::{Trace, What};
 
 /// The closing paragraph: how often it restarts, whether it is ever stable, what to change.
@@ -15,7 +16,19 @@ pub(super) fn verdict(
     pod: &PodSpec,
     trace: &Trace,
     span: SimDuration,
+    setting: &Setting<'_>,
 ) -> fmt::Result {
+    let diagnoses: Vec<Diagnosis> = setting.rerun.map_or_else(Vec::new, |rerun| {
+        let bench = Bench {
+            pod,
+            trace,
+            rerun,
+            span,
+        };
+        (0..trace.names.len())
+            .filter_map(|c| bench.diagnose(c))
+            .collect()
+    });
     let mut text = String::new();
     let horizon = span.whole_secs().max(1);
     let mut restarts = vec![0u64; trace.names.len()];
@@ -106,33 +119,38 @@ pub(super) fn verdict(
         let _ = write!(text, " (its Ready condition changes {flips} times)");
     }
     text.push('.');
-    // Is it ever stable? The last restart, compared with the end.
-    let last_restart = trace
+    // Is it ever stable? Nothing dies, is killed or is refused a start after the last restart.
+    let last = trace
         .items
         .iter()
-        .rev()
-        .find(|i| matches!(i.what, What::Start { restart_count, .. } if restart_count > 0))
-        .map(|i| i.t);
-    let stable = match last_restart {
-        None => true,
-        Some(t) => {
-            let quiet = trace.end.saturating_since(t);
-            quiet.whole_secs() * 2 > horizon
-        }
-    };
+        .rposition(|i| matches!(i.what, What::Start { restart_count, .. } if restart_count > 0));
+    let last_restart = last.map(|i| trace.items[i].t);
+    let stable = last.is_none_or(|i| {
+        !trace.items[i..].iter().any(|n| {
+            matches!(
+                n.what,
+                What::Kill { .. } | What::Exit { .. } | What::BackOff { .. }
+            )
+        })
+    });
     let mut advice = Vec::new();
     for c in 0..trace.names.len() {
         let name = &trace.names[c];
-        if kills[c].0 > 0 && pod.restart_policy == RestartPolicy::Never {
+        let diagnosis = diagnoses.iter().find(|d| d.c == c);
+        if let Some(d) = diagnosis {
+            advice.push(by_cause(pod, name, d, kills[c].0 + kills[c].1));
+        } else if kills[c].0 > 0 && pod.restart_policy == RestartPolicy::Never {
             advice.push(format!(
-                "{name} fails its liveness probe, and with restartPolicy Never that ends the pod: fix the application or what the probe checks"
+                "{name} fails its liveness probe, and with restartPolicy Never that ends the pod"
             ));
         } else if kills[c].0 > 0 {
+            let n = kills[c].0;
             advice.push(format!(
-                "{name} keeps failing its liveness probe after each restart, so restarting never fixes it: fix the application or what the probe checks; a larger failureThreshold or periodSeconds only stretches each cycle"
+                "{name} is killed by its liveness probe {n} time{}: the steps above show when",
+                plural(n)
             ));
         }
-        if kills[c].1 > 0 {
+        if kills[c].1 > 0 && diagnosis.is_none() {
             let (delay, period, threshold) =
                 pod.container(c)
                     .probe(ProbeKind::Startup)
@@ -151,7 +169,7 @@ pub(super) fn verdict(
         if let Some((code, ran)) = crashes[c] {
             let ran = ran.map_or(String::new(), |r| format!(" after {}", Took(r)));
             advice.push(format!(
-                "{name}'s process exits with code {code} by itself{ran}: the probes are not the cause; read its logs (kubectl logs --previous)"
+                "{name}'s process exits with code {code} by itself{ran}: the probes are not the cause, and each death makes the next start wait a back-off that doubles up to its cap (R31); read its logs (kubectl logs --previous)"
             ));
         }
         if ignored[c] && kills[c].0 + kills[c].1 > 1 {
@@ -160,6 +178,8 @@ pub(super) fn verdict(
             ));
         }
         if pod.container(c).probe(ProbeKind::Readiness).is_some()
+            && diagnosis.is_none()
+            && setting.rerun.is_none()
             && flips > 4
             && ready_pct > 0
             && total == 0
@@ -171,6 +191,7 @@ pub(super) fn verdict(
         if pod.container(c).probe(ProbeKind::Readiness).is_some()
             && ready_pct == 0
             && !pod.is_init(c)
+            && kills[c].0 + kills[c].1 == 0
         {
             advice.push(format!(
                 "{name}'s readiness probe never lets it become ready: no Service sends it traffic, yet the kubelet does not restart it (readiness never kills)"
@@ -203,6 +224,17 @@ pub(super) fn verdict(
         match last_restart {
             None if flips > 4 => text.push_str(" Nothing restarts, but the pod's readiness flaps."),
             None => text.push_str(" It is stable: nothing restarts."),
+            Some(t)
+                if diagnoses
+                    .iter()
+                    .any(|d| matches!(d.cause, Cause::Returns { .. })) =>
+            {
+                let _ = write!(
+                    text,
+                    " It is never stable: each new instance fails again (the last restart is at t={}, too late in the run for its instance to fail before the end).",
+                    At(t)
+                );
+            }
             Some(t) => {
                 let _ = write!(text, " It settles: no restart after t={}.", At(t));
             }
@@ -223,6 +255,60 @@ pub(super) fn verdict(
         writeln!(w, "  {line}")?;
     }
     Ok(())
+}
+
+/// The advice for a diagnosed container: its cause, then the measured change that fixes it.
+fn by_cause(pod: &PodSpec, name: &str, d: &Diagnosis, kills: u64) -> String {
+    let fix = |what: &str| {
+        d.fix.as_ref().map_or_else(
+            || format!("; none of the changes tried ({what}) removes it in a simulation, so none is suggested"),
+            |m| format!("; the fix: {} (simulated: {})", m.change, m.effect),
+        )
+    };
+    let never = if pod.restart_policy == RestartPolicy::Never {
+        ", and with restartPolicy Never the kill ends the pod"
+    } else {
+        ""
+    };
+    match d.cause {
+        Cause::StillStarting { kind, healthy } => format!(
+            "{name} is killed while it is still starting{never}: without the kills (simulated) it passes its {kind} probe {} after its start, later than the probes allow{}",
+            Took(healthy),
+            fix("a startup probe, or a larger failureThreshold")
+        ),
+        Cause::Outage { from, until } => format!(
+            "{name} is killed during an outage it would have outlived{never}: its liveness probe fails from t={} and, without the kills (simulated), passes again at t={}, so the restart was not needed{}",
+            At(from),
+            At(until),
+            fix("a larger livenessProbe.failureThreshold")
+        ),
+        Cause::Cured { kills, failing_from } => format!(
+            "{name}'s restart cured it: after {kills} kill{} it is healthy for good, while without the kill (simulated) its liveness probe goes on failing from t={} to the end of the run; the probe does its job here, so keep it and find what makes the app stop answering",
+            plural(kills),
+            At(failing_from)
+        ),
+        Cause::Returns { never: true } => format!(
+            "{name} never passes its liveness probe, in any instance{never}: check what the probe checks (port, path, command) or fix the application; no probe setting stops the kills ({kills} in the run)"
+        ),
+        Cause::Returns { never: false } => format!(
+            "{name} fails its liveness probe again after every restart{never}, so restarting never fixes it: fix the application or what the probe checks{}",
+            d.futile.as_ref().map_or_else(String::new, |m| format!(
+                "; a larger failureThreshold only stretches each cycle ({}; simulated: {})",
+                m.change, m.effect
+            ))
+        ),
+        Cause::Flaps { times } => format!(
+            "{name}'s readiness probe fails now and then and turns it not Ready {times} time{} with no kill, so Services keep removing and adding the pod{}",
+            plural(times),
+            d.fix.as_ref().map_or_else(
+                || "; make the endpoint it checks reliable (no larger failureThreshold tried rides out those failures in a simulation)".to_owned(),
+                |m| format!(
+                    "; if those failures are harmless, the fix: {} (simulated: {}), at the cost of noticing a lasting failure later; otherwise make the endpoint reliable",
+                    m.change, m.effect
+                )
+            )
+        ),
+    }
 }
 
 /// Wraps a paragraph at spaces.

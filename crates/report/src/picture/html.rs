@@ -62,6 +62,7 @@ pub fn html(
     trace: &Trace,
     status: &PodStatus,
     final_status: &str,
+    setting: &crate::explain::Setting<'_>,
 ) -> fmt::Result {
     writeln!(w, "<!DOCTYPE html>")?;
     writeln!(w, "<html lang=\"en\">")?;
@@ -96,7 +97,7 @@ pub fn html(
 
     // The story `probesim explain` tells, its steps linked to their instants in the picture.
     let mut story = String::new();
-    crate::explain::explain(&mut story, info, None, pod, trace)?;
+    crate::explain::explain(&mut story, info, None, pod, trace, setting)?;
     let (steps, verdict) = story_parts(&story);
     let marks: Vec<SimTime> = steps.iter().filter_map(|s| s.at).collect();
 

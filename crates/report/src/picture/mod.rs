@@ -18,7 +18,7 @@ use core::fmt::{self, Write as _};
 use probesim_core::{EventType, KillReason, Outcome, PodSpec, ProbeKind, ProbeResult, SimTime};
 
 use crate::explain::{At, Took};
-use crate::trace::{fold, unfolded, Part, Trace, What};
+use crate::trace::{fold, unfolded, Part, ResultCause, Trace, What};
 use crate::RunInfo;
 
 pub mod html;
@@ -727,7 +727,8 @@ fn probe_lane(
                 probe,
                 result,
             } if rc == c && probe == kind => {
-                let initial = trace.is_initial(i);
+                let cause = trace.result_cause(i);
+                let initial = cause != Some(ResultCause::Crossing);
                 if result == ProbeResult::Failure
                     && matches!(kind, ProbeKind::Liveness | ProbeKind::Startup)
                     && !initial
@@ -744,9 +745,19 @@ fn probe_lane(
                 }
                 let x = scale.x(item.t);
                 if initial {
+                    let what = if cause == Some(ResultCause::NotRunning) {
+                        "the container is not running, so the worker stores"
+                    } else {
+                        "worker's initial value for the new container:"
+                    };
+                    let rule = if cause == Some(ResultCause::NotRunning) {
+                        "P27"
+                    } else {
+                        "P25"
+                    };
                     writeln!(
                         w,
-                        "<circle class=\"init\" cx=\"{}\" cy=\"{}\" r=\"2.5\"><title>t={} {kind} worker's initial value for the new container: {} (P25)</title></circle>",
+                        "<circle class=\"init\" cx=\"{}\" cy=\"{}\" r=\"2.5\"><title>t={} {kind} {what} {} ({rule})</title></circle>",
                         N(x),
                         N(l.y + l.h / 2.0),
                         At(item.t),

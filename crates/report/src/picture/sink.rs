@@ -7,6 +7,7 @@ use probesim_core::{Event, Flow, PodSpec, PodStatus, Profile, SimTime, Sink};
 
 use crate::trace::TraceSink;
 use crate::{DescribeSink, RunInfo, TextSink};
+use probesim_scenario::scenario::Scenario;
 
 /// `--format svg` (`html: false`) or `--format html`: keeps the facts of the run (compactly,
 /// texts interned) and draws the picture in [`PictureSink::finish`].
@@ -24,6 +25,8 @@ pub struct PictureSink<W: io::Write> {
     describe: Option<DescribeSink<Vec<u8>>>,
     /// The most bytes the picture may hold.
     limit: usize,
+    /// The scenario run, for the story's back-off figures and measured changes (HTML only).
+    story: Option<Box<Scenario>>,
 }
 
 impl<W: io::Write> PictureSink<W> {
@@ -47,7 +50,19 @@ impl<W: io::Write> PictureSink<W> {
             overridden: info.overridden.to_vec(),
             describe: None,
             limit: MAX_PICTURE_BYTES,
+            story: None,
         }
+    }
+
+    /// Makes the HTML page's story tell back-off decisions with their figures and suggest
+    /// changes measured by runs of `scenario` changed ([`crate::explain::Rerun`]), as `probesim
+    /// explain` does.
+    #[must_use]
+    pub fn with_story(mut self, scenario: &Scenario) -> PictureSink<W> {
+        if self.html {
+            self.story = Some(Box::new(scenario.clone()));
+        }
+        self
     }
 
     /// Makes the picture refuse to grow past `limit` bytes instead of [`MAX_PICTURE_BYTES`].
@@ -94,6 +109,13 @@ impl<W: io::Write> PictureSink<W> {
                 }
                 None => final_status(&info, end, pod, status)?,
             };
+            let changed = self.story.as_deref().map(crate::render::Changed);
+            let setting = match (&self.story, &changed) {
+                (Some(scenario), Some(rerun)) => {
+                    crate::render::story_setting(scenario, Some(rerun))
+                }
+                _ => crate::explain::Setting::default(),
+            };
             super::html::html(
                 &mut out,
                 &info,
@@ -102,6 +124,7 @@ impl<W: io::Write> PictureSink<W> {
                 &trace,
                 status,
                 &final_status,
+                &setting,
             )
         } else {
             super::svg(&mut out, &info, pod, &trace)
