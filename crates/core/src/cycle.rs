@@ -33,8 +33,10 @@
 //! # Every field decided
 //!
 //! A value that changes from cycle to cycle and is left out of the walk gives a wrong jump. So
-//! each walk starts by destructuring its struct without `..` (the simulation's in
-//! `sim/cycle.rs`, [`ContainerStatus::visit_cycle`](crate::ContainerStatus::visit_cycle)): every
+//! each walk starts by destructuring its struct without `..`, and lives next to it (the
+//! simulation's in `sim/cycle.rs` hands each component its part: `Prober::visit` in
+//! `sim/worker.rs`, `ContainerRuntime::visit` in `sim/runtime.rs`, and so on;
+//! [`ContainerStatus::visit_cycle`](crate::ContainerStatus::visit_cycle)): every
 //! field is walked, or bound to `_` with the reason it cannot change across a cycle. A field
 //! added later does not compile until someone decides. With every field named, a walk builds:
 //!

@@ -3,8 +3,11 @@
 //! One [`Simulation`] models one pod on one kubelet: the probe workers (probe layer, P…, in
 //! `worker`), the pod worker with its syncs, kills, starts and back-off (runtime layer, R…, in
 //! `pod_worker`), the status it generates (`status`), and the PLEG and the container runtime that
-//! runs each container's process (`runtime`). It owns "now", the seeded generator, and the
-//! application behaviours; this file holds the state, the public API and the agenda.
+//! runs each container's process (`runtime`), each component's state a struct in its file
+//! (docs/design.md#engine), with the kubelet-wide deadlines in `timers`. It owns "now", the
+//! seeded generator, and the application behaviours; this file holds the public API and the
+//! run loop. The shortcuts (`agenda`, `parking`, `steady`, `cycle`) keep their state in
+//! `shortcuts` and hear of changes through `facts`.
 //!
 //! Time advances from deadline to deadline. Everything due at one instant happens in the
 //! canonical order of docs/semantics.md#order: PLEG relist, runtime happenings (process
@@ -18,18 +21,24 @@ use core::fmt;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
-use crate::behaviour::{AlwaysOk, Answer, Attempt, Behaviour, BehaviourShortcuts, Draws, Response};
+use crate::behaviour::{AlwaysOk, Attempt, Behaviour, BehaviourShortcuts, Draws, Response};
 use crate::event::{
     ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillCause,
     KillMessage, KillReason, KubeEvent, Message, Outcome, OutputKind, Phase, PodName, ProbeOutput,
     ProbeResult, SyncTrigger, Terminated, WaitingReason,
 };
-use crate::profile::{BackOffRequeue, ExecTimeout, Gate, Profile, ReadinessTrigger};
+use crate::profile::{BackOffRequeue, Gate, Profile, ReadinessTrigger};
 use crate::sink::{Flow, Sink};
 use crate::spec::{Handler, PodSpec, ProbeKind, PullPolicy, RestartPolicy, Sigterm};
 use crate::time::{SimDuration, SimTime};
 
-use self::agenda::Agenda;
+use self::agenda::{key_of, Class, Key, Slot};
+use self::pod_worker::{PodWorker, Stage};
+use self::runtime::{ContainerRuntime, Instance, Instances};
+use self::shortcuts::Shortcuts;
+use self::status::{StatusManager, ViewEntry};
+use self::timers::Timers;
+use self::worker::{InFlight, Prober, Worker};
 
 /// The kubelet's timing knobs (docs/scenario-format.md#kubelet), with the canonical defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,261 +244,6 @@ const BACKOFF_EXPIRY: SimDuration = SimDuration::from_secs(600);
 /// The runtime's minimum grace period (R21, R24).
 const MIN_GRACE: SimDuration = SimDuration::from_secs(2);
 
-/// The agenda's classes, in the order they run at one instant (docs/semantics.md#order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Class {
-    Relist = 0,
-    Runtime = 1,
-    Sync = 2,
-    Tick = 3,
-    Wake = 4,
-    Completion = 5,
-}
-
-/// A deadline key: time in the high bits, class in the low three, so one integer comparison
-/// orders (time, class).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Key(u64);
-
-impl Key {
-    const NEVER: Key = Key(u64::MAX);
-
-    fn new(at: SimTime, class: Class) -> Key {
-        Key(at
-            .as_millis()
-            .saturating_mul(8)
-            .saturating_add(class as u64))
-    }
-
-    fn at(self) -> SimTime {
-        SimTime::from_millis(self.0 / 8)
-    }
-
-    fn class(self) -> u64 {
-        self.0 % 8
-    }
-}
-
-fn key_of(at: Option<SimTime>, class: Class) -> Key {
-    at.map_or(Key::NEVER, |t| Key::new(t, class))
-}
-
-/// One container instance in the runtime.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Instance {
-    /// Per-container instance number: the "container ID". 64 bits, so that no run within the
-    /// clock's range starts more instances than it can number.
-    id: u64,
-    /// 64 bits for the same reason; the API's `restartCount` shows it saturated at `u32::MAX`.
-    restart_count: u64,
-    started_at: SimTime,
-    /// `(finishedAt, exitCode)` once the process ended.
-    exited: Option<(SimTime, i32)>,
-}
-
-impl Instance {
-    /// The restart count as the API shows it (`restartCount`), saturated at `u32::MAX`.
-    fn shown_restarts(&self) -> u32 {
-        u32::try_from(self.restart_count).unwrap_or(u32::MAX)
-    }
-
-    fn terminated(&self) -> Option<Terminated> {
-        self.exited.map(|(at, code)| Terminated {
-            exit_code: code,
-            reason: ExitReason::for_code(code),
-            started_at: self.started_at.floor_secs(),
-            finished_at: at.floor_secs(),
-        })
-    }
-}
-
-/// What the runtime knows of a container (newest instance first), also the shape of the PLEG's
-/// cached snapshot.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Instances {
-    newest: Option<Instance>,
-    previous: Option<Instance>,
-}
-
-impl Instances {
-    /// Whether the newest instance is running.
-    fn running(&self) -> bool {
-        self.newest.is_some_and(|i| i.exited.is_none())
-    }
-
-    /// The first exited instance, newest first (R30 step 1).
-    fn first_exited(&self) -> Option<Instance> {
-        [self.newest, self.previous]
-            .into_iter()
-            .flatten()
-            .find(|i| i.exited.is_some())
-    }
-}
-
-/// The runtime side of one container: its instances and the process's pending exit.
-#[derive(Clone, Copy, Debug, Default)]
-struct Runtime {
-    instances: Instances,
-    next_id: u64,
-    image_present: bool,
-    /// When the running process will exit, and with which code.
-    exit_at: Option<(SimTime, i32)>,
-}
-
-/// What a probe worker reads from the status view for its container (P24–P30).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct ViewEntry {
-    id: Option<u64>,
-    running: bool,
-    terminated: Option<i32>,
-    started_at: SimTime,
-    started: bool,
-}
-
-/// A probe execution in progress.
-#[derive(Clone, Copy, Debug)]
-struct InFlight {
-    began: SimTime,
-    attempt: u8,
-    /// The container instance the attempt reached.
-    instance: u64,
-    ends: SimTime,
-    outcome: Outcome,
-    output: OutputKind,
-}
-
-/// One probe worker (P9): per (container, probe type).
-#[derive(Clone, Copy, Debug)]
-struct Worker {
-    container: usize,
-    kind: ProbeKind,
-    period: SimDuration,
-    alive: bool,
-    /// The first doProbe has run (after the start-up sleep, P14/P15).
-    running: bool,
-    next_tick: SimTime,
-    wake_at: Option<SimTime>,
-    pending_tick: bool,
-    pending_trigger: bool,
-    stop_requested: bool,
-    in_flight: Option<InFlight>,
-    container_id: Option<u64>,
-    last_result: ProbeResult,
-    result_run: u32,
-    on_hold: bool,
-    /// Held, idle and with nothing pending: its ticks do nothing until what its doProbe reads
-    /// before the hold changes, so they are left off the agenda (see `worker::park`).
-    parked: bool,
-    /// When AddPod created this worker.
-    created_at: SimTime,
-}
-
-impl Worker {
-    /// A worker slot that AddPod has not created (or that exited): no timers, zero values (P9).
-    fn idle(container: usize, kind: ProbeKind, period: SimDuration) -> Worker {
-        Worker {
-            container,
-            kind,
-            period,
-            alive: false,
-            running: false,
-            next_tick: SimTime::ZERO,
-            wake_at: None,
-            pending_tick: false,
-            pending_trigger: false,
-            stop_requested: false,
-            in_flight: None,
-            container_id: None,
-            last_result: ProbeResult::Success,
-            result_run: 0,
-            on_hold: false,
-            parked: false,
-            created_at: SimTime::ZERO,
-        }
-    }
-
-    fn key(&self) -> Key {
-        if !self.alive {
-            return Key::NEVER;
-        }
-        let tick = if self.running && !self.parked {
-            Key::new(self.next_tick, Class::Tick)
-        } else {
-            Key::NEVER
-        };
-        let wake = key_of(self.wake_at, Class::Wake);
-        let done = key_of(self.in_flight.map(|f| f.ends), Class::Completion);
-        tick.min(wake).min(done)
-    }
-
-    fn initial_value(&self) -> ProbeResult {
-        match self.kind {
-            ProbeKind::Readiness => ProbeResult::Failure,
-            ProbeKind::Liveness => ProbeResult::Success,
-            ProbeKind::Startup => ProbeResult::Unknown,
-        }
-    }
-}
-
-/// What a doProbe decided (P22–P36).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
-    Continue,
-    Stop,
-    InFlight,
-}
-
-/// One flowcontrol.Backoff entry (R27).
-#[derive(Clone, Copy, Debug)]
-struct BackOffEntry {
-    backoff: SimDuration,
-    last_update: SimTime,
-}
-
-/// A kill the current sync performs.
-#[derive(Clone, Copy, Debug, Hash)]
-struct Kill {
-    container: usize,
-    reason: KillReason,
-    cause: KillCause,
-    message: KillMessage,
-}
-
-/// Where a blocked sync resumes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Stage {
-    /// Kill `kills[i]` next (sequential kills).
-    Kill(usize),
-    /// Waiting for `kills[i]`'s process to exit.
-    WaitKill(usize),
-    /// Waiting for every process of a whole-pod kill (R15).
-    WaitPodKill,
-    /// Start `starts[i]` next.
-    Start(usize),
-    /// Pulling the image for `starts[i]`.
-    Pull(usize),
-}
-
-/// The sync in progress (one pod worker, R3).
-#[derive(Clone, Debug, Default)]
-struct Job {
-    active: bool,
-    stage: Option<Stage>,
-    /// The snapshot the sync began with, copied only once a relist changes the PLEG's
-    /// (`shared` until then: the sync reads the PLEG's own).
-    snapshot: Vec<Instances>,
-    shared: bool,
-    kills: Vec<Kill>,
-    /// R15: the kills are a whole-pod kill: the first `parallel` at once (all of them; a
-    /// sidecar's signal waits for its turn, R61).
-    pod_kill: bool,
-    parallel: usize,
-    starts: Vec<usize>,
-    pull_end: Option<SimTime>,
-    changed: bool,
-    backoff_expiry: Option<SimTime>,
-}
-
 /// The sink plus what happened to it.
 struct Out<'s, S: Sink> {
     sink: &'s mut S,
@@ -529,6 +283,12 @@ impl<S: Sink> Out<'_, S> {
 /// Create it with [`Simulation::new`], then call [`Simulation::run_until`] with increasing
 /// horizons; events stream to the sink as they happen and [`Simulation::status`] gives the
 /// API-visible status at any point.
+///
+/// Its state is grouped by the kubelet's components (docs/design.md#engine): the prober
+/// manager and its workers, the container runtime with the PLEG's snapshot, the pod worker and
+/// its sync, status generation, and the kubelet-wide timers; the shortcuts that make it fast
+/// keep their caches apart, in [`Shortcuts`]. The event recorder has no state: events go
+/// straight to the sink.
 pub struct Simulation {
     pod: PodSpec,
     profile: Profile,
@@ -538,103 +298,22 @@ pub struct Simulation {
     now: SimTime,
     /// Nothing has happened yet (the first sync at t = 0 is still due).
     created: bool,
-    /// The pod reached a terminal phase: no more syncs.
-    terminal: bool,
-
-    runtime: Vec<Runtime>,
-    /// Containers whose process has an exit scheduled (`Runtime::exit_at`): none, and the
-    /// kubelet-wide agenda skips the scan.
-    pending_exits: usize,
-    snapshot: Vec<Instances>,
-    relist_at: Option<SimTime>,
-
-    status: PodStatus,
-    status_written: bool,
-    /// The containers whose status inputs changed since the last status was generated (or
-    /// whose last status asked a worker for a probe), each once, and which ones those are: the
-    /// next status recomputes only them (`status`).
-    status_queue: Vec<usize>,
-    status_dirty: Vec<bool>,
-    /// What the phase and the conditions count over the statuses, kept as they are written.
-    tally: status::Tally,
-    /// Regular containers whose snapshot holds an instance (the phase's "initialized"), and
-    /// those whose instance runs.
-    created_regular: usize,
-    running_regular: usize,
-    /// The regular containers a sync does not simply keep (R13–R15): not running, or running
-    /// with a liveness or startup failure cached for the instance. Updated with the status
-    /// marks, whose inputs include these. Sorted (a sync visits them in container order).
-    actionable: Vec<usize>,
-    /// Test-only: every status recomputes every container, the reference for the incremental
-    /// path.
-    #[cfg(test)]
-    full_status: bool,
-    view: Vec<ViewEntry>,
-    reason_cache: Vec<Option<SimDuration>>,
-    backoff: Vec<Option<BackOffEntry>>,
-    sandbox_ready: bool,
-    /// A whole-pod kill stopped the sandbox after its containers (`killPodWithSyncResult`), so
-    /// `PodReadyToStartContainers` turns False at the next status (R42).
-    sandbox_stopped: bool,
-
-    workers: Vec<Worker>,
-    /// How many workers are alive: all of them, and AddPod has nothing to create.
-    alive_workers: usize,
-    /// Each worker's next deadline, recomputed only for workers marked dirty, and which worker
-    /// is due first.
-    agenda: Agenda,
-    /// Per container, its worker of each probe type (by [`ProbeKind::index`]): syncs ask for a
-    /// container's workers once per container, which a search through every worker made
-    /// quadratic in the pod's size.
-    worker_by: Vec<[Option<usize>; 3]>,
-    dirty: Vec<usize>,
-    is_dirty: Vec<bool>,
-    /// The earliest kubelet-wide item, recomputed only when one may have changed.
-    global_due: (Key, Slot),
-    globals_dirty: bool,
-    /// Results caches (P42): per worker, `(container id, result)`.
-    cache: Vec<Option<(u64, ProbeResult)>>,
-    /// Workers that were parked (some may have been unparked or re-created since), each once.
-    parked: Vec<usize>,
-    /// Per worker: whether it is listed in `parked`.
-    listed: Vec<bool>,
-    /// Something a parked worker's doProbe reads may have changed: look at them before the
-    /// next item is chosen.
-    recheck_parked: bool,
-    /// The item chosen last (the one being or just dispatched).
-    last_due: (Key, Slot),
-    /// Whether held workers are parked (always; tests compare with runs that do not park).
-    parking: bool,
-    /// Per worker, what its steady ticks need, if it can have them (`steady`).
-    steady: Vec<Option<steady::Steady>>,
-    /// Whether steady ticks take their shortcut (whenever a worker can have them; tests compare
-    /// with runs that do not).
-    steady_ticks: bool,
-    /// The ticks of workers whose ticks are steady, in agenda order (`steady`).
-    lane: steady::Lane,
-
-    /// A scheduled deletion: when, and its grace period (the pod's when `None`).
-    delete_at: Option<(SimTime, Option<SimDuration>)>,
-    /// The pod has a deletion timestamp with this grace period.
-    deleting: Option<SimDuration>,
-    /// A scheduled kubelet restart.
-    restart_at: Option<SimTime>,
-    /// When the kubelet (and its prober manager) last started, if during the run (P5).
-    kubelet_started: Option<SimTime>,
-
-    job: Job,
-    pending: Option<SyncTrigger>,
-    gate_after: Option<SimTime>,
-    /// When the last sync ended.
-    last_sync_end: Option<SimTime>,
-    sync_due: Option<(SimTime, SyncTrigger)>,
-    requeue: Option<(SimTime, SyncTrigger)>,
-    /// A pod sync ended in the step just taken: a point where fast-forward compares states.
-    sync_ended: bool,
+    /// The prober manager: probe workers and their results caches (`worker`).
+    prober: Prober,
+    /// The container runtime and the PLEG's snapshot of it (`runtime`).
+    runtime: ContainerRuntime,
+    /// The pod worker: the sync in progress, its requests and back-off (`pod_worker`).
+    pod_worker: PodWorker,
+    /// Status generation: the API status, the view probe workers read, and what is to be
+    /// recomputed (`status`).
+    status: StatusManager,
+    /// The kubelet-wide deadlines (`timers`).
+    timers: Timers,
+    /// The agenda's caches, parking and the steady lane (`shortcuts`).
+    shortcuts: Shortcuts,
     /// Steady-state fast-forward (`cycle`).
     cycle: cycle::Detector,
 }
-
 impl fmt::Debug for Simulation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Simulation")
@@ -684,30 +363,8 @@ impl Simulation {
         let tally = status::Tally::of_all(&pod, &status);
         let steady = steady::Steady::of_workers(&pod, &profile, &behaviours, &workers);
         Simulation {
-            // Without a worker that can have steady ticks, the lane is never used.
-            steady_ticks: steady.iter().any(Option::is_some),
-            steady,
-            lane: steady::Lane::new(workers.len()),
-            cache: vec![None; workers.len()],
-            parked: Vec::new(),
-            listed: vec![false; workers.len()],
-            recheck_parked: false,
-            last_due: (Key::NEVER, Slot::Idle),
-            parking: true,
-            alive_workers: 0,
-            agenda: Agenda::new(&workers),
-            worker_by: {
-                let mut by = vec![[None; 3]; n];
-                for (i, w) in workers.iter().enumerate() {
-                    by[w.container][w.kind.index()].get_or_insert(i);
-                }
-                by
-            },
-            dirty: Vec::with_capacity(workers.len()),
-            is_dirty: vec![false; workers.len()],
-            global_due: (Key::NEVER, Slot::Idle),
-            globals_dirty: true,
-            workers,
+            shortcuts: Shortcuts::new(steady, &workers),
+            prober: Prober::new(workers, n),
             pod,
             profile,
             kubelet,
@@ -715,42 +372,10 @@ impl Simulation {
             rng: ChaCha8Rng::seed_from_u64(seed),
             now: SimTime::ZERO,
             created: false,
-            terminal: false,
-            runtime: vec![Runtime::default(); n],
-            pending_exits: 0,
-            snapshot: vec![Instances::default(); n],
-            relist_at: None,
-            tally,
-            status,
-            status_written: false,
-            status_queue: (0..n).collect(),
-            status_dirty: vec![true; n],
-            created_regular: 0,
-            running_regular: 0,
-            actionable: (ni..n).collect(),
-            #[cfg(test)]
-            full_status: false,
-            view: vec![ViewEntry::default(); n],
-            reason_cache: vec![None; n],
-            backoff: vec![None; n],
-            sandbox_ready: false,
-            sandbox_stopped: false,
-            job: Job {
-                snapshot: vec![Instances::default(); n],
-                kills: Vec::with_capacity(n),
-                starts: Vec::with_capacity(n),
-                ..Job::default()
-            },
-            delete_at: None,
-            deleting: None,
-            restart_at: None,
-            kubelet_started: None,
-            pending: None,
-            gate_after: None,
-            last_sync_end: None,
-            sync_due: None,
-            requeue: None,
-            sync_ended: false,
+            runtime: ContainerRuntime::new(n),
+            status: StatusManager::new(status, tally, ni, n),
+            pod_worker: PodWorker::new(n),
+            timers: Timers::default(),
             cycle: cycle::Detector::new(),
         }
     }
@@ -760,16 +385,16 @@ impl Simulation {
     /// startup probes (P12, ≥1.23), runs preStop hooks and stops every container (R22–R25), and
     /// the pod object disappears once all containers are gone.
     pub fn delete_at(&mut self, at: SimTime, grace: Option<SimDuration>) {
-        self.delete_at = Some((at, grace));
-        self.globals_dirty = true;
+        self.timers.delete = Some((at, grace));
+        self.kubelet_timers_changed();
     }
 
     /// Restarts the kubelet process at `at`: probe workers, result caches, back-off entries and
     /// the pod worker's state are lost; containers keep running; the new kubelet syncs the pod
     /// at once (P5, P14, P25, P45).
     pub fn restart_kubelet_at(&mut self, at: SimTime) {
-        self.restart_at = Some(at);
-        self.globals_dirty = true;
+        self.timers.restart = Some(at);
+        self.kubelet_timers_changed();
     }
 
     /// The current virtual time.
@@ -799,7 +424,7 @@ impl Simulation {
     /// The API-visible status now.
     #[must_use]
     pub fn status(&self) -> &PodStatus {
-        &self.status
+        &self.status.api
     }
 
     /// Simulates every happening up to and including `until`, streaming events to `sink`.
@@ -836,16 +461,14 @@ impl Simulation {
             self.now = at;
             // The lane's ticks run in a burst; anything else is dispatched, and may change what
             // steady ticks read.
-            let laned = matches!(slot, Slot::Worker(w) if self.steady_ticks && self.lane.holds(w));
+            let laned = matches!(slot, Slot::Worker(w) if self.shortcuts.steady_ticks && self.shortcuts.lane.holds(w));
             let ran = if laned {
                 self.steady_burst(until, &mut steps_here, &mut out)?
             } else {
                 0
             };
             if ran == 0 {
-                if self.steady_ticks {
-                    self.lane.epoch += 1;
-                }
+                self.general_step();
                 self.dispatch(slot, &mut out);
             }
             if let Some(e) = out.error.take() {
@@ -855,8 +478,8 @@ impl Simulation {
                 return Ok(RunEnd::Stopped);
             }
             self.cycle.steps += ran.max(1);
-            if self.sync_ended {
-                self.sync_ended = false;
+            if self.pod_worker.sync_ended {
+                self.pod_worker.sync_ended = false;
                 if self.cycle.due() {
                     self.cycle_point(until, out.sink);
                 }
@@ -873,28 +496,28 @@ impl Simulation {
 
     /// The earliest due item: its key and which slot it is.
     fn next_due(&mut self) -> (Key, Slot) {
-        if self.recheck_parked {
-            self.recheck_parked = false;
+        if self.shortcuts.recheck_parked {
+            self.shortcuts.recheck_parked = false;
             self.unpark_changed();
         }
         let due = self.next_due_item();
-        self.last_due = due;
+        self.shortcuts.last_due = due;
         due
     }
 
     fn next_due_item(&mut self) -> (Key, Slot) {
-        while let Some(w) = self.dirty.pop() {
-            self.is_dirty[w] = false;
+        while let Some(w) = self.shortcuts.dirty.pop() {
+            self.shortcuts.is_dirty[w] = false;
             // Whatever changed, the worker's ticks go back to the agenda (its entry in the
             // lane is dropped when it comes up).
-            if self.steady_ticks {
-                self.lane.leave(w);
+            if self.shortcuts.steady_ticks {
+                self.shortcuts.lane.leave(w);
             }
-            self.agenda.set(w, self.workers[w].key());
+            self.shortcuts.agenda.set(w, self.prober.workers[w].key());
         }
-        if self.globals_dirty {
-            self.globals_dirty = false;
-            self.global_due = self.global_due();
+        if self.shortcuts.globals_dirty {
+            self.shortcuts.globals_dirty = false;
+            self.shortcuts.global_due = self.kubelet_wide_due();
         }
         // Workers: ties keep creation order, except that a container's startup tick yields to
         // its liveness and readiness ticks at the same instant
@@ -902,22 +525,22 @@ impl Simulation {
         // together all read the status as it was before any of them ran, so a startup verdict
         // at `t` is not seen by the other ticks at `t`); see `agenda`.
         // The steady lane holds ticks in the same order: the earlier of the two heads is first.
-        let mut best = self.agenda.root();
-        if self.steady_ticks {
-            if let Some(head) = self.lane.head() {
+        let mut best = self.shortcuts.agenda.root();
+        if self.shortcuts.steady_ticks {
+            if let Some(head) = self.shortcuts.lane.head() {
                 best = best.min(head);
             }
         }
         let (best_key, best_worker) = agenda::Agenda::decode(best);
         // Kubelet-wide items come before workers at the same (time, class).
-        if self.global_due.0 <= best_key {
-            return self.global_due;
+        if self.shortcuts.global_due.0 <= best_key {
+            return self.shortcuts.global_due;
         }
         (best_key, Slot::Worker(best_worker))
     }
 
     /// The earliest kubelet-wide item (everything but probe workers).
-    fn global_due(&self) -> (Key, Slot) {
+    fn kubelet_wide_due(&self) -> (Key, Slot) {
         let mut best = (Key::NEVER, Slot::Idle);
         let mut consider = |k: Key, s: Slot| {
             if k <= best.0 && k != Key::NEVER {
@@ -925,23 +548,22 @@ impl Simulation {
             }
         };
         consider(
-            key_of(self.requeue.map(|(t, _)| t), Class::Sync),
-            Slot::Requeue,
+            key_of(self.pod_worker.job.pull_end, Class::Runtime),
+            Slot::PullEnd,
         );
-        consider(
-            key_of(self.sync_due.map(|(t, _)| t), Class::Sync),
-            Slot::SyncDue,
-        );
-        consider(key_of(self.job.pull_end, Class::Runtime), Slot::PullEnd);
         debug_assert_eq!(
-            self.pending_exits,
-            self.runtime.iter().filter(|r| r.exit_at.is_some()).count(),
+            self.runtime.pending_exits,
+            self.runtime
+                .containers
+                .iter()
+                .filter(|r| r.exit_at.is_some())
+                .count(),
             "pending exits"
         );
-        let exits = if self.pending_exits == 0 {
+        let exits = if self.runtime.pending_exits == 0 {
             &[][..]
         } else {
-            &self.runtime[..]
+            &self.runtime.containers[..]
         };
         for (c, r) in exits.iter().enumerate().rev() {
             consider(
@@ -949,15 +571,9 @@ impl Simulation {
                 Slot::Exit(c),
             );
         }
-        consider(
-            key_of(self.delete_at.map(|(t, _)| t), Class::Sync),
-            Slot::Delete,
-        );
-        consider(
-            key_of(self.restart_at, Class::Runtime),
-            Slot::KubeletRestart,
-        );
-        consider(key_of(self.relist_at, Class::Relist), Slot::Relist);
+        // The timer table after the runtime's own deadlines: of two items at one key, the one
+        // considered last goes first.
+        self.timers.consider(&mut consider);
         if !self.created {
             consider(Key::new(SimTime::ZERO, Class::Sync), Slot::Create);
         }
@@ -966,8 +582,7 @@ impl Simulation {
 
     fn dispatch<S: Sink>(&mut self, slot: Slot, out: &mut Out<'_, S>) {
         if !matches!(slot, Slot::Worker(_)) {
-            self.globals_dirty = true;
-            self.recheck_parked = true;
+            self.kubelet_item_runs();
         }
         match slot {
             Slot::Idle => {}
@@ -976,14 +591,14 @@ impl Simulation {
                 self.request_sync(SyncTrigger::Create, out);
             }
             Slot::Relist => {
-                self.relist_at = None;
+                self.timers.relist = None;
                 self.relist();
             }
             Slot::Exit(c) => self.process_exit(c, out),
             Slot::PullEnd => {
-                self.job.pull_end = None;
-                if let Some(Stage::Pull(i)) = self.job.stage {
-                    let c = self.job.starts[i];
+                self.pod_worker.job.pull_end = None;
+                if let Some(Stage::Pull(i)) = self.pod_worker.job.stage {
+                    let c = self.pod_worker.job.starts[i];
                     let spec = self.pod.container(c);
                     let took = spec.app.pull;
                     self.kube_event(
@@ -997,49 +612,34 @@ impl Simulation {
                             wording: self.profile.pulled_wording,
                         },
                     );
-                    self.runtime[c].image_present = true;
+                    self.runtime.containers[c].image_present = true;
                     self.create_and_start(c, out);
-                    self.job.stage = Some(Stage::Start(i + 1));
+                    self.pod_worker.job.stage = Some(Stage::Start(i + 1));
                     self.advance_job(out);
                 }
             }
             Slot::SyncDue => {
-                if let Some((_, trigger)) = self.sync_due.take() {
+                if let Some((_, trigger)) = self.timers.sync_due.take() {
                     self.request_sync(trigger, out);
                 }
             }
             Slot::Requeue => {
-                if let Some((_, trigger)) = self.requeue.take() {
+                if let Some((_, trigger)) = self.timers.requeue.take() {
                     self.request_sync(trigger, out);
                 }
             }
             Slot::Delete => {
-                if let Some((_, grace)) = self.delete_at.take() {
+                if let Some((_, grace)) = self.timers.delete.take() {
                     self.delete(grace, out);
                 }
             }
             Slot::KubeletRestart => {
-                self.restart_at = None;
+                self.timers.restart = None;
                 self.kubelet_restart(out);
             }
             Slot::Worker(w) => self.worker_due(w, out),
         }
     }
-}
-
-/// Which agenda item is due.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Slot {
-    Idle,
-    Create,
-    Relist,
-    Exit(usize),
-    PullEnd,
-    SyncDue,
-    Requeue,
-    Delete,
-    KubeletRestart,
-    Worker(usize),
 }
 
 /// A uniform draw in `[0, bound)` (0 when `bound` is 0), without floats.
@@ -1052,11 +652,16 @@ fn uniform_below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
 }
 
 mod agenda;
+mod classify;
 mod cycle;
+mod facts;
+mod parking;
 mod pod_worker;
 mod runtime;
+mod shortcuts;
 mod status;
 mod steady;
+mod timers;
 mod worker;
 
 #[cfg(test)]

@@ -13,8 +13,88 @@
 //! (the container's first worker, "a startup tick", worker index): a total order, which is what
 //! a tournament needs.
 
-use super::{Class, Key, Worker};
+use super::Worker;
 use crate::spec::ProbeKind;
+use crate::time::{SimDuration, SimTime};
+
+/// The agenda's classes, in the order they run at one instant (docs/semantics.md#order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Class {
+    Relist = 0,
+    Runtime = 1,
+    Sync = 2,
+    Tick = 3,
+    Wake = 4,
+    Completion = 5,
+}
+
+/// A deadline key: time in the high bits, class in the low three, so one integer comparison
+/// orders (time, class).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct Key(u64);
+
+impl Key {
+    pub(super) const NEVER: Key = Key(u64::MAX);
+
+    pub(super) fn new(at: SimTime, class: Class) -> Key {
+        Key(at
+            .as_millis()
+            .saturating_mul(8)
+            .saturating_add(class as u64))
+    }
+
+    pub(super) fn at(self) -> SimTime {
+        SimTime::from_millis(self.0 / 8)
+    }
+
+    pub(super) fn class(self) -> u64 {
+        self.0 % 8
+    }
+
+    /// The same key `by` later (fast-forward moves the clock by whole cycles).
+    pub(super) fn later_by(self, by: SimDuration) -> Key {
+        Key(self.0.saturating_add(by.as_millis().saturating_mul(8)))
+    }
+
+    /// A kubelet-wide item's place among the agenda's nodes: before every worker at its key.
+    pub(super) fn node(self) -> u128 {
+        u128::from(self.0) << 64
+    }
+
+    /// The first place among the agenda's nodes after every item at this key.
+    pub(super) fn node_after(self) -> u128 {
+        u128::from(self.0.saturating_add(1)) << 64
+    }
+
+    /// The key of an agenda node.
+    pub(super) fn of_node(node: u128) -> Key {
+        Key((node >> 64) as u64)
+    }
+
+    /// The node of this key with the tie order of `node` (its low half: the same worker).
+    pub(super) fn with_tie_of(self, node: u128) -> u128 {
+        self.node() | (node & u128::from(u64::MAX))
+    }
+}
+
+pub(super) fn key_of(at: Option<SimTime>, class: Class) -> Key {
+    at.map_or(Key::NEVER, |t| Key::new(t, class))
+}
+
+/// Which agenda item is due.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Slot {
+    Idle,
+    Create,
+    Relist,
+    Exit(usize),
+    PullEnd,
+    SyncDue,
+    Requeue,
+    Delete,
+    KubeletRestart,
+    Worker(usize),
+}
 
 /// An empty leaf: after every worker, whatever its key.
 const EMPTY: u128 = u128::MAX;

@@ -6,16 +6,13 @@
 //! saving a new one after 1, 2, 4, 8 … comparisons, so a cycle of λ syncs is found within a few
 //! multiples of λ syncs after the state becomes periodic, with memory for two snapshots.
 
-use crate::cycle::{count32, exact_hash, opt_id, opt_time, Apply, Capture};
+use crate::cycle::{count32, exact_hash, Apply, Capture};
 use crate::cycle::{Snapshot, Visitor};
 use crate::event::{ContainerState, ContainerStatus, Terminated};
 use crate::sink::Sink;
 use crate::time::{SimDuration, SimTime};
 
-use super::{
-    BackOffEntry, InFlight, Instance, Instances, Job, Key, PodStatus, Runtime, Simulation,
-    ViewEntry, Worker,
-};
+use super::Simulation;
 
 /// The fast-forward detector of one simulation.
 #[derive(Debug)]
@@ -193,28 +190,7 @@ impl Simulation {
         let by = SimDuration::from_millis(period.as_millis().saturating_mul(k));
         self.now = self.now.saturating_add(by);
         self.cycle.skipped = self.cycle.skipped.saturating_add(by);
-        self.after_jump(by);
-    }
-
-    /// Derived state the jump does not move: every deadline is looked up again, and the item
-    /// dispatched last (which a parked worker's return is ordered against) moves with the clock.
-    fn after_jump(&mut self, by: SimDuration) {
-        if self.last_due.0 != Key::NEVER {
-            let moved = self
-                .last_due
-                .0
-                 .0
-                .saturating_add(by.as_millis().saturating_mul(8));
-            self.last_due.0 = Key(moved);
-        }
-        for w in 0..self.workers.len() {
-            if !self.is_dirty[w] {
-                self.is_dirty[w] = true;
-                self.dirty.push(w);
-            }
-        }
-        self.globals_dirty = true;
-        self.lane.epoch += 1;
+        self.clock_jumped(by);
     }
 
     /// Per behaviour, the one container whose probes use it (`None` inside when several do);
@@ -255,16 +231,13 @@ impl Simulation {
         (users, young, uptime)
     }
 
-    /// Walks everything that decides what happens next, then the behaviours and the sink;
-    /// `false` when a part cannot be walked.
+    /// Walks everything that decides what happens next, component by component (each walk
+    /// lives next to its struct), then the behaviours and the sink; `false` when a part cannot
+    /// be walked.
     ///
-    /// Every struct walked here is destructured field by field, with no `..`: a field added to
-    /// one of them does not compile until it is walked, or bound to `_` with the reason it
-    /// cannot change across a cycle (or is rebuilt after a jump, [`Simulation::after_jump`]).
-    #[expect(
-        clippy::too_many_lines,
-        reason = "one destructuring of the simulation, walked in one fixed order"
-    )]
+    /// Every struct walked is destructured field by field, with no `..`: a field added to one
+    /// of them does not compile until it is walked, or bound to `_` with the reason it cannot
+    /// change across a cycle (or is rebuilt after a jump, [`Simulation::clock_jumped`]).
     fn visit_state<S: Sink>(&mut self, v: &mut dyn Visitor, sink: &mut S) -> bool {
         let (users, young, uptime) = self.readers();
         let Simulation {
@@ -276,278 +249,34 @@ impl Simulation {
             rng,
             now,
             created,
-            terminal,
+            prober,
             runtime,
-            pending_exits,
-            snapshot,
-            relist_at,
+            pod_worker,
             status,
-            status_written,
-            status_queue,
-            status_dirty,
-            tally,
-            created_regular,
-            running_regular,
-            actionable,
-            // A test setting, fixed for the run.
-            #[cfg(test)]
-                full_status: _,
-            view,
-            reason_cache,
-            backoff,
-            sandbox_ready,
-            sandbox_stopped,
-            workers,
-            alive_workers,
-            // The agenda and its bookkeeping are derived from the workers and timers walked
-            // here, and rebuilt after a jump (`after_jump`).
-            agenda: _,
-            worker_by: _,
-            dirty: _,
-            is_dirty: _,
-            global_due: _,
-            globals_dirty: _,
-            cache,
-            parked,
-            listed,
-            recheck_parked,
-            // Moved with the clock after a jump (`after_jump`).
-            last_due: _,
-            parking,
-            // The steady lane's shortcut state: dropped at a jump (`lane.epoch`), and a setting.
-            steady: _,
-            steady_ticks: _,
-            lane: _,
-            delete_at,
-            deleting,
-            restart_at,
-            kubelet_started,
-            job,
-            pending,
-            gate_after,
-            last_sync_end,
-            sync_due,
-            requeue,
-            // Cleared before every comparison.
-            sync_ended: _,
+            timers,
+            shortcuts,
             // The detector itself.
             cycle: _,
         } = self;
-        let now = *now;
+        let cx = Walk {
+            now: *now,
+            bases: runtime.bases(),
+            young,
+            uptime,
+        };
         let word = rng.get_word_pos();
         v.exact(word as u64);
         v.exact((word >> 64) as u64);
         v.exact(u64::from(*created));
-        v.exact(u64::from(*terminal));
-        let bases: Vec<u64> = runtime.iter().map(|r| r.next_id).collect();
-        // When an instance started matters while a probe's initial delay runs (P15) and, for
-        // as long as the container's behaviours read uptime, to them; otherwise it only shows.
-        let start_horizon = |c: usize| (!uptime[c]).then_some(young[c]);
-        for (c, rt) in runtime.iter_mut().enumerate() {
-            let Runtime {
-                instances,
-                next_id,
-                image_present,
-                exit_at,
-            } = rt;
-            let base = bases[c];
-            visit_instances(v, instances, base, start_horizon(c));
-            v.count(next_id, None, u64::MAX);
-            v.exact(u64::from(*image_present));
-            v.exact(u64::from(exit_at.is_some()));
-            if let Some((t, code)) = exit_at {
-                v.time(t);
-                exact_hash(v, code);
-            }
-        }
-        for (c, s) in snapshot.iter_mut().enumerate() {
-            visit_instances(v, s, bases[c], start_horizon(c));
-        }
-        opt_time(v, relist_at);
-        // The API status.
-        let PodStatus {
-            phase,
-            conditions,
-            init_containers,
-            containers,
-            deletion_timestamp,
-            removed,
-        } = status;
-        exact_hash(v, phase);
-        exact_hash(v, conditions);
-        for st in init_containers.iter_mut().chain(containers) {
-            st.visit_cycle(v);
-        }
-        opt_time(v, deletion_timestamp);
-        v.exact(u64::from(*removed));
-        v.exact(u64::from(*status_written));
-        for (c, entry) in view.iter_mut().enumerate() {
-            let ViewEntry {
-                id,
-                running,
-                terminated,
-                started_at,
-                started,
-            } = entry;
-            opt_id(v, id, bases[c]);
-            v.exact(u64::from(*running));
-            exact_hash(v, terminated);
-            // P15: the start matters only until the initial delay has passed.
-            v.past(started_at, young[c]);
-            v.exact(u64::from(*started));
-        }
-        exact_hash(v, reason_cache);
-        for entry in backoff.iter_mut() {
-            v.exact(u64::from(entry.is_some()));
-            if let Some(BackOffEntry {
-                backoff,
-                last_update,
-            }) = entry
-            {
-                v.exact(backoff.as_millis());
-                v.time(last_update);
-            }
-        }
-        v.exact(u64::from(*sandbox_ready));
-        v.exact(u64::from(*sandbox_stopped));
-        // Which held workers are parked, in the order they are looked at again.
-        exact_hash(v, &(&*parked, &*listed, *recheck_parked));
-        exact_hash(v, &(*parking, *alive_workers));
-        for (worker, slot) in workers.iter_mut().zip(cache.iter_mut()) {
-            let Worker {
-                container,
-                kind,
-                period,
-                alive,
-                running,
-                next_tick,
-                wake_at,
-                pending_tick,
-                pending_trigger,
-                stop_requested,
-                in_flight,
-                container_id,
-                last_result,
-                result_run,
-                on_hold,
-                parked,
-                created_at,
-            } = worker;
-            // `container`, `kind` and `period` are fixed for the run.
-            let base = bases[*container];
-            v.exact(u64::from(*alive));
-            v.exact(u64::from(*running));
-            v.exact(u64::from(*parked));
-            if *parked && !period.is_zero() {
-                // A parked worker's ticks are off the agenda; `next_tick` is only a point of
-                // its grid, from which it comes back at the first tick not gone by: only the
-                // grid's phase against now decides.
-                let offset = i128::from(next_tick.as_millis()) - i128::from(now.as_millis());
-                let phase = offset.rem_euclid(i128::from(period.as_millis()));
-                v.exact(u64::try_from(phase).unwrap_or(u64::MAX));
-                v.past(next_tick, SimDuration::ZERO);
-            } else {
-                v.time(next_tick);
-            }
-            opt_time(v, wake_at);
-            v.exact(u64::from(*pending_tick));
-            v.exact(u64::from(*pending_trigger));
-            v.exact(u64::from(*stop_requested));
-            v.exact(u64::from(in_flight.is_some()));
-            if let Some(InFlight {
-                began,
-                attempt,
-                instance,
-                ends,
-                outcome,
-                output,
-            }) = in_flight
-            {
-                v.time(began);
-                v.exact(u64::from(*attempt));
-                v.id(instance, base, u64::MAX);
-                v.time(ends);
-                exact_hash(v, &(*outcome, *output));
-            }
-            opt_id(v, container_id, base);
-            exact_hash(v, last_result);
-            // P34: a run of equal results decides only until it reaches the larger threshold.
-            let cap = pod.container(*container).probe(*kind).map_or(1, |p| {
-                p.success_threshold()
-                    .unsigned_abs()
-                    .max(p.failure_threshold().unsigned_abs())
-            });
-            let mut run = u64::from(*result_run);
-            v.saturating(&mut run, u64::from(cap), u64::from(u32::MAX));
-            *result_run = u32::try_from(run).unwrap_or(u32::MAX);
-            v.exact(u64::from(*on_hold));
-            // Only "created at this very instant" matters (P14's churn check).
-            v.past(created_at, SimDuration::from_millis(1));
-            v.exact(u64::from(slot.is_some()));
-            if let Some((id, result)) = slot {
-                v.id(id, base, u64::MAX);
-                exact_hash(v, result);
-            }
-        }
-        v.exact(u64::from(delete_at.is_some()));
-        if let Some((t, grace)) = delete_at {
-            v.time(t);
-            exact_hash(v, grace);
-        }
-        exact_hash(v, deleting);
-        opt_time(v, restart_at);
-        opt_time(v, kubelet_started);
-        // The sync in progress.
-        let Job {
-            active,
-            stage,
-            snapshot,
-            shared,
-            kills,
-            pod_kill,
-            parallel,
-            starts,
-            pull_end,
-            changed,
-            backoff_expiry,
-        } = job;
-        v.exact(u64::from(*active));
-        exact_hash(v, stage);
-        // Empty while the sync reads the PLEG's snapshot (`shared`).
-        v.exact(u64::from(*shared));
-        v.exact(snapshot.len() as u64);
-        for (c, s) in snapshot.iter_mut().enumerate() {
-            visit_instances(v, s, bases[c], start_horizon(c));
-        }
-        exact_hash(v, kills);
-        v.exact(u64::from(*pod_kill));
-        v.exact(*parallel as u64);
-        exact_hash(v, starts);
-        opt_time(v, pull_end);
-        v.exact(u64::from(*changed));
-        opt_time(v, backoff_expiry);
-        exact_hash(v, pending);
-        // The incremental status's bookkeeping: which containers are to be recomputed, and
-        // the counts the phase and conditions come from.
-        exact_hash(v, &(*pending_exits, &*status_queue, &*status_dirty));
-        exact_hash(v, &(*tally, *created_regular, *running_regular));
-        exact_hash(v, actionable);
-        opt_time(v, gate_after);
-        // Only "ended at this very instant" matters (the churn check).
-        v.exact(u64::from(last_sync_end.is_some()));
-        if let Some(t) = last_sync_end {
-            v.past(t, SimDuration::from_millis(1));
-        }
-        for slot in [sync_due, requeue] {
-            v.exact(u64::from(slot.is_some()));
-            if let Some((t, trigger)) = slot {
-                v.time(t);
-                exact_hash(v, trigger);
-            }
-        }
+        runtime.visit(v, &cx);
+        status.visit(v, &cx);
+        pod_worker.visit(v, &cx);
+        shortcuts.visit(v);
+        prober.visit(v, &cx, pod);
+        timers.visit(v);
         // The behaviours, each against the one container that uses it.
         for (b, user) in behaviours.entries.iter_mut().zip(users) {
-            let base = user.flatten().map(|c| bases[c]);
+            let base = user.flatten().map(|c| cx.bases[c]);
             if !b.shortcuts().is_some_and(|s| s.visit_cycle(v, base)) {
                 return false;
             }
@@ -556,45 +285,26 @@ impl Simulation {
     }
 }
 
-/// An instance; its start as a point on the clock, or with `start_horizon` as a past time that
-/// matters only while younger than that.
-fn visit_instance(
-    v: &mut dyn Visitor,
-    i: &mut Option<Instance>,
-    base: u64,
-    start_horizon: Option<SimDuration>,
-) {
-    v.exact(u64::from(i.is_some()));
-    if let Some(Instance {
-        id,
-        restart_count,
-        started_at,
-        exited,
-    }) = i
-    {
-        v.id(id, base, u64::MAX);
-        v.count(restart_count, None, u64::MAX);
-        match start_horizon {
-            Some(h) => v.past(started_at, h),
-            None => v.time(started_at),
-        }
-        v.exact(u64::from(exited.is_some()));
-        if let Some((t, code)) = exited {
-            v.time(t);
-            exact_hash(v, code);
-        }
-    }
+/// What the components' walks share: the clock, and per container what its values are
+/// compared against.
+pub(super) struct Walk {
+    pub(super) now: SimTime,
+    /// Per container, the next instance number its runtime hands out (taken before the walk
+    /// moves it): container IDs compare against it.
+    pub(super) bases: Vec<u64>,
+    /// Per container, how long its start matters to its probes' initial delays.
+    pub(super) young: Vec<SimDuration>,
+    /// Per container, whether a behaviour it uses still reads uptime.
+    pub(super) uptime: Vec<bool>,
 }
 
-fn visit_instances(
-    v: &mut dyn Visitor,
-    s: &mut Instances,
-    base: u64,
-    start_horizon: Option<SimDuration>,
-) {
-    let Instances { newest, previous } = s;
-    visit_instance(v, newest, base, start_horizon);
-    visit_instance(v, previous, base, start_horizon);
+impl Walk {
+    /// When an instance of container `c` started matters while a probe's initial delay runs
+    /// (P15) and, for as long as the container's behaviours read uptime, to them; otherwise it
+    /// only shows: `None` for "a point on the clock", or the horizon of a past time.
+    pub(super) fn start_horizon(&self, c: usize) -> Option<SimDuration> {
+        (!self.uptime[c]).then_some(self.young[c])
+    }
 }
 
 /// A time the API shows and nothing decides by: never compared, moved like the others (it

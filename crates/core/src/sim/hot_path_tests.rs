@@ -6,12 +6,13 @@
 use ::proptest::prelude::*;
 
 use super::*;
+use crate::behaviour::Answer;
 use crate::proptest::case;
 use crate::sink::VecSink;
 
 /// The events and the final status of a run to `end`, parking held workers or not.
 fn run(sim: &mut Simulation, parking: bool, end: SimTime) -> (Vec<crate::sink::Record>, PodStatus) {
-    sim.parking = parking;
+    sim.shortcuts.parking = parking;
     run_as_set(sim, end)
 }
 
@@ -77,14 +78,14 @@ fn steady_ticks_change_no_event() {
         sim.set_fast_forward(ff);
         let steady = run_as_set(&mut sim, end);
         cases.set(cases.get() + 1);
-        if sim.lane.ran > 0 {
+        if sim.shortcuts.lane.ran > 0 {
             steady_cases.set(steady_cases.get() + 1);
         }
         let mut sim = case.simulation();
         sim.set_fast_forward(ff);
-        sim.steady_ticks = false;
+        sim.shortcuts.steady_ticks = false;
         let general = run_as_set(&mut sim, end);
-        prop_assert_eq!(sim.lane.ran, 0);
+        prop_assert_eq!(sim.shortcuts.lane.ran, 0);
         prop_assert_eq!(&steady.0, &general.0);
         prop_assert_eq!(&steady.1, &general.1);
         Ok(())
@@ -127,7 +128,7 @@ fn steady_ticks_run_from_the_lane_and_leave_it_when_things_change() {
             3,
             behaviours,
         );
-        sim.steady_ticks = steady;
+        sim.shortcuts.steady_ticks = steady;
         sim
     };
     let mut sim = new(true);
@@ -135,9 +136,9 @@ fn steady_ticks_run_from_the_lane_and_leave_it_when_things_change() {
     sim.run_until(SimTime::from_secs(15), &mut sink)
         .expect("run");
     let lane = |sim: &Simulation| {
-        (0..sim.workers.len())
-            .filter(|&w| sim.lane.holds(w))
-            .map(|w| (sim.workers[w].container, sim.workers[w].kind))
+        (0..sim.prober.workers.len())
+            .filter(|&w| sim.shortcuts.lane.holds(w))
+            .map(|w| (sim.prober.workers[w].container, sim.prober.workers[w].kind))
             .collect::<Vec<_>>()
     };
     assert_eq!(
@@ -184,7 +185,7 @@ fn a_held_startup_worker_is_parked_and_comes_back_for_a_new_container() {
             7,
             behaviours_like(&pod),
         );
-        sim.parking = parking;
+        sim.shortcuts.parking = parking;
         sim
     };
     let mut sim = new(true);
@@ -194,9 +195,9 @@ fn a_held_startup_worker_is_parked_and_comes_back_for_a_new_container() {
     let startup = sim
         .worker_of(0, ProbeKind::Startup)
         .expect("a startup worker");
-    assert!(sim.workers[startup].on_hold && sim.workers[startup].parked);
+    assert!(sim.prober.workers[startup].on_hold && sim.prober.workers[startup].parked);
     assert_eq!(
-        sim.agenda.key(startup),
+        sim.shortcuts.agenda.key(startup),
         Key::NEVER,
         "its ticks are off the agenda"
     );
@@ -335,7 +336,7 @@ fn steady_ticks_switch_in_the_middle_of_a_run() {
             .expect("run");
         if steady {
             assert!(
-                (0..switched.workers.len()).any(|w| switched.lane.holds(w)),
+                (0..switched.prober.workers.len()).any(|w| switched.shortcuts.lane.holds(w)),
                 "the lane is used up to {until} s"
             );
         }

@@ -1,16 +1,117 @@
 //! The pod worker: syncs, what they kill and start, back-off, requeues, deletion and kubelet
 //! restarts (R3–R34, R58–R62).
 
+use super::cycle::Walk;
 use super::*;
+use crate::cycle::{exact_hash, opt_time, Visitor};
+
+/// One flowcontrol.Backoff entry (R27).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BackOffEntry {
+    pub(super) backoff: SimDuration,
+    pub(super) last_update: SimTime,
+}
+
+/// A kill the current sync performs.
+#[derive(Clone, Copy, Debug, Hash)]
+pub(super) struct Kill {
+    pub(super) container: usize,
+    pub(super) reason: KillReason,
+    pub(super) cause: KillCause,
+    pub(super) message: KillMessage,
+}
+
+/// Where a blocked sync resumes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Stage {
+    /// Kill `kills[i]` next (sequential kills).
+    Kill(usize),
+    /// Waiting for `kills[i]`'s process to exit.
+    WaitKill(usize),
+    /// Waiting for every process of a whole-pod kill (R15).
+    WaitPodKill,
+    /// Start `starts[i]` next.
+    Start(usize),
+    /// Pulling the image for `starts[i]`.
+    Pull(usize),
+}
+
+/// The sync in progress (one pod worker, R3).
+#[derive(Clone, Debug, Default)]
+pub(super) struct SyncJob {
+    pub(super) active: bool,
+    pub(super) stage: Option<Stage>,
+    /// The snapshot the sync began with, copied only once a relist changes the PLEG's
+    /// (`shared` until then: the sync reads the PLEG's own).
+    pub(super) snapshot: Vec<Instances>,
+    pub(super) shared: bool,
+    pub(super) kills: Vec<Kill>,
+    /// R15: the kills are a whole-pod kill: the first `parallel` at once (all of them; a
+    /// sidecar's signal waits for its turn, R61).
+    pub(super) pod_kill: bool,
+    pub(super) parallel: usize,
+    pub(super) starts: Vec<usize>,
+    pub(super) pull_end: Option<SimTime>,
+    pub(super) changed: bool,
+    pub(super) backoff_expiry: Option<SimTime>,
+}
+
+/// The pod worker (`podWorkers` and `syncPod`): the sync in progress and the requests waiting
+/// for it, the back-off entries, the sandbox and the pod's deletion.
+pub(super) struct PodWorker {
+    pub(super) job: SyncJob,
+    /// A sync requested while one runs (or while the post-sync gate holds), with its trigger.
+    pub(super) pending: Option<SyncTrigger>,
+    /// The last sync changed something: no sync starts before a relist strictly after this
+    /// (R4).
+    pub(super) gate_after: Option<SimTime>,
+    /// When the last sync ended.
+    pub(super) last_sync_end: Option<SimTime>,
+    /// A pod sync ended in the step just taken: a point where fast-forward compares states.
+    pub(super) sync_ended: bool,
+    /// The pod reached a terminal phase: no more syncs.
+    pub(super) terminal: bool,
+    /// Per container, its flowcontrol.Backoff entry (R27).
+    pub(super) backoff: Vec<Option<BackOffEntry>>,
+    pub(super) sandbox_ready: bool,
+    /// A whole-pod kill stopped the sandbox after its containers (`killPodWithSyncResult`), so
+    /// `PodReadyToStartContainers` turns False at the next status (R42).
+    pub(super) sandbox_stopped: bool,
+    /// The pod has a deletion timestamp with this grace period.
+    pub(super) deleting: Option<SimDuration>,
+}
+
+impl PodWorker {
+    /// A pod worker that has not synced, for a pod of `n` containers.
+    pub(super) fn new(n: usize) -> PodWorker {
+        PodWorker {
+            job: SyncJob {
+                snapshot: vec![Instances::default(); n],
+                kills: Vec::with_capacity(n),
+                starts: Vec::with_capacity(n),
+                ..SyncJob::default()
+            },
+            pending: None,
+            gate_after: None,
+            last_sync_end: None,
+            sync_ended: false,
+            terminal: false,
+            backoff: vec![None; n],
+            sandbox_ready: false,
+            sandbox_stopped: false,
+            deleting: None,
+        }
+    }
+}
 
 impl Simulation {
     pub(super) fn request_sync<S: Sink>(&mut self, trigger: SyncTrigger, out: &mut Out<'_, S>) {
-        if self.terminal {
+        if self.pod_worker.terminal {
             return;
         }
-        if self.job.active || self.gate_after.is_some() {
-            if self.pending.is_none() {
-                self.pending = Some(trigger);
+        if self.pod_worker.job.active || self.pod_worker.gate_after.is_some() {
+            if self.pod_worker.pending.is_none() {
+                self.pod_worker.pending = Some(trigger);
             }
             return;
         }
@@ -18,49 +119,49 @@ impl Simulation {
     }
 
     pub(super) fn run_sync<S: Sink>(&mut self, trigger: SyncTrigger, out: &mut Out<'_, S>) {
-        self.globals_dirty = true;
+        self.kubelet_timers_changed();
         let now = self.now;
-        if self.deleting.is_some() {
+        if self.pod_worker.deleting.is_some() {
             self.run_termination_sync(out);
             return;
         }
         out.emit(now, EventKind::Sync { trigger });
         // The status is generated from the PLEG's cached snapshot before anything else (R11).
         self.generate_status(out);
-        if self.status.phase.is_terminal() {
+        if self.status.api.phase.is_terminal() {
             if self.any_running() {
                 // R45, R61: a pod that reached a terminal phase with containers still running
                 // (a sidecar next to a failed init container, say) has them stopped; the sync
                 // after that finds nothing running and the pod is done.
-                self.job.shared = true;
+                self.pod_worker.job.shared = true;
                 let cause = self.terminal_cause();
                 self.kill_all(KillReason::Unknown, cause);
                 self.begin_job(out);
                 return;
             }
-            self.terminal = true;
-            self.requeue = None;
-            self.pending = None;
+            self.pod_worker.terminal = true;
+            self.timers.requeue = None;
+            self.pod_worker.pending = None;
             return;
         }
         self.add_pod();
         self.compute_pod_actions();
-        self.sandbox_ready = true;
+        self.pod_worker.sandbox_ready = true;
         self.begin_job(out);
     }
 
     /// Runs the kills and starts the sync decided on.
     fn begin_job<S: Sink>(&mut self, out: &mut Out<'_, S>) {
-        self.job.active = true;
-        self.job.changed = false;
-        self.job.backoff_expiry = None;
-        self.job.stage = Some(Stage::Kill(0));
+        self.pod_worker.job.active = true;
+        self.pod_worker.job.changed = false;
+        self.pod_worker.job.backoff_expiry = None;
+        self.pod_worker.job.stage = Some(Stage::Kill(0));
         self.advance_job(out);
     }
 
     /// Whether the PLEG's snapshot shows a container running.
     pub(super) fn any_running(&self) -> bool {
-        self.snapshot.iter().any(Instances::running)
+        self.runtime.pleg.iter().any(Instances::running)
     }
 
     /// A sync of a pod with a deletion timestamp: `SyncTerminatingPod` while containers run
@@ -75,10 +176,10 @@ impl Simulation {
                 },
             );
             self.generate_status(out);
-            if self.profile.terminal_phase_forcing && !self.status.phase.is_terminal() {
+            if self.profile.terminal_phase_forcing && !self.status.api.phase.is_terminal() {
                 // TerminatePod: a pod removed before it could finish (still initializing, say)
                 // ends Failed.
-                self.status.phase = Phase::Failed;
+                self.status.api.phase = Phase::Failed;
                 out.emit(
                     now,
                     EventKind::Phase {
@@ -86,13 +187,13 @@ impl Simulation {
                     },
                 );
             }
-            for w in 0..self.workers.len() {
+            for w in 0..self.prober.workers.len() {
                 self.stop_worker(w);
             }
-            self.terminal = true;
-            self.requeue = None;
-            self.pending = None;
-            self.status.removed = true;
+            self.pod_worker.terminal = true;
+            self.timers.requeue = None;
+            self.pod_worker.pending = None;
+            self.status.api.removed = true;
             out.emit(now, EventKind::Deleted);
             return;
         }
@@ -105,32 +206,32 @@ impl Simulation {
         self.generate_status(out);
         if self.profile.stop_liveness_on_termination {
             // P12: StopLivenessAndStartup, for regular containers; readiness keeps running.
-            for w in 0..self.workers.len() {
-                let worker = self.workers[w];
+            for w in 0..self.prober.workers.len() {
+                let worker = self.prober.workers[w];
                 if !self.pod.is_init(worker.container) && worker.kind != ProbeKind::Readiness {
                     self.stop_worker(w);
                 }
             }
         }
-        self.job.shared = true;
+        self.pod_worker.job.shared = true;
         self.kill_all(KillReason::Deletion, KillCause::Deletion);
         self.begin_job(out);
     }
 
     /// The API deletion of the pod (`deleteAt`).
     pub(super) fn delete<S: Sink>(&mut self, grace: Option<SimDuration>, out: &mut Out<'_, S>) {
-        if self.deleting.is_some() || self.status.removed {
+        if self.pod_worker.deleting.is_some() || self.status.api.removed {
             return;
         }
         // The API server's delete path turns a negative grace period into 1 s.
         let pod_grace = u64::try_from(self.pod.termination_grace_period_seconds).unwrap_or(1);
         let grace = grace.unwrap_or(SimDuration::from_secs(pod_grace));
-        self.deleting = Some(grace);
-        self.status.deletion_timestamp = Some(self.now);
+        self.pod_worker.deleting = Some(grace);
+        self.status.api.deletion_timestamp = Some(self.now);
         out.emit(self.now, EventKind::Delete { grace });
-        if self.terminal {
+        if self.pod_worker.terminal {
             // A pod that already finished has nothing to stop: its object goes at once.
-            self.status.removed = true;
+            self.status.api.removed = true;
             out.emit(self.now, EventKind::Deleted);
             return;
         }
@@ -139,29 +240,29 @@ impl Simulation {
 
     /// The kubelet process restarts: everything it kept in memory is gone (P5, R27).
     pub(super) fn kubelet_restart<S: Sink>(&mut self, out: &mut Out<'_, S>) {
-        if self.terminal || !self.created {
+        if self.pod_worker.terminal || !self.created {
             return;
         }
         let now = self.now;
         out.emit(now, EventKind::KubeletRestart);
-        for w in 0..self.workers.len() {
+        for w in 0..self.prober.workers.len() {
             self.exit_worker(w);
         }
-        self.job.active = false;
-        self.job.stage = None;
-        self.job.pull_end = None;
-        self.pending = None;
-        self.gate_after = None;
-        self.sync_due = None;
-        self.requeue = None;
-        self.reason_cache.fill(None);
-        self.backoff.fill(None);
-        self.kubelet_started = Some(now);
+        self.pod_worker.job.active = false;
+        self.pod_worker.job.stage = None;
+        self.pod_worker.job.pull_end = None;
+        self.pod_worker.pending = None;
+        self.pod_worker.gate_after = None;
+        self.timers.sync_due = None;
+        self.timers.requeue = None;
+        self.status.reason_cache.fill(None);
+        self.pod_worker.backoff.fill(None);
+        self.prober.kubelet_started = Some(now);
         // Every status input may have changed (back-off reasons, the kubelet's start).
-        self.mark_all_statuses();
+        self.all_containers_changed();
         // The new kubelet's first relist sees the runtime as it is now.
-        for c in 0..self.runtime.len() {
-            self.set_snapshot(c, self.runtime[c].instances);
+        for c in 0..self.runtime.containers.len() {
+            self.set_snapshot(c, self.runtime.containers[c].instances);
         }
         self.request_sync(SyncTrigger::KubeletRestart, out);
     }
@@ -171,24 +272,24 @@ impl Simulation {
     pub(super) fn compute_pod_actions(&mut self) {
         let ni = self.pod.init_containers.len();
         let n = self.pod.container_count();
-        self.job.shared = true;
-        self.job.kills.clear();
-        self.job.starts.clear();
-        self.job.pod_kill = false;
-        self.job.parallel = 0;
-        if !self.sandbox_ready {
+        self.pod_worker.job.shared = true;
+        self.pod_worker.job.kills.clear();
+        self.pod_worker.job.starts.clear();
+        self.pod_worker.job.pod_kill = false;
+        self.pod_worker.job.parallel = 0;
+        if !self.pod_worker.sandbox_ready {
             // The first sync creates the sandbox: the first init container, or every regular
             // container, starts.
             if ni > 0 {
-                self.job.starts.push(0);
+                self.pod_worker.job.starts.push(0);
             } else {
-                self.job.starts.extend(ni..n);
+                self.pod_worker.job.starts.extend(ni..n);
             }
             return;
         }
         if ni > 0 {
             let initialized = self.compute_init_actions();
-            if self.job.pod_kill {
+            if self.pod_worker.job.pod_kill {
                 self.kill_pod(KillCause::InitFailed);
                 return;
             }
@@ -200,9 +301,9 @@ impl Simulation {
         self.check_actionable();
         let restart = self.pod.restart_policy != RestartPolicy::Never;
         // The containers left out run with no failure cached: kept.
-        let mut keep = (n - ni) - self.actionable.len();
+        let mut keep = (n - ni) - self.status.actionable.len();
         let mut regular_starts = 0usize;
-        for &c in &self.actionable {
+        for &c in &self.status.actionable {
             match self.job_snapshot(c).newest {
                 Some(inst) if inst.exited.is_none() => {
                     let verdict = if self.cached(c, ProbeKind::Liveness, inst.id)
@@ -226,14 +327,14 @@ impl Simulation {
                     };
                     match verdict {
                         Some((reason, cause, message)) => {
-                            self.job.kills.push(Kill {
+                            self.pod_worker.job.kills.push(Kill {
                                 container: c,
                                 reason,
                                 cause,
                                 message,
                             });
                             if restart {
-                                self.job.starts.push(c);
+                                self.pod_worker.job.starts.push(c);
                                 regular_starts += 1;
                             }
                         }
@@ -243,12 +344,12 @@ impl Simulation {
                 Some(Instance { exited, .. }) => {
                     let code = exited.map_or(0, |(_, code)| code);
                     if self.restarts(c, code) {
-                        self.job.starts.push(c);
+                        self.pod_worker.job.starts.push(c);
                         regular_starts += 1;
                     }
                 }
                 None => {
-                    self.job.starts.push(c);
+                    self.pod_worker.job.starts.push(c);
                     regular_starts += 1;
                 }
             }
@@ -258,6 +359,7 @@ impl Simulation {
             // empty message; sidecars cannot keep it alive. What led to it is the probe kill
             // decided on above, if any (a liveness failure under `restartPolicy: Never`).
             let cause = self
+                .pod_worker
                 .job
                 .kills
                 .iter()
@@ -270,7 +372,7 @@ impl Simulation {
     /// Whether a sync keeps regular container `c` as it is: it runs, with no liveness or
     /// startup failure cached for its instance (R13, R14).
     fn kept(&self, c: usize) -> bool {
-        match self.snapshot[c].newest {
+        match self.runtime.pleg[c].newest {
             Some(inst) if inst.exited.is_none() => {
                 self.cached(c, ProbeKind::Liveness, inst.id) != Some(ProbeResult::Failure)
                     && self.cached(c, ProbeKind::Startup, inst.id) != Some(ProbeResult::Failure)
@@ -284,11 +386,11 @@ impl Simulation {
         if self.pod.is_init(c) {
             return;
         }
-        match (self.actionable.binary_search(&c), self.kept(c)) {
+        match (self.status.actionable.binary_search(&c), self.kept(c)) {
             (Ok(i), true) => {
-                self.actionable.remove(i);
+                self.status.actionable.remove(i);
             }
-            (Err(i), false) => self.actionable.insert(i, c),
+            (Err(i), false) => self.status.actionable.insert(i, c),
             _ => {}
         }
     }
@@ -301,20 +403,26 @@ impl Simulation {
             .filter(|&c| !self.kept(c))
             .collect();
         assert_eq!(
-            self.actionable, scan,
+            self.status.actionable, scan,
             "actionable containers at t={}",
             self.now
         );
-        let running = self.snapshot[ni..].iter().filter(|s| s.running()).count();
-        assert_eq!(self.running_regular, running, "running regular containers");
+        let running = self.runtime.pleg[ni..]
+            .iter()
+            .filter(|s| s.running())
+            .count();
+        assert_eq!(
+            self.status.running_regular, running,
+            "running regular containers"
+        );
     }
 
     /// `computeInitContainerActions` (R18, R59–R61): returns whether the pod is initialized.
     pub(super) fn compute_init_actions(&mut self) -> bool {
         let ni = self.pod.init_containers.len();
         // The sync reads the PLEG's snapshot as its own here (shared), so the count is its.
-        debug_assert!(self.job.shared);
-        let mut initialized = self.running_regular > 0;
+        debug_assert!(self.pod_worker.job.shared);
+        let mut initialized = self.status.running_regular > 0;
         let mut previously_initialized = initialized;
         let restart_on_failure = self.pod.restart_policy != RestartPolicy::Never;
         let mut starts: Vec<usize> = Vec::new();
@@ -336,7 +444,7 @@ impl Simulation {
                         match self.cached(i, ProbeKind::Startup, inst.id) {
                             Some(ProbeResult::Success) => {}
                             Some(ProbeResult::Failure) => {
-                                self.job.kills.push(Kill {
+                                self.pod_worker.job.kills.push(Kill {
                                     container: i,
                                     reason: KillReason::StartupProbe,
                                     cause: KillCause::Startup,
@@ -359,7 +467,7 @@ impl Simulation {
                         && self.cached(i, ProbeKind::Liveness, inst.id)
                             == Some(ProbeResult::Failure)
                     {
-                        self.job.kills.push(Kill {
+                        self.pod_worker.job.kills.push(Kill {
                             container: i,
                             reason: KillReason::LivenessProbe,
                             cause: KillCause::Liveness,
@@ -373,7 +481,7 @@ impl Simulation {
                 Some(_) if restartable => starts.push(i),
                 Some((_, code)) if code != 0 => {
                     if !restart_on_failure {
-                        self.job.pod_kill = true;
+                        self.pod_worker.job.pod_kill = true;
                         return false;
                     }
                     starts.push(i);
@@ -392,7 +500,7 @@ impl Simulation {
             starts.push(0);
         }
         starts.reverse();
-        self.job.starts.extend(starts);
+        self.pod_worker.job.starts.extend(starts);
         initialized
     }
 
@@ -407,7 +515,7 @@ impl Simulation {
         let ni = self.pod.init_containers.len();
         let init_failed = (0..ni).any(|i| {
             !self.pod.init_containers[i].restartable
-                && self.snapshot[i]
+                && self.runtime.pleg[i]
                     .newest
                     .and_then(|inst| inst.exited)
                     .is_some_and(|(_, code)| code != 0)
@@ -425,21 +533,21 @@ impl Simulation {
     pub(super) fn kill_all(&mut self, reason: KillReason, cause: KillCause) {
         let ni = self.pod.init_containers.len();
         let n = self.pod.container_count();
-        self.job.kills.clear();
-        self.job.starts.clear();
-        self.job.pod_kill = true;
+        self.pod_worker.job.kills.clear();
+        self.pod_worker.job.starts.clear();
+        self.pod_worker.job.pod_kill = true;
         let running = |c: &usize| self.job_snapshot(*c).running();
         let regular: Vec<usize> = (ni..n).filter(running).collect();
         let init: Vec<usize> = (0..ni).rev().filter(running).collect();
         for c in regular.into_iter().chain(init) {
-            self.job.kills.push(Kill {
+            self.pod_worker.job.kills.push(Kill {
                 container: c,
                 reason,
                 cause,
                 message: KillMessage::Stopping,
             });
         }
-        self.job.parallel = self.job.kills.len();
+        self.pod_worker.job.parallel = self.pod_worker.job.kills.len();
     }
 
     /// R61, `terminationOrdering`: when sidecar `c`'s turn to be signalled comes in a pod kill,
@@ -448,10 +556,12 @@ impl Simulation {
     /// before this one.
     fn sidecar_turn(&self, c: usize) -> Option<SimTime> {
         let ni = self.pod.init_containers.len();
-        let exit_of = |k: usize| self.runtime[k].exit_at.map(|(t, _)| t);
+        let exit_of = |k: usize| self.runtime.containers[k].exit_at.map(|(t, _)| t);
         let regular = (ni..self.pod.container_count()).filter_map(exit_of);
         let later_sidecar = (c + 1..ni)
-            .find(|&k| self.pod.container(k).restartable && self.runtime[k].exit_at.is_some())
+            .find(|&k| {
+                self.pod.container(k).restartable && self.runtime.containers[k].exit_at.is_some()
+            })
             .and_then(exit_of);
         regular.chain(later_sidecar).max()
     }
@@ -464,51 +574,53 @@ impl Simulation {
 
     /// Runs the current sync until it blocks or ends.
     pub(super) fn advance_job<S: Sink>(&mut self, out: &mut Out<'_, S>) {
-        self.globals_dirty = true;
+        self.kubelet_timers_changed();
         loop {
-            let Some(stage) = self.job.stage else {
+            let Some(stage) = self.pod_worker.job.stage else {
                 self.finish_sync();
                 return;
             };
             match stage {
-                Stage::Kill(0) if self.job.pod_kill && self.job.parallel > 0 => {
+                Stage::Kill(0)
+                    if self.pod_worker.job.pod_kill && self.pod_worker.job.parallel > 0 =>
+                {
                     // R15: every container is stopped at once; a sidecar's signal waits for its
                     // turn (R61).
                     let mut waiting = false;
-                    for i in 0..self.job.parallel {
-                        let kill = self.job.kills[i];
+                    for i in 0..self.pod_worker.job.parallel {
+                        let kill = self.pod_worker.job.kills[i];
                         waiting |= self.kill(kill, out);
                     }
                     if waiting {
-                        self.job.stage = Some(Stage::WaitPodKill);
+                        self.pod_worker.job.stage = Some(Stage::WaitPodKill);
                         return;
                     }
-                    self.job.stage = Some(Stage::Kill(self.job.parallel));
+                    self.pod_worker.job.stage = Some(Stage::Kill(self.pod_worker.job.parallel));
                 }
-                Stage::Kill(i) if i < self.job.kills.len() => {
-                    let kill = self.job.kills[i];
+                Stage::Kill(i) if i < self.pod_worker.job.kills.len() => {
+                    let kill = self.pod_worker.job.kills[i];
                     if self.kill(kill, out) {
-                        self.job.stage = Some(Stage::WaitKill(i));
+                        self.pod_worker.job.stage = Some(Stage::WaitKill(i));
                         return;
                     }
-                    self.job.stage = Some(Stage::Kill(i + 1));
+                    self.pod_worker.job.stage = Some(Stage::Kill(i + 1));
                 }
                 Stage::Kill(_) => {
                     // A whole-pod kill ends by stopping the sandbox.
-                    if self.job.pod_kill {
-                        self.sandbox_stopped = true;
+                    if self.pod_worker.job.pod_kill {
+                        self.pod_worker.sandbox_stopped = true;
                     }
-                    self.job.stage = Some(Stage::Start(0));
+                    self.pod_worker.job.stage = Some(Stage::Start(0));
                 }
                 Stage::WaitKill(_) | Stage::WaitPodKill | Stage::Pull(_) => return,
-                Stage::Start(i) if i < self.job.starts.len() => {
-                    let c = self.job.starts[i];
+                Stage::Start(i) if i < self.pod_worker.job.starts.len() => {
+                    let c = self.pod_worker.job.starts[i];
                     if self.start(c, i, out) {
                         return;
                     }
-                    self.job.stage = Some(Stage::Start(i + 1));
+                    self.pod_worker.job.stage = Some(Stage::Start(i + 1));
                 }
-                Stage::Start(_) => self.job.stage = None,
+                Stage::Start(_) => self.pod_worker.job.stage = None,
             }
         }
     }
@@ -527,7 +639,7 @@ impl Simulation {
         .and_then(|p| p.termination_grace_period_seconds())
         .filter(|_| self.profile.probe_grace_period());
         let seconds = probe_grace.unwrap_or(self.pod.termination_grace_period_seconds);
-        let grace = match self.deleting {
+        let grace = match self.pod_worker.deleting {
             Some(g) => g,
             None => SimDuration::from_secs(u64::try_from(seconds).unwrap_or(0)),
         };
@@ -542,7 +654,7 @@ impl Simulation {
         // R24, R61: in a pod kill a sidecar then waits for its turn, at most what is left of
         // its grace period; the whole seconds waited come off too.
         let mut wait = SimDuration::ZERO;
-        let sidecar = self.job.pod_kill
+        let sidecar = self.pod_worker.job.pod_kill
             && self.pod.is_init(c)
             && spec.restartable
             && self.profile.sidecar_termination_ordering;
@@ -577,7 +689,7 @@ impl Simulation {
                 kind: kill.message,
             },
         );
-        self.job.changed = true;
+        self.pod_worker.job.changed = true;
         self.signal(c, hook.saturating_add(wait), remaining)
     }
 
@@ -585,8 +697,8 @@ impl Simulation {
     pub(super) fn start<S: Sink>(&mut self, c: usize, i: usize, out: &mut Out<'_, S>) -> bool {
         let now = self.now;
         if let Some(backoff) = self.do_backoff(c) {
-            self.reason_cache[c] = Some(backoff.0);
-            self.mark_status(c);
+            self.status.reason_cache[c] = Some(backoff.0);
+            self.container_changed(c);
             let spec = self.pod.container(c);
             out.emit_for(
                 now,
@@ -608,14 +720,18 @@ impl Simulation {
                 },
             );
             let expiry = backoff.1;
-            self.job.backoff_expiry =
-                Some(self.job.backoff_expiry.map_or(expiry, |e| e.min(expiry)));
+            self.pod_worker.job.backoff_expiry = Some(
+                self.pod_worker
+                    .job
+                    .backoff_expiry
+                    .map_or(expiry, |e| e.min(expiry)),
+            );
             return false;
         }
         let spec = self.pod.container(c);
         let pull = match spec.pull_policy {
             PullPolicy::Always => true,
-            PullPolicy::IfNotPresent => !self.runtime[c].image_present,
+            PullPolicy::IfNotPresent => !self.runtime.containers[c].image_present,
             PullPolicy::Never => false,
         };
         if !spec.app.pull.is_zero() {
@@ -627,9 +743,9 @@ impl Simulation {
                     "Pulling",
                     Message::Pulling { image: &spec.image },
                 );
-                self.job.pull_end = Some(now.saturating_add(spec.app.pull));
-                self.job.stage = Some(Stage::Pull(i));
-                self.job.changed = true;
+                self.pod_worker.job.pull_end = Some(now.saturating_add(spec.app.pull));
+                self.pod_worker.job.stage = Some(Stage::Pull(i));
+                self.pod_worker.job.changed = true;
                 return true;
             }
             self.kube_event(
@@ -643,14 +759,14 @@ impl Simulation {
                 },
             );
         }
-        self.runtime[c].image_present = true;
+        self.runtime.containers[c].image_present = true;
         self.create_and_start(c, out);
         false
     }
 
     /// `Created`, `Started`, and a new instance in the runtime (R16, R36, R57).
     pub(super) fn create_and_start<S: Sink>(&mut self, c: usize, out: &mut Out<'_, S>) {
-        self.globals_dirty = true;
+        self.kubelet_timers_changed();
         let now = self.now;
         let spec = self.pod.container(c);
         let wording = self.profile.lifecycle_wording;
@@ -675,7 +791,7 @@ impl Simulation {
             .newest
             .map_or(0, |i| i.restart_count + 1);
         let shown = u32::try_from(restart_count).unwrap_or(u32::MAX);
-        let rt = &mut self.runtime[c];
+        let rt = &mut self.runtime.containers[c];
         let inst = Instance {
             id: rt.next_id,
             restart_count,
@@ -689,9 +805,9 @@ impl Simulation {
         rt.instances.newest = Some(inst);
         let exit = spec.app.exit.map(|e| (now.saturating_add(e.after), e.code));
         self.set_exit(c, exit);
-        self.reason_cache[c] = None;
-        self.mark_status(c);
-        self.job.changed = true;
+        self.status.reason_cache[c] = None;
+        self.container_changed(c);
+        self.pod_worker.job.changed = true;
         out.emit_for(
             now,
             c,
@@ -712,20 +828,22 @@ impl Simulation {
             .profile
             .crash_loop_backoff(self.kubelet.max_container_restart_period);
         // GC (R27) drops entries not updated for 10 minutes.
-        if self.backoff[c].is_some_and(|e| now.saturating_since(e.last_update) > BACKOFF_EXPIRY) {
-            self.backoff[c] = None;
+        if self.pod_worker.backoff[c]
+            .is_some_and(|e| now.saturating_since(e.last_update) > BACKOFF_EXPIRY)
+        {
+            self.pod_worker.backoff[c] = None;
         }
         let expired = |e: &BackOffEntry| ts.saturating_since(e.last_update) > BACKOFF_EXPIRY;
-        if let Some(e) = self.backoff[c] {
+        if let Some(e) = self.pod_worker.backoff[c] {
             if !expired(&e) && now.saturating_since(ts) < e.backoff {
                 return Some((e.backoff, ts.saturating_add(e.backoff)));
             }
         }
-        let backoff = match self.backoff[c] {
+        let backoff = match self.pod_worker.backoff[c] {
             Some(e) if !expired(&e) => e.backoff.saturating_mul(2).min(max),
             _ => initial,
         };
-        self.backoff[c] = Some(BackOffEntry {
+        self.pod_worker.backoff[c] = Some(BackOffEntry {
             backoff,
             last_update: now,
         });
@@ -733,13 +851,13 @@ impl Simulation {
     }
 
     pub(super) fn finish_sync(&mut self) {
-        self.globals_dirty = true;
+        self.kubelet_timers_changed();
         let now = self.now;
-        self.job.active = false;
-        self.last_sync_end = Some(now);
-        self.sync_ended = true;
+        self.pod_worker.job.active = false;
+        self.pod_worker.last_sync_end = Some(now);
+        self.pod_worker.sync_ended = true;
         // R6–R8: requeue.
-        let (delay, trigger) = match self.job.backoff_expiry {
+        let (delay, trigger) = match self.pod_worker.job.backoff_expiry {
             Some(expiry) => match self.profile.backoff_requeue {
                 BackOffRequeue::Fixed => (self.kubelet.backoff_requeue, SyncTrigger::BackOff),
                 BackOffRequeue::AtExpiry => (
@@ -750,22 +868,22 @@ impl Simulation {
             None => (self.kubelet.resync, SyncTrigger::Resync),
         };
         let delay = self.jittered(delay);
-        self.requeue = Some((now.saturating_add(delay), trigger));
-        if self.deleting.is_some() {
+        self.timers.requeue = Some((now.saturating_add(delay), trigger));
+        if self.pod_worker.deleting.is_some() {
             // RemovePod: every worker stops once the containers are gone.
-            for w in 0..self.workers.len() {
+            for w in 0..self.prober.workers.len() {
                 self.stop_worker(w);
             }
-            if !self.job.changed {
-                self.pending = Some(SyncTrigger::Terminated);
+            if !self.pod_worker.job.changed {
+                self.pod_worker.pending = Some(SyncTrigger::Terminated);
             }
         }
-        if self.job.changed {
+        if self.pod_worker.job.changed {
             // R4: the next sync waits for a relist strictly after this one ended.
-            self.gate_after = Some(now);
+            self.pod_worker.gate_after = Some(now);
             self.schedule_relist(now);
-        } else if let Some(trigger) = self.pending.take() {
-            self.sync_due = Some((now, trigger));
+        } else if let Some(trigger) = self.pod_worker.pending.take() {
+            self.timers.sync_due = Some((now, trigger));
         }
     }
 
@@ -793,5 +911,81 @@ pub(super) fn should_restart(policy: RestartPolicy, exit_code: i32) -> bool {
         RestartPolicy::Always => true,
         RestartPolicy::OnFailure => exit_code != 0,
         RestartPolicy::Never => false,
+    }
+}
+
+impl PodWorker {
+    /// Walks the pod worker and the sync in progress for fast-forward.
+    pub(super) fn visit(&mut self, v: &mut dyn Visitor, cx: &Walk) {
+        let PodWorker {
+            job,
+            pending,
+            gate_after,
+            last_sync_end,
+            // Cleared before every comparison.
+            sync_ended: _,
+            terminal,
+            backoff,
+            sandbox_ready,
+            sandbox_stopped,
+            deleting,
+        } = self;
+        v.exact(u64::from(*terminal));
+        for entry in backoff.iter_mut() {
+            v.exact(u64::from(entry.is_some()));
+            if let Some(BackOffEntry {
+                backoff,
+                last_update,
+            }) = entry
+            {
+                v.exact(backoff.as_millis());
+                v.time(last_update);
+            }
+        }
+        v.exact(u64::from(*sandbox_ready));
+        v.exact(u64::from(*sandbox_stopped));
+        exact_hash(v, deleting);
+        job.visit(v, cx);
+        exact_hash(v, pending);
+        opt_time(v, gate_after);
+        // Only "ended at this very instant" matters (the churn check).
+        v.exact(u64::from(last_sync_end.is_some()));
+        if let Some(t) = last_sync_end {
+            v.past(t, SimDuration::from_millis(1));
+        }
+    }
+}
+
+impl SyncJob {
+    /// Walks the sync in progress for fast-forward.
+    fn visit(&mut self, v: &mut dyn Visitor, cx: &Walk) {
+        let SyncJob {
+            active,
+            stage,
+            snapshot,
+            shared,
+            kills,
+            pod_kill,
+            parallel,
+            starts,
+            pull_end,
+            changed,
+            backoff_expiry,
+        } = self;
+        v.exact(u64::from(*active));
+        exact_hash(v, stage);
+        // Empty while the sync reads the PLEG's snapshot (`shared`).
+        v.exact(u64::from(*shared));
+        v.exact(snapshot.len() as u64);
+        for (c, s) in snapshot.iter_mut().enumerate() {
+            s.visit(v, cx.bases[c], cx.start_horizon(c));
+        }
+        exact_hash(v, kills);
+        v.exact(u64::from(*pod_kill));
+        v.exact(*parallel as u64);
+        exact_hash(v, starts);
+        opt_time(v, pull_end);
+        v.exact(u64::from(*changed));
+        opt_time(v, backoff_expiry);
     }
 }

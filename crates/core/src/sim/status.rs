@@ -3,7 +3,7 @@
 //! Generated incrementally. A container's status is a function of its inputs: its PLEG
 //! snapshot, its back-off reason, its startup and readiness workers (alive, cached result), its
 //! previous status, the kubelet's start and the profile. Whatever changes one of them marks the
-//! container ([`Simulation::mark_status`]); a status generation recomputes the marked
+//! container ([`Simulation::container_changed`]); a status generation recomputes the marked
 //! containers only, in container order, since every other one would come out as it is (the
 //! computation is idempotent). The manual trigger a started, not-ready container sends its
 //! readiness worker at every generation (P18, P45) does something only once the worker took the
@@ -14,7 +14,72 @@
 //! container recomputes to the status it has, asking for nothing a full recomputation would
 //! do, and that the counts match a recount.
 
+use super::cycle::Walk;
 use super::*;
+use crate::cycle::{exact_hash, opt_id, opt_time, Visitor};
+
+/// What a probe worker reads from the status view for its container (P24–P30).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct ViewEntry {
+    pub(super) id: Option<u64>,
+    pub(super) running: bool,
+    pub(super) terminated: Option<i32>,
+    pub(super) started_at: SimTime,
+    pub(super) started: bool,
+}
+
+/// Status generation (the status manager and `generateAPIPodStatus`): the API status, the view
+/// of it probe workers read, and the bookkeeping of the incremental status (module docs).
+pub(super) struct StatusManager {
+    /// The API-visible status.
+    pub(super) api: PodStatus,
+    /// A status has been generated.
+    pub(super) written: bool,
+    /// The containers whose status inputs changed since the last status was generated (or
+    /// whose last status asked a worker for a probe), each once, and which ones those are: the
+    /// next status recomputes only them.
+    pub(super) queue: Vec<usize>,
+    pub(super) dirty: Vec<bool>,
+    /// What the phase and the conditions count over the statuses, kept as they are written.
+    pub(super) tally: Tally,
+    /// Regular containers whose snapshot holds an instance (the phase's "initialized"), and
+    /// those whose instance runs.
+    pub(super) created_regular: usize,
+    pub(super) running_regular: usize,
+    /// The regular containers a sync does not simply keep (R13–R15): not running, or running
+    /// with a liveness or startup failure cached for the instance. Updated with the status
+    /// marks, whose inputs include these. Sorted (a sync visits them in container order).
+    pub(super) actionable: Vec<usize>,
+    /// Test-only: every status recomputes every container, the reference for the incremental
+    /// path.
+    #[cfg(test)]
+    pub(super) full: bool,
+    /// What probe workers read, per container (P24–P30).
+    pub(super) view: Vec<ViewEntry>,
+    /// Per container, the back-off a waiting reason last reported.
+    pub(super) reason_cache: Vec<Option<SimDuration>>,
+}
+
+impl StatusManager {
+    /// Before the first generation: the initial `api` status, every container to be computed;
+    /// the regular containers (from `ni` of `n`) are actionable.
+    pub(super) fn new(api: PodStatus, tally: Tally, ni: usize, n: usize) -> StatusManager {
+        StatusManager {
+            api,
+            written: false,
+            queue: (0..n).collect(),
+            dirty: vec![true; n],
+            tally,
+            created_regular: 0,
+            running_regular: 0,
+            actionable: (ni..n).collect(),
+            #[cfg(test)]
+            full: false,
+            view: vec![ViewEntry::default(); n],
+            reason_cache: vec![None; n],
+        }
+    }
+}
 
 /// What computing one container's status asks for besides the status itself.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -26,48 +91,23 @@ struct Effects {
 }
 
 impl Simulation {
-    /// Notes that an input of container `c`'s status changed: the next status recomputes it.
-    /// Whatever marks a container has already written the change.
-    pub(super) fn mark_status(&mut self, c: usize) {
-        self.update_actionable(c);
-        if let Some(dirty) = self.status_dirty.get_mut(c) {
-            if !*dirty {
-                *dirty = true;
-                self.status_queue.push(c);
-            }
-        }
-    }
-
-    /// [`Simulation::mark_status`] for worker `w`'s container.
-    pub(super) fn mark_status_of_worker(&mut self, w: usize) {
-        let c = self.workers[w].container;
-        self.mark_status(c);
-    }
-
-    /// Every container's status is to be recomputed.
-    pub(super) fn mark_all_statuses(&mut self) {
-        for c in 0..self.status_dirty.len() {
-            self.mark_status(c);
-        }
-    }
-
     /// Changes container `c`'s status outside a status generation (P44's direct writes),
     /// keeping the counts, and marks it.
     pub(super) fn edit_status(&mut self, c: usize, edit: impl FnOnce(&mut ContainerStatus)) {
-        let prev = *self.status.container(c);
+        let prev = *self.status.api.container(c);
         let mut st = prev;
         edit(&mut st);
         self.retally(c, &prev, &st);
-        *self.status.container_mut(c) = st;
-        self.mark_status(c);
+        *self.status.api.container_mut(c) = st;
+        self.container_changed(c);
     }
 
     /// Moves container `c` from `prev` to `st` in the counts.
     fn retally(&mut self, c: usize, prev: &ContainerStatus, st: &ContainerStatus) {
         if prev != st {
             let init = self.init_restartable(c);
-            self.tally.sub(&Tally::of(init, prev));
-            self.tally.add(&Tally::of(init, st));
+            self.status.tally.sub(&Tally::of(init, prev));
+            self.status.tally.add(&Tally::of(init, st));
         }
     }
 
@@ -78,52 +118,57 @@ impl Simulation {
 
     pub(super) fn generate_status<S: Sink>(&mut self, out: &mut Out<'_, S>) {
         let now = self.now;
-        let first = !self.status_written;
-        self.status_written = true;
+        let first = !self.status.written;
+        self.status.written = true;
         #[cfg(test)]
-        if self.full_status {
-            self.mark_all_statuses();
+        if self.status.full {
+            self.all_containers_changed();
         }
         #[cfg(debug_assertions)]
         self.check_unmarked();
-        let mut queue = core::mem::take(&mut self.status_queue);
+        let mut queue = core::mem::take(&mut self.status.queue);
         queue.sort_unstable();
         for &c in &queue {
-            self.status_dirty[c] = false;
+            self.status.dirty[c] = false;
         }
         for &c in &queue {
             let (st, view, effects) = self.container_status(c);
             if let Some(w) = effects.trigger {
                 self.trigger(w);
             }
-            self.view[c] = view;
+            self.status.view[c] = view;
             self.write_container_status(c, st, out);
             if effects.volatile {
-                self.mark_status(c);
+                self.container_changed(c);
             }
         }
         // What was marked meanwhile waits for the next status; the queue's room is kept.
         queue.clear();
-        queue.append(&mut self.status_queue);
-        self.status_queue = queue;
+        queue.append(&mut self.status.queue);
+        self.status.queue = queue;
         // R43: phase; R42: conditions.
-        let phase = if self.status.phase.is_terminal() {
-            self.status.phase
+        let phase = if self.status.api.phase.is_terminal() {
+            self.status.api.phase
         } else {
-            let initialized = self.created_regular > 0;
+            let initialized = self.status.created_regular > 0;
             // A deleted pod whose containers are all gone is terminal (podIsTerminal, ≥1.27).
             let terminal = self.profile.terminal_phase_forcing
-                && self.deleting.is_some()
+                && self.pod_worker.deleting.is_some()
                 && !self.any_running();
-            compute_phase(self.pod.restart_policy, &self.tally, initialized, terminal)
+            compute_phase(
+                self.pod.restart_policy,
+                &self.status.tally,
+                initialized,
+                terminal,
+            )
         };
         let ready_to_start = self
             .profile
             .ready_to_start_condition
-            .then_some(!first && self.sandbox_ready && !self.sandbox_stopped);
-        self.status.conditions.ready_to_start_containers = ready_to_start;
-        if phase != self.status.phase {
-            self.status.phase = phase;
+            .then_some(!first && self.pod_worker.sandbox_ready && !self.pod_worker.sandbox_stopped);
+        self.status.api.conditions.ready_to_start_containers = ready_to_start;
+        if phase != self.status.api.phase {
+            self.status.api.phase = phase;
             out.emit(now, EventKind::Phase { phase });
         }
         self.update_ready_conditions(out);
@@ -135,8 +180,8 @@ impl Simulation {
         let inherit_started = self.profile.inherits_started();
         let has_init = !self.pod.init_containers.is_empty();
         let mut effects = Effects::default();
-        let snap = self.snapshot[c];
-        let prev = *self.status.container(c);
+        let snap = self.runtime.pleg[c];
+        let prev = *self.status.api.container(c);
         let mut st = ContainerStatus::default();
         let mut view = ViewEntry::default();
         let regular_init = self.pod.is_init(c) && !self.pod.container(c).restartable;
@@ -162,8 +207,8 @@ impl Simulation {
                         view.running = true;
                     }
                     Some(term) => {
-                        let backoff =
-                            self.reason_cache[c].filter(|_| self.restarts(c, term.exit_code));
+                        let backoff = self.status.reason_cache[c]
+                            .filter(|_| self.restarts(c, term.exit_code));
                         if let Some(backoff) = backoff {
                             st.state =
                                 ContainerState::Waiting(Some(WaitingReason::CrashLoopBackOff {
@@ -183,12 +228,12 @@ impl Simulation {
             let id = view.id;
             let startup = self.worker_of(c, ProbeKind::Startup);
             let entry = startup
-                .and_then(|w| self.cache[w])
+                .and_then(|w| self.prober.cache[w])
                 .filter(|(cid, _)| Some(*cid) == id);
             st.started = match entry {
                 Some((_, r)) => r == ProbeResult::Success,
                 None if inherit_started && prev.started => true,
-                None => !startup.is_some_and(|w| self.workers[w].alive),
+                None => !startup.is_some_and(|w| self.prober.workers[w].alive()),
             };
         }
         view.started = st.started;
@@ -204,10 +249,10 @@ impl Simulation {
             // P45.3, P46: ready, only once started.
             let readiness = self.worker_of(c, ProbeKind::Readiness);
             let entry = readiness
-                .and_then(|w| self.cache[w])
+                .and_then(|w| self.prober.cache[w])
                 .filter(|(cid, _)| Some(*cid) == view.id)
                 .map(|(_, r)| r);
-            let worker_alive = readiness.filter(|w| self.workers[*w].alive);
+            let worker_alive = readiness.filter(|w| self.prober.workers[*w].alive());
             st.ready = match (entry, self.profile.readiness_trigger) {
                 (Some(ProbeResult::Success), _) => true,
                 (Some(_), ReadinessTrigger::Never | ReadinessTrigger::NoEntry) => false,
@@ -236,7 +281,7 @@ impl Simulation {
                     st.ready = true;
                 }
                 let has_probe = self.pod.container(c).probe(ProbeKind::Readiness).is_some();
-                if has_probe && !self.status.conditions.ready {
+                if has_probe && !self.status.api.conditions.ready {
                     st.ready = false;
                 }
             }
@@ -248,18 +293,18 @@ impl Simulation {
     /// asking for nothing, and the counts match a recount.
     #[cfg(debug_assertions)]
     fn check_unmarked(&self) {
-        for c in 0..self.status_dirty.len() {
-            if !self.status_dirty[c] {
+        for c in 0..self.status.dirty.len() {
+            if !self.status.dirty[c] {
                 let (st, view, effects) = self.container_status(c);
                 assert_eq!(
                     (&st, &view, effects.volatile),
-                    (self.status.container(c), &self.view[c], false),
+                    (self.status.api.container(c), &self.status.view[c], false),
                     "container {c}: an unmarked status input changed at t={}",
                     self.now
                 );
                 if let Some(w) = effects.trigger {
                     assert!(
-                        self.workers[w].pending_trigger,
+                        self.prober.workers[w].pending_trigger,
                         "container {c}: its readiness worker took the trigger unnoticed at t={}",
                         self.now
                     );
@@ -273,17 +318,20 @@ impl Simulation {
     #[cfg(debug_assertions)]
     fn check_tally(&self) {
         assert_eq!(
-            self.tally,
-            Tally::of_all(&self.pod, &self.status),
+            self.status.tally,
+            Tally::of_all(&self.pod, &self.status.api),
             "the status counts drifted at t={}",
             self.now
         );
         let ni = self.pod.init_containers.len();
-        let created = self.snapshot[ni..]
+        let created = self.runtime.pleg[ni..]
             .iter()
             .filter(|s| s.newest.is_some())
             .count();
-        assert_eq!(self.created_regular, created, "created regular containers");
+        assert_eq!(
+            self.status.created_regular, created,
+            "created regular containers"
+        );
     }
 
     pub(super) fn write_container_status<S: Sink>(
@@ -293,9 +341,9 @@ impl Simulation {
         out: &mut Out<'_, S>,
     ) {
         let now = self.now;
-        let prev = *self.status.container(c);
+        let prev = *self.status.api.container(c);
         self.retally(c, &prev, &st);
-        *self.status.container_mut(c) = st;
+        *self.status.api.container_mut(c) = st;
         let name = &self.pod.container(c).name;
         if prev.state != st.state
             || prev.restart_count != st.restart_count
@@ -306,7 +354,7 @@ impl Simulation {
                 c,
                 EventKind::Status {
                     container: name,
-                    status: self.status.container(c),
+                    status: self.status.api.container(c),
                 },
             );
         }
@@ -338,20 +386,21 @@ impl Simulation {
         self.check_tally();
         let sidecars_count =
             self.profile.gate(Gate::SidecarContainers) && self.profile.sidecar_readiness_counts;
-        let tally = &self.tally;
+        let tally = &self.status.tally;
         // Every init container done (a sidecar counts once started), or, as the kubelet's
         // `GeneratePodInitializedCondition` adds for sidecars that restart later, a regular
         // container that is running or has run.
         let init_done = tally.init_undone == 0 || tally.regular_active > 0;
         let sidecars_ready = !sidecars_count || tally.sidecars_unready == 0;
-        let all_ready = !self.status.containers.is_empty() && tally.regular_unready == 0;
-        let containers_ready = all_ready && sidecars_ready && self.status.phase != Phase::Succeeded;
+        let all_ready = !self.status.api.containers.is_empty() && tally.regular_unready == 0;
+        let containers_ready =
+            all_ready && sidecars_ready && self.status.api.phase != Phase::Succeeded;
         // Readiness gates whose conditions nobody sets keep the pod from Ready.
         let ready = containers_ready && self.pod.readiness_gates == 0;
-        self.status.conditions.initialized = init_done;
-        self.status.conditions.containers_ready = containers_ready;
-        if self.status.conditions.ready != ready {
-            self.status.conditions.ready = ready;
+        self.status.api.conditions.initialized = init_done;
+        self.status.api.conditions.containers_ready = containers_ready;
+        if self.status.api.conditions.ready != ready {
+            self.status.api.conditions.ready = ready;
             out.emit(self.now, EventKind::PodReady { ready });
         }
     }
@@ -507,5 +556,63 @@ fn compute_phase(policy: RestartPolicy, t: &Tally, initialized: bool, terminal: 
         }
     } else {
         Phase::Pending
+    }
+}
+
+impl StatusManager {
+    /// Walks the status, the view and the incremental status's bookkeeping for fast-forward.
+    pub(super) fn visit(&mut self, v: &mut dyn Visitor, cx: &Walk) {
+        let StatusManager {
+            api,
+            written,
+            queue,
+            dirty,
+            tally,
+            created_regular,
+            running_regular,
+            actionable,
+            // A test setting, fixed for the run.
+            #[cfg(test)]
+                full: _,
+            view,
+            reason_cache,
+        } = self;
+        let PodStatus {
+            phase,
+            conditions,
+            init_containers,
+            containers,
+            deletion_timestamp,
+            removed,
+        } = api;
+        exact_hash(v, phase);
+        exact_hash(v, conditions);
+        for st in init_containers.iter_mut().chain(containers) {
+            st.visit_cycle(v);
+        }
+        opt_time(v, deletion_timestamp);
+        v.exact(u64::from(*removed));
+        v.exact(u64::from(*written));
+        for (c, entry) in view.iter_mut().enumerate() {
+            let ViewEntry {
+                id,
+                running,
+                terminated,
+                started_at,
+                started,
+            } = entry;
+            opt_id(v, id, cx.bases[c]);
+            v.exact(u64::from(*running));
+            exact_hash(v, terminated);
+            // P15: the start matters only until the initial delay has passed.
+            v.past(started_at, cx.young[c]);
+            v.exact(u64::from(*started));
+        }
+        exact_hash(v, reason_cache);
+        // Which containers are to be recomputed, and the counts the phase and conditions come
+        // from.
+        exact_hash(v, &(&*queue, &*dirty));
+        exact_hash(v, &(*tally, *created_regular, *running_regular));
+        exact_hash(v, actionable);
     }
 }

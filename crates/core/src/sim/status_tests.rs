@@ -6,6 +6,7 @@
 
 use super::tests::http;
 use super::*;
+use crate::behaviour::Answer;
 use crate::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use crate::sink::VecSink;
 use crate::spec::{ContainerSpec, ProbeSpec, ProbeTiming, SelfExit};
@@ -121,7 +122,7 @@ fn mixed_sim(profile: &Profile, policy: RestartPolicy, full: bool) -> Simulation
         ..KubeletConfig::default()
     };
     let mut sim = Simulation::new(pod, profile.clone(), kubelet, 11, behaviours);
-    sim.full_status = full;
+    sim.status.full = full;
     sim.restart_kubelet_at(SimTime::from_secs(140));
     sim.delete_at(SimTime::from_secs(400), Some(SimDuration::from_secs(5)));
     sim
@@ -143,7 +144,10 @@ fn compare(profile: &Profile, policy: RestartPolicy) -> usize {
             full.status(),
             "{what}: status at t={s}"
         );
-        assert_eq!(incremental.view, full.view, "{what}: status view at t={s}");
+        assert_eq!(
+            incremental.status.view, full.status.view,
+            "{what}: status view at t={s}"
+        );
     }
     a.records.len()
 }
@@ -178,8 +182,8 @@ fn a_sync_recomputes_only_the_containers_whose_inputs_changed() {
     sim.run_until(SimTime::from_secs(30), &mut sink)
         .expect("run");
     assert!(
-        sim.status_queue.len() < sim.pod.container_count(),
+        sim.status.queue.len() < sim.pod.container_count(),
         "queued for the next status: {:?}",
-        sim.status_queue
+        sim.status.queue
     );
 }

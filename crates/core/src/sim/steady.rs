@@ -10,7 +10,7 @@
 //! behaviour) goes the general way. The verdict of each check is the general path's, so the
 //! two cannot disagree; `hot_path_tests` compares runs with and without it.
 
-use super::worker::classify;
+use super::worker::{classify, probe_due, StatusReading};
 use super::*;
 
 /// How far from the back of the lane a tick may be inserted; one that would go deeper (a pod
@@ -22,8 +22,8 @@ const LANE_DEPTH: usize = 8;
 pub(super) struct Steady {
     /// The output of the constant successful answer.
     output: OutputKind,
-    /// The probe's `initialDelaySeconds` (P29), never negative.
-    initial_delay: u64,
+    /// The probe's `initialDelaySeconds` (P29).
+    initial_delay: i64,
     /// An exec probe: it needs the worker's own container instance
     /// (docs/semantics.md#exec-target).
     exec: bool,
@@ -55,7 +55,7 @@ impl Steady {
                     classify(handler, response, probe.timeout(), profile);
                 (outcome == Outcome::Success && duration.is_zero()).then(|| Steady {
                     output,
-                    initial_delay: u64::from(probe.initial_delay_seconds().unsigned_abs()),
+                    initial_delay: i64::from(probe.initial_delay_seconds()),
                     exec: matches!(handler, Handler::Exec { .. }),
                 })
             })
@@ -245,13 +245,13 @@ impl Simulation {
     /// switch is there to compare the two.
     pub fn set_steady_ticks(&mut self, on: bool) {
         // Ticks held in the lane go back to the agenda, and every worker's checks run again.
-        for w in 0..self.workers.len() {
-            if self.lane.holds(w) {
-                self.mark(w);
+        for w in 0..self.prober.workers.len() {
+            if self.shortcuts.lane.holds(w) {
+                self.worker_changed(w);
             }
         }
-        self.lane.clear();
-        self.steady_ticks = on && self.steady.iter().any(Option::is_some);
+        self.shortcuts.lane.clear();
+        self.shortcuts.steady_ticks = on && self.shortcuts.steady.iter().any(Option::is_some);
     }
 
     /// After a steady tick of worker `w`: its next tick goes to the lane, or to the agenda
@@ -259,13 +259,17 @@ impl Simulation {
     /// agenda holds no tick of the worker.
     #[inline]
     pub(super) fn place_steady(&mut self, w: usize, from_lane: bool) {
-        let tick = Key::new(self.workers[w].next_tick, Class::Tick);
-        if self.lane.place(w, self.agenda.node(w, tick)) {
+        let tick = Key::new(self.prober.workers[w].next_tick, Class::Tick);
+        if self
+            .shortcuts
+            .lane
+            .place(w, self.shortcuts.agenda.node(w, tick))
+        {
             if !from_lane {
-                self.agenda.set(w, Key::NEVER);
+                self.shortcuts.agenda.set(w, Key::NEVER);
             }
         } else {
-            self.agenda.set(w, tick);
+            self.shortcuts.agenda.set(w, tick);
         }
     }
 
@@ -276,11 +280,11 @@ impl Simulation {
         if !self.steady_run(w) {
             return false;
         }
-        self.lane.checked[w] = self.lane.epoch;
-        step(
-            &mut self.workers[w],
+        self.shortcuts.lane.checked[w] = self.shortcuts.lane.epoch;
+        steady_effect(
+            &mut self.prober.workers[w],
             &self.pod,
-            &self.steady,
+            &self.shortcuts.steady,
             w,
             self.now,
             out,
@@ -290,16 +294,16 @@ impl Simulation {
 
     /// Whether worker `w`'s tick due now is steady.
     fn steady_run(&self, w: usize) -> bool {
-        let Some(steady) = self.steady[w] else {
+        let Some(steady) = self.shortcuts.steady[w] else {
             return false;
         };
-        let worker = &self.workers[w];
+        let worker = &self.prober.workers[w];
         // P16, P17: an idle worker with nothing else pending runs one doProbe for the tick.
         if worker.in_flight.is_some()
             || worker.wake_at.is_some()
             || worker.pending_tick
             || worker.pending_trigger
-            || worker.stop_requested
+            || worker.stopping()
             || worker.parked
             // P26.
             || worker.on_hold
@@ -308,32 +312,30 @@ impl Simulation {
         {
             return false;
         }
-        // P22, P23.
-        if !self.status_written || self.status.phase.is_terminal() {
-            return false;
-        }
-        // P24, P25: the instance the worker knows; P27: running; P30: started.
+        // doProbe's own checks: P22–P25, the instance the worker knows; P27, P29, P30 (the
+        // initial delay, once past, for good: the instance stays the same while nothing else
+        // runs).
         let c = worker.container;
-        let view = &self.view[c];
-        let Some(id) = view.id else {
+        let StatusReading::Known(id) = self.read_status(c, worker.container_id) else {
             return false;
         };
-        if worker.container_id != Some(id) || !view.running || !view.started {
-            return false;
-        }
-        // P29 (once past, for good: the instance stays the same while nothing else runs).
-        if self.now.saturating_since(view.started_at).whole_secs() < steady.initial_delay {
+        if !probe_due(
+            worker.kind,
+            &self.status.view[c],
+            self.now,
+            steady.initial_delay,
+        ) {
             return false;
         }
         // docs/semantics.md#exec-target: the attempt reaches a running process (an exec, the
         // worker's own).
-        match self.runtime[c].instances.newest {
+        match self.runtime.containers[c].instances.newest {
             Some(i) if i.exited.is_none() && (!steady.exec || i.id == id) => {}
             _ => return false,
         }
         // P34, P42: the cache holds the success that the run goes on confirming, so whether or
         // not the run has reached the threshold, nothing is stored.
-        self.cache[w] == Some((id, ProbeResult::Success))
+        self.prober.cache[w] == Some((id, ProbeResult::Success))
     }
 
     /// Runs the lane's ticks, from its head on, while they are steady and come before
@@ -351,15 +353,16 @@ impl Simulation {
         steps_here: &mut u32,
         out: &mut Out<'_, S>,
     ) -> Result<u64, RunError<S::Error>> {
-        let after_until = Key::new(until, Class::Completion).0.saturating_add(1);
+        let after_until = Key::new(until, Class::Completion).node_after();
         let mut burst = Burst {
             limit: self
+                .shortcuts
                 .agenda
                 .root()
-                .min(u128::from(self.global_due.0 .0) << 64)
-                .min(u128::from(after_until) << 64),
+                .min(self.shortcuts.global_due.0.node())
+                .min(after_until),
             ran: 0,
-            last: self.last_due,
+            last: self.shortcuts.last_due,
         };
         loop {
             let pause = self.burst_run(&mut burst, steps_here, out);
@@ -367,21 +370,21 @@ impl Simulation {
                 Pause::Check(w) => {
                     // The first tick of `w` since something else ran: the checks, at its time.
                     let before = self.now;
-                    if let Some(head) = self.lane.front() {
-                        self.now = Key((head >> 64) as u64).at();
+                    if let Some(head) = self.shortcuts.lane.front() {
+                        self.now = Key::of_node(head).at();
                     }
                     let steady = self.steady_run(w);
                     self.now = before;
                     if !steady {
                         break;
                     }
-                    self.lane.checked[w] = self.lane.epoch;
+                    self.shortcuts.lane.checked[w] = self.shortcuts.lane.epoch;
                 }
                 Pause::Overflow(w, tick) => {
                     // The lane could not take the next tick in order: the agenda has it.
-                    self.lane.leave(w);
-                    self.agenda.set(w, tick);
-                    burst.limit = burst.limit.min(self.agenda.root());
+                    self.shortcuts.lane.leave(w);
+                    self.shortcuts.agenda.set(w, tick);
+                    burst.limit = burst.limit.min(self.shortcuts.agenda.root());
                     if out.error.is_some() || out.stop {
                         break;
                     }
@@ -390,7 +393,7 @@ impl Simulation {
                 Pause::Done => break,
             }
         }
-        self.last_due = burst.last;
+        self.shortcuts.last_due = burst.last;
         Ok(burst.ran)
     }
 
@@ -404,10 +407,9 @@ impl Simulation {
         out: &mut Out<'_, S>,
     ) -> Pause {
         let Simulation {
-            lane,
-            workers,
+            shortcuts: Shortcuts { lane, steady, .. },
+            prober: Prober { workers, .. },
             pod,
-            steady,
             now,
             ..
         } = self;
@@ -420,7 +422,7 @@ impl Simulation {
             if lane.checked[w] != epoch {
                 return Pause::Check(w);
             }
-            let key = Key((head >> 64) as u64);
+            let key = Key::of_node(head);
             let at = key.at();
             // The first tick is the item the run loop chose, already counted and at `now`.
             if burst.ran > 0 {
@@ -435,12 +437,12 @@ impl Simulation {
             }
             *now = at;
             lane.pop();
-            let next = step(&mut workers[w], pod, steady, w, at, out);
+            let next = steady_effect(&mut workers[w], pod, steady, w, at, out);
             burst.ran += 1;
             burst.last = (key, Slot::Worker(w));
             // The next tick, with the same tie order (a node's low half).
             let tick = Key::new(next, Class::Tick);
-            let node = (u128::from(tick.0) << 64) | (head & u128::from(u64::MAX));
+            let node = tick.with_tie_of(head);
             if !lane.place(w, node) {
                 return Pause::Overflow(w, tick);
             }
@@ -455,7 +457,7 @@ impl Simulation {
 /// A steady tick's whole effect on `worker` (worker `w`), at `at`: the next tick of the grid
 /// (P17), which it returns, the longer run (P33) and the successful probe run.
 #[inline]
-fn step<S: Sink>(
+fn steady_effect<S: Sink>(
     worker: &mut Worker,
     pod: &PodSpec,
     steady: &[Option<Steady>],

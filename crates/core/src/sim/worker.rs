@@ -1,11 +1,324 @@
 //! Probe workers: their ticks and triggers, doProbe, attempts against the application, and
 //! the results caches (P9–P52).
 
+pub(super) use super::classify::classify;
+use super::cycle::Walk;
 use super::*;
+use crate::cycle::{exact_hash, opt_id, opt_time, Visitor};
+
+/// A probe execution in progress.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct InFlight {
+    pub(super) began: SimTime,
+    pub(super) attempt: u8,
+    /// The container instance the attempt reached.
+    pub(super) instance: u64,
+    pub(super) ends: SimTime,
+    pub(super) outcome: Outcome,
+    pub(super) output: OutputKind,
+}
+
+/// Where a probe worker is in its life (P9, P13–P15, P20). A worker in flight is running: its
+/// first doProbe is the first time it can start a probe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Lifecycle {
+    /// AddPod has not created it, or it exited (P20): no timers, nothing cached.
+    Absent,
+    /// Created, in its start-up sleep before the first doProbe (P14).
+    Sleeping,
+    /// Its first doProbe ran: it waits on its ticker and its trigger (P16).
+    Running,
+    /// A stop was requested (P13): it exits at its next wait, after a probe in flight. An idle
+    /// worker asked to stop, even in its start-up sleep, wakes up at once to exit.
+    Stopping,
+}
+
+/// One probe worker (P9): per (container, probe type).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Worker {
+    pub(super) container: usize,
+    pub(super) kind: ProbeKind,
+    pub(super) period: SimDuration,
+    /// Where the worker is in its life.
+    pub(super) state: Lifecycle,
+    pub(super) next_tick: SimTime,
+    pub(super) wake_at: Option<SimTime>,
+    pub(super) pending_tick: bool,
+    pub(super) pending_trigger: bool,
+    pub(super) in_flight: Option<InFlight>,
+    pub(super) container_id: Option<u64>,
+    pub(super) last_result: ProbeResult,
+    pub(super) result_run: u32,
+    pub(super) on_hold: bool,
+    /// Held, idle and with nothing pending: its ticks do nothing until what its doProbe reads
+    /// before the hold changes, so they are left off the agenda (see `worker::park`).
+    pub(super) parked: bool,
+    /// When AddPod created this worker.
+    pub(super) created_at: SimTime,
+}
+
+impl Worker {
+    /// A worker slot that AddPod has not created (or that exited): no timers, zero values (P9).
+    pub(super) fn idle(container: usize, kind: ProbeKind, period: SimDuration) -> Worker {
+        Worker {
+            container,
+            kind,
+            period,
+            state: Lifecycle::Absent,
+            next_tick: SimTime::ZERO,
+            wake_at: None,
+            pending_tick: false,
+            pending_trigger: false,
+            in_flight: None,
+            container_id: None,
+            last_result: ProbeResult::Success,
+            result_run: 0,
+            on_hold: false,
+            parked: false,
+            created_at: SimTime::ZERO,
+        }
+    }
+
+    /// AddPod created the worker and it has not exited.
+    pub(super) fn alive(&self) -> bool {
+        self.state != Lifecycle::Absent
+    }
+
+    /// The first doProbe has run, or will at the wake-up a stop scheduled (P14, P15).
+    pub(super) fn running(&self) -> bool {
+        matches!(self.state, Lifecycle::Running | Lifecycle::Stopping)
+    }
+
+    /// A stop was requested (P13).
+    pub(super) fn stopping(&self) -> bool {
+        self.state == Lifecycle::Stopping
+    }
+
+    pub(super) fn key(&self) -> Key {
+        if !self.alive() {
+            return Key::NEVER;
+        }
+        let tick = if self.running() && !self.parked {
+            Key::new(self.next_tick, Class::Tick)
+        } else {
+            Key::NEVER
+        };
+        let wake = key_of(self.wake_at, Class::Wake);
+        let done = key_of(self.in_flight.map(|f| f.ends), Class::Completion);
+        tick.min(wake).min(done)
+    }
+
+    pub(super) fn initial_value(&self) -> ProbeResult {
+        match self.kind {
+            ProbeKind::Readiness => ProbeResult::Failure,
+            ProbeKind::Liveness => ProbeResult::Success,
+            ProbeKind::Startup => ProbeResult::Unknown,
+        }
+    }
+}
+
+/// What a doProbe decided (P22–P36).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum DoProbe {
+    Continue,
+    Stop,
+    InFlight,
+}
+
+/// The prober manager (`prober.Manager`): its probe workers, their results caches, and which
+/// worker probes what.
+pub(super) struct Prober {
+    pub(super) workers: Vec<Worker>,
+    /// How many workers are alive: all of them, and AddPod has nothing to create.
+    pub(super) alive: usize,
+    /// Per container, its worker of each probe type (by [`ProbeKind::index`]): syncs ask for a
+    /// container's workers once per container, which a search through every worker made
+    /// quadratic in the pod's size.
+    pub(super) worker_by: Vec<[Option<usize>; 3]>,
+    /// Results caches (P42): per worker, `(container id, result)`.
+    pub(super) cache: Vec<Option<(u64, ProbeResult)>>,
+    /// When the kubelet (and its prober manager) last started, if during the run (P5).
+    pub(super) kubelet_started: Option<SimTime>,
+}
+
+impl Prober {
+    /// The manager of these (not yet created) workers of a pod of `n` containers.
+    pub(super) fn new(workers: Vec<Worker>, n: usize) -> Prober {
+        let mut worker_by = vec![[None; 3]; n];
+        for (i, w) in workers.iter().enumerate() {
+            worker_by[w.container][w.kind.index()].get_or_insert(i);
+        }
+        Prober {
+            cache: vec![None; workers.len()],
+            alive: 0,
+            worker_by,
+            workers,
+            kubelet_started: None,
+        }
+    }
+}
+
+impl Worker {
+    /// Walks this worker and its results cache `slot` for fast-forward.
+    fn visit(
+        &mut self,
+        slot: &mut Option<(u64, ProbeResult)>,
+        v: &mut dyn Visitor,
+        cx: &Walk,
+        pod: &PodSpec,
+    ) {
+        let Worker {
+            container,
+            kind,
+            period,
+            state,
+            next_tick,
+            wake_at,
+            pending_tick,
+            pending_trigger,
+            in_flight,
+            container_id,
+            last_result,
+            result_run,
+            on_hold,
+            parked,
+            created_at,
+        } = self;
+        // `container`, `kind` and `period` are fixed for the run.
+        let base = cx.bases[*container];
+        exact_hash(v, state);
+        v.exact(u64::from(*parked));
+        if *parked && !period.is_zero() {
+            // A parked worker's ticks are off the agenda; `next_tick` is only a point of
+            // its grid, from which it comes back at the first tick not gone by: only the
+            // grid's phase against now decides.
+            let offset = i128::from(next_tick.as_millis()) - i128::from(cx.now.as_millis());
+            let phase = offset.rem_euclid(i128::from(period.as_millis()));
+            v.exact(u64::try_from(phase).unwrap_or(u64::MAX));
+            v.past(next_tick, SimDuration::ZERO);
+        } else {
+            v.time(next_tick);
+        }
+        opt_time(v, wake_at);
+        v.exact(u64::from(*pending_tick));
+        v.exact(u64::from(*pending_trigger));
+        v.exact(u64::from(in_flight.is_some()));
+        if let Some(InFlight {
+            began,
+            attempt,
+            instance,
+            ends,
+            outcome,
+            output,
+        }) = in_flight
+        {
+            v.time(began);
+            v.exact(u64::from(*attempt));
+            v.id(instance, base, u64::MAX);
+            v.time(ends);
+            exact_hash(v, &(*outcome, *output));
+        }
+        opt_id(v, container_id, base);
+        exact_hash(v, last_result);
+        // P34: a run of equal results decides only until it reaches the larger threshold.
+        let cap = pod.container(*container).probe(*kind).map_or(1, |p| {
+            p.success_threshold()
+                .unsigned_abs()
+                .max(p.failure_threshold().unsigned_abs())
+        });
+        let mut run = u64::from(*result_run);
+        v.saturating(&mut run, u64::from(cap), u64::from(u32::MAX));
+        *result_run = u32::try_from(run).unwrap_or(u32::MAX);
+        v.exact(u64::from(*on_hold));
+        // Only "created at this very instant" matters (P14's churn check).
+        v.past(created_at, SimDuration::from_millis(1));
+        v.exact(u64::from(slot.is_some()));
+        if let Some((id, result)) = slot {
+            v.id(id, base, u64::MAX);
+            exact_hash(v, result);
+        }
+    }
+}
+
+impl Prober {
+    /// Walks the prober manager for fast-forward.
+    pub(super) fn visit(&mut self, v: &mut dyn Visitor, cx: &Walk, pod: &PodSpec) {
+        let Prober {
+            workers,
+            alive,
+            // Fixed for the run.
+            worker_by: _,
+            cache,
+            kubelet_started,
+        } = self;
+        v.exact(*alive as u64);
+        for (worker, slot) in workers.iter_mut().zip(cache.iter_mut()) {
+            worker.visit(slot, v, cx, pod);
+        }
+        opt_time(v, kubelet_started);
+    }
+}
+
+/// What doProbe's first checks (P22–P25) read in the status, for a worker that knows one
+/// container instance. [`Simulation::read_status`] is the one place these checks are written:
+/// doProbe, parking (`held_tick_acts`) and the steady lane (`steady_run`) all ask it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum StatusReading {
+    /// P22: no status yet, or P24: the status names no instance: nothing to do this time.
+    Nothing,
+    /// P23: the pod is terminal: the worker stops.
+    Terminal,
+    /// P25: the status names this instance, not the one the worker knows.
+    NewInstance(u64),
+    /// The status names the instance the worker knows.
+    Known(u64),
+}
+
+/// doProbe's checks of a running instance (P27, P29, P30) once the status names the instance
+/// the worker knows and the worker is not on hold: whether a probe of `kind` runs now, for a
+/// container whose status reads `view` and a probe with this `initialDelaySeconds`. doProbe
+/// and the steady lane both ask it.
+pub(super) fn probe_due(
+    kind: ProbeKind,
+    view: &ViewEntry,
+    now: SimTime,
+    initial_delay: i64,
+) -> bool {
+    // P27.
+    if !view.running {
+        return false;
+    }
+    // P29: whole seconds since the normalised start, truncated.
+    let elapsed = now.saturating_since(view.started_at).whole_secs();
+    if i64::try_from(elapsed).unwrap_or(i64::MAX) < initial_delay {
+        return false;
+    }
+    // P30.
+    match kind {
+        ProbeKind::Startup => !view.started,
+        ProbeKind::Liveness | ProbeKind::Readiness => view.started,
+    }
+}
 
 impl Simulation {
+    /// doProbe's first checks (P22–P25) for container `c`, by a worker that knows instance
+    /// `known` ([`StatusReading`]).
+    pub(super) fn read_status(&self, c: usize, known: Option<u64>) -> StatusReading {
+        if !self.status.written {
+            return StatusReading::Nothing;
+        }
+        if self.status.api.phase.is_terminal() {
+            return StatusReading::Terminal;
+        }
+        match self.status.view[c].id {
+            None => StatusReading::Nothing,
+            Some(id) if known == Some(id) => StatusReading::Known(id),
+            Some(id) => StatusReading::NewInstance(id),
+        }
+    }
+
     pub(super) fn worker_of(&self, c: usize, kind: ProbeKind) -> Option<usize> {
-        self.worker_by.get(c).and_then(|k| k[kind.index()])
+        self.prober.worker_by.get(c).and_then(|k| k[kind.index()])
     }
 
     /// [`Simulation::cached`] for an optional instance.
@@ -21,19 +334,25 @@ impl Simulation {
     /// The cached result of container `c`'s probe `kind` for instance `id`, if any.
     pub(super) fn cached(&self, c: usize, kind: ProbeKind, id: u64) -> Option<ProbeResult> {
         let w = self.worker_of(c, kind)?;
-        self.cache[w].filter(|(cid, _)| *cid == id).map(|(_, r)| r)
+        self.prober.cache[w]
+            .filter(|(cid, _)| *cid == id)
+            .map(|(_, r)| r)
     }
 
     /// P13: a non-blocking stop; an idle worker exits at once, a busy one after its probe.
     pub(super) fn stop_worker(&mut self, w: usize) {
-        if !self.workers[w].alive {
+        if !self.prober.workers[w].alive() {
             return;
         }
-        self.mark(w);
-        self.workers[w].stop_requested = true;
-        if self.workers[w].in_flight.is_none() {
-            self.workers[w].wake_at = Some(self.now);
-            self.workers[w].running = true;
+        self.worker_changed(w);
+        let worker = &mut self.prober.workers[w];
+        debug_assert!(
+            worker.running() || worker.in_flight.is_none(),
+            "only a running worker probes"
+        );
+        worker.state = Lifecycle::Stopping;
+        if worker.in_flight.is_none() {
+            worker.wake_at = Some(self.now);
         }
     }
 
@@ -66,28 +385,21 @@ impl Simulation {
         self.profile.inherits_started()
             && view.running
             && self
+                .prober
                 .kubelet_started
                 .is_some_and(|k| view.started_at.saturating_add(SimDuration::from_secs(10)) < k)
     }
 
-    /// Notes that worker `w`'s timers may have changed.
-    pub(super) fn mark(&mut self, w: usize) {
-        if !self.is_dirty[w] {
-            self.is_dirty[w] = true;
-            self.dirty.push(w);
-        }
-    }
-
     /// P18: a non-blocking send on the worker's manual-trigger channel.
     pub(super) fn trigger(&mut self, w: usize) {
-        self.mark(w);
+        self.worker_changed(w);
         let now = self.now;
-        let worker = &mut self.workers[w];
-        if !worker.alive || worker.pending_trigger {
+        let worker = &mut self.prober.workers[w];
+        if !worker.alive() || worker.pending_trigger {
             return;
         }
         worker.pending_trigger = true;
-        if worker.in_flight.is_none() && worker.running {
+        if worker.in_flight.is_none() && worker.running() {
             worker.wake_at = Some(now);
         }
     }
@@ -96,23 +408,23 @@ impl Simulation {
     pub(super) fn add_pod(&mut self) {
         let now = self.now;
         debug_assert!(
-            self.alive_workers <= self.workers.iter().filter(|w| w.alive).count(),
+            self.prober.alive <= self.prober.workers.iter().filter(|w| w.alive()).count(),
             "more workers counted alive than are"
         );
-        if self.alive_workers >= self.workers.len() {
+        if self.prober.alive >= self.prober.workers.len() {
             // Every worker exists: nothing to create (and nothing to stop at).
             return;
         }
-        for w in 0..self.workers.len() {
-            if self.workers[w].alive {
+        for w in 0..self.prober.workers.len() {
+            if self.prober.workers[w].alive() {
                 if self.profile.add_pod_skips_existing {
                     continue;
                 }
                 return;
             }
-            let period = self.workers[w].period;
+            let period = self.prober.workers[w].period;
             // P14: the start-up sleep.
-            let kubelet_age = match self.kubelet_started {
+            let kubelet_age = match self.prober.kubelet_started {
                 Some(k) => now.saturating_since(k),
                 None => self
                     .kubelet
@@ -124,46 +436,46 @@ impl Simulation {
             } else {
                 SimDuration::ZERO
             };
-            self.mark(w);
-            let worker = &mut self.workers[w];
+            self.worker_changed(w);
+            let worker = &mut self.prober.workers[w];
             // P9: a new worker starts from scratch.
             *worker = Worker {
-                alive: true,
+                state: Lifecycle::Sleeping,
                 wake_at: Some(now.saturating_add(sleep)),
                 created_at: now,
                 ..Worker::idle(worker.container, worker.kind, worker.period)
             };
-            self.cache[w] = None;
-            self.alive_workers += 1;
-            self.mark_status_of_worker(w);
+            self.prober.cache[w] = None;
+            self.prober.alive += 1;
+            self.worker_container_changed(w);
         }
     }
 
     pub(super) fn worker_due<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
-        let key = self.last_due.0;
-        if self.steady_ticks && key == Key::new(self.now, Class::Tick) {
-            let from_lane = self.lane.holds(w);
+        let key = self.shortcuts.last_due.0;
+        if self.shortcuts.steady_ticks && key == Key::new(self.now, Class::Tick) {
+            let from_lane = self.shortcuts.lane.holds(w);
             if from_lane {
                 // The lane's head: the tick leaves the lane, and comes back if steady.
-                self.lane.pop();
-                self.lane.leave(w);
+                self.shortcuts.lane.pop();
+                self.shortcuts.lane.leave(w);
             }
             if self.steady_tick(w, out) {
                 self.place_steady(w, from_lane);
                 return;
             }
         }
-        if self.workers[w].parked {
+        if self.prober.workers[w].parked {
             // A wake-up or a completion of a parked worker: its ticks resume.
             self.unpark(w);
         }
-        self.mark(w);
+        self.worker_changed(w);
         let now = self.now;
         if key == Key::new(now, Class::Completion) {
             self.complete_attempt(w, out);
             return;
         }
-        let worker = &mut self.workers[w];
+        let worker = &mut self.prober.workers[w];
         let idle = worker.in_flight.is_none();
         if key == Key::new(now, Class::Tick) {
             // P17: one tick is kept while busy, the rest dropped; the grid never shifts.
@@ -177,8 +489,8 @@ impl Simulation {
         }
         // A wake-up: the first doProbe after the start-up sleep, or a pending trigger.
         worker.wake_at = None;
-        if !worker.running {
-            worker.running = true;
+        if !worker.running() {
+            worker.state = Lifecycle::Running;
             worker.next_tick = now.saturating_add(worker.period);
             let step = self.do_probe(w, out);
             self.after_probe(w, step, out);
@@ -187,132 +499,24 @@ impl Simulation {
         }
     }
 
-    /// Whether a tick of held worker `w` would do anything: the doProbe checks ahead of the
-    /// hold (P22–P25) all pass through, unless the status says the pod is terminal or names
-    /// another container instance than the one the worker knows.
-    fn held_tick_acts(&self, w: usize) -> bool {
-        let worker = &self.workers[w];
-        self.status_written
-            && (self.status.phase.is_terminal()
-                || self.view[worker.container]
-                    .id
-                    .is_some_and(|id| worker.container_id != Some(id)))
-    }
-
-    /// After a tick: a held worker (P26) that is idle, with nothing pending, whose next tick
-    /// would do nothing either, leaves its ticks off the agenda until something it reads
-    /// changes (`unpark_changed`). Its grid stays where it is: `next_tick` is a point of it.
-    fn park(&mut self, w: usize) {
-        let worker = &self.workers[w];
-        if !self.parking
-            || !worker.on_hold
-            || worker.parked
-            || !worker.alive
-            || !worker.running
-            || worker.in_flight.is_some()
-            || worker.wake_at.is_some()
-            || worker.pending_tick
-            || worker.pending_trigger
-            || worker.stop_requested
-            || worker.period.is_zero()
-            || self.held_tick_acts(w)
-        {
-            return;
-        }
-        self.mark(w);
-        self.workers[w].parked = true;
-        if !self.listed[w] {
-            self.listed[w] = true;
-            self.parked.push(w);
-        }
-    }
-
-    /// Puts back on the agenda every parked worker whose next tick would now do something (or
-    /// that is no longer held), at the first tick of its grid that has not gone by: a tick at
-    /// this very instant has gone by when it orders before the item dispatched last (ticks
-    /// due at one instant read the status as the items before them left it).
-    pub(super) fn unpark_changed(&mut self) {
-        // `held_tick_acts` for every parked worker at once. A listed worker that is no longer
-        // parked (a wake-up resumed its ticks, or AddPod re-created it) leaves the list; one
-        // that exited stays parked, and its ticks stay off the agenda as they would anyway.
-        if !self.status_written {
-            return;
-        }
-        let terminal = self.status.phase.is_terminal();
-        let mut i = 0;
-        while i < self.parked.len() {
-            let w = self.parked[i];
-            let worker = &self.workers[w];
-            let parked = worker.parked;
-            let acts = terminal
-                || self.view[worker.container]
-                    .id
-                    .is_some_and(|id| worker.container_id != Some(id));
-            if parked && !acts {
-                i += 1;
-                continue;
-            }
-            if parked {
-                self.unpark(w);
-            }
-            self.listed[w] = false;
-            self.parked.swap_remove(i);
-        }
-    }
-
-    /// Puts parked worker `w`'s ticks back on the agenda from the first that has not gone by
-    /// (it stays listed in `parked` until the next `unpark_changed`).
-    fn unpark(&mut self, w: usize) {
-        let now = self.now;
-        let worker = self.workers[w];
-        let period = worker.period.as_millis();
-        let mut next = worker.next_tick;
-        if next < now {
-            let behind = now.saturating_since(next).as_millis();
-            next = next.saturating_add(SimDuration::from_millis(
-                behind.div_ceil(period).saturating_mul(period),
-            ));
-        }
-        if next == now && self.gone_by(w, now) {
-            next = next.saturating_add(worker.period);
-        }
-        self.mark(w);
-        self.workers[w].parked = false;
-        self.workers[w].next_tick = next;
-    }
-
-    /// Whether worker `w`'s tick at `now` orders before the item dispatched last.
-    fn gone_by(&self, w: usize, now: SimTime) -> bool {
-        let tick = self.agenda.node(w, Key::new(now, Class::Tick));
-        let (key, slot) = self.last_due;
-        let last = match slot {
-            Slot::Worker(v) => self.agenda.node(v, key),
-            _ => u128::from(key.0) << 64,
-        };
-        tick < last
-    }
-
     /// The worker's wait between probes (P16): stop, then a manual trigger, then a tick.
     pub(super) fn worker_wait<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
-        self.mark(w);
+        self.worker_changed(w);
         let now = self.now;
         loop {
-            let worker = &mut self.workers[w];
-            if !worker.alive || worker.in_flight.is_some() {
+            let worker = &mut self.prober.workers[w];
+            if !worker.alive() || worker.in_flight.is_some() {
                 return;
             }
-            if worker.stop_requested {
+            if worker.stopping() {
                 self.exit_worker(w);
                 return;
             }
             if worker.pending_trigger {
                 worker.pending_trigger = false;
-                // A status that triggers this worker again has something to do now.
                 let c = worker.container;
-                if !self.status_dirty[c] {
-                    self.status_dirty[c] = true;
-                    self.status_queue.push(c);
-                }
+                self.trigger_taken(c);
+                let worker = &mut self.prober.workers[w];
                 if self.profile.trigger_resets_grid {
                     // P19: the ticker restarts at the trigger; a pending tick is discarded.
                     worker.next_tick = now.saturating_add(worker.period);
@@ -323,42 +527,41 @@ impl Simulation {
             } else {
                 return;
             }
-            worker.wake_at = None;
+            self.prober.workers[w].wake_at = None;
             let step = self.do_probe(w, out);
             match step {
-                Step::Continue => {}
-                Step::Stop => {
+                DoProbe::Continue => {}
+                DoProbe::Stop => {
                     self.exit_worker(w);
                     return;
                 }
-                Step::InFlight => return,
+                DoProbe::InFlight => return,
             }
         }
     }
 
-    pub(super) fn after_probe<S: Sink>(&mut self, w: usize, step: Step, out: &mut Out<'_, S>) {
+    pub(super) fn after_probe<S: Sink>(&mut self, w: usize, step: DoProbe, out: &mut Out<'_, S>) {
         match step {
-            Step::Continue => self.worker_wait(w, out),
-            Step::Stop => self.exit_worker(w),
-            Step::InFlight => {}
+            DoProbe::Continue => self.worker_wait(w, out),
+            DoProbe::Stop => self.exit_worker(w),
+            DoProbe::InFlight => {}
         }
     }
 
     /// P20: the worker's exit clean-up.
     pub(super) fn exit_worker(&mut self, w: usize) {
-        self.mark(w);
-        let worker = &mut self.workers[w];
-        if worker.alive {
-            self.alive_workers = self.alive_workers.saturating_sub(1);
+        self.worker_changed(w);
+        let worker = &mut self.prober.workers[w];
+        if worker.alive() {
+            self.prober.alive = self.prober.alive.saturating_sub(1);
         }
-        worker.alive = false;
-        worker.running = false;
+        worker.state = Lifecycle::Absent;
         worker.wake_at = None;
         worker.in_flight = None;
         worker.pending_tick = false;
         worker.pending_trigger = false;
-        self.cache[w] = None;
-        self.mark_status_of_worker(w);
+        self.prober.cache[w] = None;
+        self.worker_container_changed(w);
     }
 
     /// `resultsManager.Set` (P42): stores, and emits an update only on change.
@@ -369,12 +572,12 @@ impl Simulation {
         result: ProbeResult,
         out: &mut Out<'_, S>,
     ) {
-        if self.cache[w] == Some((id, result)) {
+        if self.prober.cache[w] == Some((id, result)) {
             return;
         }
-        self.cache[w] = Some((id, result));
-        self.mark_status_of_worker(w);
-        let worker = self.workers[w];
+        self.prober.cache[w] = Some((id, result));
+        self.worker_container_changed(w);
+        let worker = self.prober.workers[w];
         out.emit_for(
             self.now,
             worker.container,
@@ -388,7 +591,8 @@ impl Simulation {
         // workers that stop at once, e.g. for a container that exited for good) waits for the
         // next relist like every sync after the first; elsewhere updates sync at once
         // (docs/semantics.md#updates-at-once).
-        let churn = worker.created_at == self.now && self.last_sync_end == Some(self.now);
+        let churn =
+            worker.created_at == self.now && self.pod_worker.last_sync_end == Some(self.now);
         self.handle_update(worker.container, worker.kind, id, result, churn, out);
     }
 
@@ -407,8 +611,8 @@ impl Simulation {
         let sync = match kind {
             ProbeKind::Liveness => result == ProbeResult::Failure,
             ProbeKind::Readiness => {
-                if self.view[c].id == Some(id)
-                    && self.status.container(c).ready != (result == ProbeResult::Success)
+                if self.status.view[c].id == Some(id)
+                    && self.status.api.container(c).ready != (result == ProbeResult::Success)
                 {
                     let ready = result == ProbeResult::Success;
                     self.edit_status(c, |s| s.ready = ready);
@@ -426,9 +630,11 @@ impl Simulation {
             }
             ProbeKind::Startup => {
                 let started = result == ProbeResult::Success;
-                if self.view[c].id == Some(id) && self.status.container(c).started != started {
+                if self.status.view[c].id == Some(id)
+                    && self.status.api.container(c).started != started
+                {
                     self.edit_status(c, |s| s.started = started);
-                    self.view[c].started = started;
+                    self.status.view[c].started = started;
                     out.emit_for(
                         now,
                         c,
@@ -442,19 +648,19 @@ impl Simulation {
             }
         };
         if sync {
-            if gated && !self.job.active && self.gate_after.is_none() {
-                self.globals_dirty = true;
-                self.gate_after = Some(now);
+            if gated && !self.pod_worker.job.active && self.pod_worker.gate_after.is_none() {
+                self.kubelet_timers_changed();
+                self.pod_worker.gate_after = Some(now);
                 self.schedule_relist(now);
-                self.pending.get_or_insert(SyncTrigger::Probe);
+                self.pod_worker.pending.get_or_insert(SyncTrigger::Probe);
             } else if self.kubelet.probe_sync_delay.is_zero() {
                 // The sync rewrites what parked workers read.
-                self.recheck_parked = true;
+                self.status_may_change();
                 self.request_sync(SyncTrigger::Probe, out);
             } else {
                 let at = now.saturating_add(self.kubelet.probe_sync_delay);
-                self.globals_dirty = true;
-                self.sync_due = Some(match self.sync_due {
+                self.kubelet_timers_changed();
+                self.timers.sync_due = Some(match self.timers.sync_due {
                     Some((t, tr)) if t <= at => (t, tr),
                     _ => (at, SyncTrigger::Probe),
                 });
@@ -463,49 +669,25 @@ impl Simulation {
     }
 
     /// doProbe up to the point where the probe runs (P22–P31).
-    pub(super) fn do_probe<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) -> Step {
+    pub(super) fn do_probe<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) -> DoProbe {
         let now = self.now;
-        let (c, kind) = (self.workers[w].container, self.workers[w].kind);
-        // P22, P23.
-        if !self.status_written {
-            return Step::Continue;
-        }
-        if self.status.phase.is_terminal() {
-            return Step::Stop;
-        }
-        // P24.
-        let view = self.view[c];
-        let Some(id) = view.id else {
-            return Step::Continue;
+        let (c, kind) = (
+            self.prober.workers[w].container,
+            self.prober.workers[w].kind,
+        );
+        let view = self.status.view[c];
+        let id = match self.read_status(c, self.prober.workers[w].container_id) {
+            StatusReading::Nothing => return DoProbe::Continue,
+            StatusReading::Terminal => return DoProbe::Stop,
+            StatusReading::Known(id) => id,
+            StatusReading::NewInstance(id) => {
+                self.new_instance(w, id, &view, out);
+                id
+            }
         };
-        // P25: a new container: initial value; counters are not reset.
-        if self.workers[w].container_id != Some(id) {
-            if self.cache[w].take().is_some() {
-                self.mark_status(c);
-            }
-            self.workers[w].container_id = Some(id);
-            self.workers[w].on_hold = false;
-            // 1.36+, ChangeContainerStatusOnKubeletRestart off: a sidecar whose status says
-            // started keeps that through its startup worker.
-            if self.profile.sidecar_startup_keeps_started
-                && self.profile.inherits_started()
-                && kind == ProbeKind::Startup
-                && self.pod.is_init(c)
-                && self.pod.container(c).restartable
-                && self.status.container(c).started
-            {
-                self.set_result(w, id, ProbeResult::Success, out);
-            }
-            // 1.35+, ChangeContainerStatusOnKubeletRestart off: a container that predates the
-            // kubelet's restart by more than 10 s gets no initial value.
-            if !self.predates_kubelet_restart(&view) {
-                let initial = self.workers[w].initial_value();
-                self.set_result(w, id, initial, out);
-            }
-        }
         // P26.
-        if self.workers[w].on_hold {
-            return Step::Continue;
+        if self.prober.workers[w].on_hold {
+            return DoProbe::Continue;
         }
         // P27.
         if !view.running {
@@ -519,29 +701,51 @@ impl Simulation {
                         || self.pod.restart_policy != RestartPolicy::Never
                 };
                 if !keep {
-                    return Step::Stop;
+                    return DoProbe::Stop;
                 }
             }
-            return Step::Continue;
+            return DoProbe::Continue;
         }
-        // P29: whole seconds since the normalised start, truncated.
         let Some(probe) = self.pod.container(c).probe(kind) else {
-            return Step::Stop;
+            return DoProbe::Stop;
         };
-        let elapsed = now.saturating_since(view.started_at).whole_secs();
-        let elapsed = i64::try_from(elapsed).unwrap_or(i64::MAX);
-        if elapsed < i64::from(probe.initial_delay_seconds()) {
-            return Step::Continue;
-        }
-        // P30.
-        let started = view.started;
-        match kind {
-            ProbeKind::Startup if started => return Step::Continue,
-            ProbeKind::Liveness | ProbeKind::Readiness if !started => return Step::Continue,
-            _ => {}
+        // P29, P30.
+        if !probe_due(kind, &view, now, i64::from(probe.initial_delay_seconds())) {
+            return DoProbe::Continue;
         }
         // P31: run it.
         self.begin_attempt(w, now, 1, out)
+    }
+
+    /// P25: the status names a new container instance `id` (its status read as `view`): the
+    /// worker takes the initial value; counters are not reset.
+    fn new_instance<S: Sink>(&mut self, w: usize, id: u64, view: &ViewEntry, out: &mut Out<'_, S>) {
+        let (c, kind) = (
+            self.prober.workers[w].container,
+            self.prober.workers[w].kind,
+        );
+        if self.prober.cache[w].take().is_some() {
+            self.container_changed(c);
+        }
+        self.prober.workers[w].container_id = Some(id);
+        self.prober.workers[w].on_hold = false;
+        // 1.36+, ChangeContainerStatusOnKubeletRestart off: a sidecar whose status says
+        // started keeps that through its startup worker.
+        if self.profile.sidecar_startup_keeps_started
+            && self.profile.inherits_started()
+            && kind == ProbeKind::Startup
+            && self.pod.is_init(c)
+            && self.pod.container(c).restartable
+            && self.status.api.container(c).started
+        {
+            self.set_result(w, id, ProbeResult::Success, out);
+        }
+        // 1.35+, ChangeContainerStatusOnKubeletRestart off: a container that predates the
+        // kubelet's restart by more than 10 s gets no initial value.
+        if !self.predates_kubelet_restart(view) {
+            let initial = self.prober.workers[w].initial_value();
+            self.set_result(w, id, initial, out);
+        }
     }
 
     /// Starts attempt `attempt` of a probe that began at `began`.
@@ -551,19 +755,19 @@ impl Simulation {
         began: SimTime,
         attempt: u8,
         out: &mut Out<'_, S>,
-    ) -> Step {
+    ) -> DoProbe {
         let now = self.now;
         let (outcome, output, duration) = self.run_attempt(w);
         if duration.is_zero() {
             return self.attempt_done(w, began, attempt, outcome, output, out);
         }
         // Only an attempt that reached a process takes time (docs/semantics.md#exec-target).
-        let instance = self.runtime[self.workers[w].container]
+        let instance = self.runtime.containers[self.prober.workers[w].container]
             .instances
             .newest
             .map_or(0, |i| i.id);
-        self.mark(w);
-        self.workers[w].in_flight = Some(InFlight {
+        self.worker_changed(w);
+        self.prober.workers[w].in_flight = Some(InFlight {
             began,
             attempt,
             instance,
@@ -571,12 +775,12 @@ impl Simulation {
             outcome,
             output,
         });
-        Step::InFlight
+        DoProbe::InFlight
     }
 
     pub(super) fn complete_attempt<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
-        self.mark(w);
-        let Some(f) = self.workers[w].in_flight.take() else {
+        self.worker_changed(w);
+        let Some(f) = self.prober.workers[w].in_flight.take() else {
             return;
         };
         let step = self.attempt_done(w, f.began, f.attempt, f.outcome, f.output, out);
@@ -592,15 +796,18 @@ impl Simulation {
         outcome: Outcome,
         output: OutputKind,
         out: &mut Out<'_, S>,
-    ) -> Step {
+    ) -> DoProbe {
         if outcome == Outcome::Error && attempt < MAX_PROBE_ATTEMPTS {
             return self.begin_attempt(w, began, attempt + 1, out);
         }
         let now = self.now;
-        let (c, kind) = (self.workers[w].container, self.workers[w].kind);
+        let (c, kind) = (
+            self.prober.workers[w].container,
+            self.prober.workers[w].kind,
+        );
         let spec = self.pod.container(c);
         let Some(probe) = spec.probe(kind) else {
-            return Step::Stop;
+            return DoProbe::Stop;
         };
         let probe_output = ProbeOutput {
             handler: probe.handler(),
@@ -648,7 +855,7 @@ impl Simulation {
         }
         // P31: an error is thrown away.
         let result = match outcome {
-            Outcome::Error => return Step::Continue,
+            Outcome::Error => return DoProbe::Continue,
             Outcome::Success | Outcome::Warning => ProbeResult::Success,
             Outcome::Failure => ProbeResult::Failure,
         };
@@ -656,11 +863,11 @@ impl Simulation {
             probe.success_threshold().unsigned_abs(),
             probe.failure_threshold().unsigned_abs(),
         );
-        let Some(id) = self.workers[w].container_id else {
-            return Step::Continue;
+        let Some(id) = self.prober.workers[w].container_id else {
+            return DoProbe::Continue;
         };
         // P33.
-        let w_mut = &mut self.workers[w];
+        let w_mut = &mut self.prober.workers[w];
         if w_mut.last_result == result {
             w_mut.result_run = w_mut.result_run.saturating_add(1);
         } else {
@@ -672,7 +879,7 @@ impl Simulation {
         if (result == ProbeResult::Failure && run < failure_threshold)
             || (result == ProbeResult::Success && run < success_threshold)
         {
-            return Step::Continue;
+            return DoProbe::Continue;
         }
         // P35: hold after a decisive liveness/startup verdict.
         let hold = match kind {
@@ -683,18 +890,21 @@ impl Simulation {
             ProbeKind::Readiness => false,
         };
         if hold {
-            self.workers[w].on_hold = true;
-            self.workers[w].result_run = 0;
+            self.prober.workers[w].on_hold = true;
+            self.prober.workers[w].result_run = 0;
         }
         self.set_result(w, id, result, out);
-        Step::Continue
+        DoProbe::Continue
     }
 
     /// One attempt against the application (P38–P40, P48–P52;
     /// docs/semantics.md#mid-answer, docs/semantics.md#exec-target).
     pub(super) fn run_attempt(&mut self, w: usize) -> (Outcome, OutputKind, SimDuration) {
         let now = self.now;
-        let (c, kind) = (self.workers[w].container, self.workers[w].kind);
+        let (c, kind) = (
+            self.prober.workers[w].container,
+            self.prober.workers[w].kind,
+        );
         let Some(probe) = self.pod.container(c).probe(kind) else {
             return (Outcome::Error, OutputKind::ScriptedError, SimDuration::ZERO);
         };
@@ -706,7 +916,7 @@ impl Simulation {
                 return (Outcome::Error, OutputKind::BadPort, SimDuration::ZERO);
             }
         }
-        let instance = self.runtime[c]
+        let instance = self.runtime.containers[c]
             .instances
             .newest
             .filter(|i| i.exited.is_none());
@@ -715,7 +925,9 @@ impl Simulation {
         // probe reaches whatever listens at the pod IP. When the instance the worker knows has
         // exited, the exec fails in the runtime even if a newer instance already runs.
         let instance = match handler {
-            Handler::Exec { .. } => instance.filter(|i| Some(i.id) == self.workers[w].container_id),
+            Handler::Exec { .. } => {
+                instance.filter(|i| Some(i.id) == self.prober.workers[w].container_id)
+            }
             _ => instance,
         };
         let Some(instance) = instance else {
@@ -742,105 +954,5 @@ impl Simulation {
         };
         let response = self.behaviours.respond(&attempt, &mut self.rng);
         classify(handler, response, timeout, &self.profile)
-    }
-}
-
-/// What an answer makes of an attempt with this handler and timeout (P48–P52,
-/// docs/semantics.md#mid-answer): the outcome, the output and how long the attempt took.
-pub(super) fn classify(
-    handler: &Handler,
-    response: Response,
-    timeout: SimDuration,
-    profile: &Profile,
-) -> (Outcome, OutputKind, SimDuration) {
-    let Response { answer, latency } = response;
-    let timed_out = answer == Answer::Timeout || latency >= timeout;
-    let duration = if timed_out { timeout } else { latency };
-    let (outcome, output) = match handler {
-        Handler::HttpGet { .. } => classify_http(answer, timed_out, profile.redirect_prefix),
-        Handler::TcpSocket { .. } => classify_tcp(answer, timed_out),
-        Handler::Exec { .. } => {
-            if timed_out && answer != Answer::Error {
-                match profile.exec_timeout() {
-                    ExecTimeout::Error(wording) => {
-                        (Outcome::Error, OutputKind::ExecTimeout(wording, timeout))
-                    }
-                    ExecTimeout::Failure(wording) => {
-                        (Outcome::Failure, OutputKind::ExecTimeout(wording, timeout))
-                    }
-                }
-            } else {
-                classify_exec(answer)
-            }
-        }
-        Handler::Grpc { .. } => classify_grpc(answer, timed_out, timeout),
-    };
-    (outcome, output, duration)
-}
-
-/// P50.
-fn classify_http(answer: Answer, timed_out: bool, prefixed: bool) -> (Outcome, OutputKind) {
-    if timed_out {
-        return (Outcome::Failure, OutputKind::HttpTimeout);
-    }
-    let status = match answer {
-        Answer::Status(code) => code,
-        Answer::Ok | Answer::Open | Answer::Serving => 200,
-        Answer::Fail | Answer::NotServing | Answer::Unknown | Answer::Exit(_) => 500,
-        Answer::Refused => return (Outcome::Failure, OutputKind::HttpRefused),
-        Answer::Timeout => return (Outcome::Failure, OutputKind::HttpTimeout),
-        Answer::Error => return (Outcome::Error, OutputKind::ScriptedError),
-    };
-    match status {
-        200..=299 => (Outcome::Success, OutputKind::Empty),
-        300..=399 => (Outcome::Warning, OutputKind::HttpRedirect { prefixed }),
-        _ => (Outcome::Failure, OutputKind::HttpStatus(status)),
-    }
-}
-
-/// P51.
-fn classify_tcp(answer: Answer, timed_out: bool) -> (Outcome, OutputKind) {
-    if timed_out {
-        return (Outcome::Failure, OutputKind::TcpTimeout);
-    }
-    match answer {
-        Answer::Ok | Answer::Open | Answer::Status(_) | Answer::Serving => {
-            (Outcome::Success, OutputKind::Empty)
-        }
-        Answer::Error => (Outcome::Error, OutputKind::ScriptedError),
-        Answer::Timeout => (Outcome::Failure, OutputKind::TcpTimeout),
-        Answer::Fail | Answer::Refused | Answer::Exit(_) | Answer::NotServing | Answer::Unknown => {
-            (Outcome::Failure, OutputKind::TcpRefused)
-        }
-    }
-}
-
-/// P48 (apart from timeouts).
-fn classify_exec(answer: Answer) -> (Outcome, OutputKind) {
-    match answer {
-        Answer::Ok | Answer::Exit(0) => (Outcome::Success, OutputKind::Empty),
-        Answer::Error => (Outcome::Error, OutputKind::ScriptedError),
-        _ => (Outcome::Failure, OutputKind::Empty),
-    }
-}
-
-/// P52.
-fn classify_grpc(answer: Answer, timed_out: bool, timeout: SimDuration) -> (Outcome, OutputKind) {
-    if timed_out {
-        return (Outcome::Failure, OutputKind::GrpcTimeout(timeout));
-    }
-    match answer {
-        Answer::Ok | Answer::Serving => (Outcome::Success, OutputKind::GrpcHealthy),
-        Answer::Fail | Answer::NotServing => {
-            (Outcome::Failure, OutputKind::GrpcUnhealthy("NOT_SERVING"))
-        }
-        Answer::Unknown => (Outcome::Failure, OutputKind::GrpcUnhealthy("UNKNOWN")),
-        Answer::Refused => (Outcome::Failure, OutputKind::GrpcRefused),
-        Answer::Error => (Outcome::Error, OutputKind::ScriptedError),
-        Answer::Timeout => (Outcome::Failure, OutputKind::GrpcTimeout(timeout)),
-        Answer::Status(_) | Answer::Open | Answer::Exit(_) => (
-            Outcome::Failure,
-            OutputKind::GrpcUnhealthy("SERVICE_UNKNOWN"),
-        ),
     }
 }
