@@ -33,6 +33,7 @@ use crate::spec::{Handler, PodSpec, ProbeKind, PullPolicy, RestartPolicy, Sigter
 use crate::time::{SimDuration, SimTime};
 
 use self::agenda::{key_of, Class, Key, Slot};
+use self::ids::{PerWorker, WorkerId};
 use self::pod_worker::{PodWorker, Stage};
 use self::runtime::{ContainerRuntime, Instance, Instances};
 use self::shortcuts::Shortcuts;
@@ -655,6 +656,7 @@ mod agenda;
 mod classify;
 mod cycle;
 mod facts;
+mod ids;
 mod parking;
 mod pod_worker;
 mod runtime;

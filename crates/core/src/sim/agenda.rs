@@ -13,7 +13,7 @@
 //! (the container's first worker, "a startup tick", worker index): a total order, which is what
 //! a tournament needs.
 
-use super::Worker;
+use super::{Worker, WorkerId};
 use crate::spec::ProbeKind;
 use crate::time::{SimDuration, SimTime};
 
@@ -93,7 +93,7 @@ pub(super) enum Slot {
     Requeue,
     Delete,
     KubeletRestart,
-    Worker(usize),
+    Worker(WorkerId),
 }
 
 /// An empty leaf: after every worker, whatever its key.
@@ -162,11 +162,11 @@ impl Agenda {
                 .iter()
                 .position(|x| x.container == w.container)
                 .unwrap_or(index);
-            let keys: Vec<Key> = (0..index).map(|i| self.key(i)).collect();
+            let keys: Vec<Key> = (0..index).map(|i| self.key(WorkerId::new(i))).collect();
             self.add(first, w.kind);
             self.rebuild();
             for (i, key) in keys.into_iter().enumerate() {
-                self.set(i, key);
+                self.set(WorkerId::new(i), key);
             }
         }
     }
@@ -182,7 +182,7 @@ impl Agenda {
         self.first_leaf = inner;
         self.tree = vec![EMPTY; inner + leaves];
         for w in 0..self.ties.len() {
-            self.tree[inner + w] = self.node(w, Key::NEVER);
+            self.tree[inner + w] = self.node(WorkerId::new(w), Key::NEVER);
         }
         for p in (0..inner).rev() {
             self.tree[p] = Self::winner(&self.tree, p);
@@ -198,14 +198,14 @@ impl Agenda {
 
     /// Worker `w`'s key.
     #[cfg(test)]
-    pub(super) fn key(&self, w: usize) -> Key {
-        Key((self.tree[self.first_leaf + w] >> 64) as u64)
+    pub(super) fn key(&self, w: WorkerId) -> Key {
+        Key((self.tree[self.first_leaf + w.index()] >> 64) as u64)
     }
 
     /// Sets worker `w`'s key and replays its matches, up to the first that keeps its winner.
-    pub(super) fn set(&mut self, w: usize, key: Key) {
+    pub(super) fn set(&mut self, w: WorkerId, key: Key) {
         let v = self.node(w, key);
-        let mut n = self.first_leaf + w;
+        let mut n = self.first_leaf + w.index();
         let tree = &mut self.tree[..];
         if tree[n] == v {
             return;
@@ -224,7 +224,7 @@ impl Agenda {
 
     /// The worker due first and its key ([`Key::NEVER`] when none is due).
     #[cfg(test)]
-    pub(super) fn first(&self) -> (Key, usize) {
+    pub(super) fn first(&self) -> (Key, WorkerId) {
         Self::decode(self.root())
     }
 
@@ -234,21 +234,21 @@ impl Agenda {
     }
 
     /// A node's key and worker.
-    pub(super) fn decode(node: u128) -> (Key, usize) {
+    pub(super) fn decode(node: u128) -> (Key, WorkerId) {
         match node {
-            EMPTY => (Key::NEVER, 0),
+            EMPTY => (Key::NEVER, WorkerId::new(0)),
             #[expect(clippy::cast_possible_truncation, reason = "the fields of a node")]
-            v => (Key((v >> 64) as u64), (v as u32) as usize),
+            v => (Key((v >> 64) as u64), WorkerId::new((v as u32) as usize)),
         }
     }
 
     /// Worker `w`'s node for `key`: the key, then its tie order (a startup worker's "startup
     /// tick" bit only while the key is a tick).
-    pub(super) fn node(&self, w: usize, key: Key) -> u128 {
+    pub(super) fn node(&self, w: WorkerId, key: Key) -> u128 {
         let tie = if key.class() == Class::Tick as u64 {
-            self.ties[w]
+            self.ties[w.index()]
         } else {
-            self.ties[w] & !STARTUP_TICK
+            self.ties[w.index()] & !STARTUP_TICK
         };
         (u128::from(key.0) << 64) | u128::from(tie)
     }
@@ -310,12 +310,12 @@ mod tests {
                     }
                 };
                 keys[w] = key;
-                agenda.set(w, key);
+                agenda.set(WorkerId::new(w), key);
                 let (k, first) = agenda.first();
                 let (sk, sfirst) = scan(&workers, &keys);
                 assert_eq!(k, sk);
                 if sk != Key::NEVER {
-                    assert_eq!(first, sfirst, "keys {keys:?}");
+                    assert_eq!(first, WorkerId::new(sfirst), "keys {keys:?}");
                 }
             }
         }

@@ -19,13 +19,13 @@
 //! correctness; one left out is a bug the both-ways tests (`hot_path_tests`, `status_tests`)
 //! are there to catch.
 
-use super::Simulation;
+use super::{Simulation, WorkerId};
 use crate::time::SimDuration;
 
 impl Simulation {
     /// Worker `w` changed: its timers, or anything a steady tick of it reads. Its key is looked
     /// up again before the next item is chosen, and its ticks leave the steady lane.
-    pub(super) fn worker_changed(&mut self, w: usize) {
+    pub(super) fn worker_changed(&mut self, w: WorkerId) {
         let shortcuts = &mut self.shortcuts;
         if !shortcuts.is_dirty[w] {
             shortcuts.is_dirty[w] = true;
@@ -46,7 +46,7 @@ impl Simulation {
     }
 
     /// [`Simulation::container_changed`] for worker `w`'s container.
-    pub(super) fn worker_container_changed(&mut self, w: usize) {
+    pub(super) fn worker_container_changed(&mut self, w: WorkerId) {
         let c = self.prober.workers[w].container;
         self.container_changed(c);
     }
@@ -102,7 +102,7 @@ impl Simulation {
         if *last != super::Key::NEVER {
             *last = last.later_by(by);
         }
-        for w in 0..self.prober.workers.len() {
+        for w in self.prober.workers.ids() {
             self.worker_changed(w);
         }
         self.kubelet_timers_changed();

@@ -136,7 +136,9 @@ fn steady_ticks_run_from_the_lane_and_leave_it_when_things_change() {
     sim.run_until(SimTime::from_secs(15), &mut sink)
         .expect("run");
     let lane = |sim: &Simulation| {
-        (0..sim.prober.workers.len())
+        sim.prober
+            .workers
+            .ids()
             .filter(|&w| sim.shortcuts.lane.holds(w))
             .map(|w| (sim.prober.workers[w].container, sim.prober.workers[w].kind))
             .collect::<Vec<_>>()
@@ -336,7 +338,11 @@ fn steady_ticks_switch_in_the_middle_of_a_run() {
             .expect("run");
         if steady {
             assert!(
-                (0..switched.prober.workers.len()).any(|w| switched.shortcuts.lane.holds(w)),
+                switched
+                    .prober
+                    .workers
+                    .ids()
+                    .any(|w| switched.shortcuts.lane.holds(w)),
                 "the lane is used up to {until} s"
             );
         }

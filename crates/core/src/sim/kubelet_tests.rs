@@ -129,7 +129,7 @@ fn terminated(id: u64, code: i32) -> ViewEntry {
 struct Bench {
     sim: Simulation,
     sink: VecSink,
-    w: usize,
+    w: WorkerId,
     c: usize,
     /// What the fake prober answers (`m.prober.exec = fakeExecProber{…}`).
     answer: Rc<Cell<Answer>>,

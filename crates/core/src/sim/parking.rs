@@ -10,7 +10,7 @@ impl Simulation {
     /// Whether a tick of held worker `w` would do anything: the doProbe checks ahead of the
     /// hold (P22–P25) all pass through, unless the status says the pod is terminal or names
     /// another container instance than the one the worker knows.
-    pub(super) fn held_tick_acts(&self, w: usize) -> bool {
+    pub(super) fn held_tick_acts(&self, w: WorkerId) -> bool {
         let worker = &self.prober.workers[w];
         matches!(
             self.read_status(worker.container, worker.container_id),
@@ -21,7 +21,7 @@ impl Simulation {
     /// After a tick: a held worker (P26) that is idle, with nothing pending, whose next tick
     /// would do nothing either, leaves its ticks off the agenda until something it reads
     /// changes (`unpark_changed`). Its grid stays where it is: `next_tick` is a point of it.
-    pub(super) fn park(&mut self, w: usize) {
+    pub(super) fn park(&mut self, w: WorkerId) {
         let worker = &self.prober.workers[w];
         if !self.shortcuts.parking
             || !worker.on_hold
@@ -75,7 +75,7 @@ impl Simulation {
 
     /// Puts parked worker `w`'s ticks back on the agenda from the first that has not gone by
     /// (it stays listed in `parked` until the next `unpark_changed`).
-    pub(super) fn unpark(&mut self, w: usize) {
+    pub(super) fn unpark(&mut self, w: WorkerId) {
         let now = self.now;
         let worker = self.prober.workers[w];
         let period = worker.period.as_millis();
@@ -95,7 +95,7 @@ impl Simulation {
     }
 
     /// Whether worker `w`'s tick at `now` orders before the item dispatched last.
-    fn gone_by(&self, w: usize, now: SimTime) -> bool {
+    fn gone_by(&self, w: WorkerId, now: SimTime) -> bool {
         let tick = self.shortcuts.agenda.node(w, Key::new(now, Class::Tick));
         let (key, slot) = self.shortcuts.last_due;
         let last = match slot {

@@ -187,7 +187,7 @@ impl Simulation {
                     },
                 );
             }
-            for w in 0..self.prober.workers.len() {
+            for w in self.prober.workers.ids() {
                 self.stop_worker(w);
             }
             self.pod_worker.terminal = true;
@@ -206,7 +206,7 @@ impl Simulation {
         self.generate_status(out);
         if self.profile.stop_liveness_on_termination {
             // P12: StopLivenessAndStartup, for regular containers; readiness keeps running.
-            for w in 0..self.prober.workers.len() {
+            for w in self.prober.workers.ids() {
                 let worker = self.prober.workers[w];
                 if !self.pod.is_init(worker.container) && worker.kind != ProbeKind::Readiness {
                     self.stop_worker(w);
@@ -245,7 +245,7 @@ impl Simulation {
         }
         let now = self.now;
         out.emit(now, EventKind::KubeletRestart);
-        for w in 0..self.prober.workers.len() {
+        for w in self.prober.workers.ids() {
             self.exit_worker(w);
         }
         self.pod_worker.job.active = false;
@@ -871,7 +871,7 @@ impl Simulation {
         self.timers.requeue = Some((now.saturating_add(delay), trigger));
         if self.pod_worker.deleting.is_some() {
             // RemovePod: every worker stops once the containers are gone.
-            for w in 0..self.prober.workers.len() {
+            for w in self.prober.workers.ids() {
                 self.stop_worker(w);
             }
             if !self.pod_worker.job.changed {

@@ -232,7 +232,7 @@ impl Simulation {
         let Some(dead) = self.runtime.containers[c].instances.newest.map(|i| i.id) else {
             return;
         };
-        for w in 0..self.prober.workers.len() {
+        for w in self.prober.workers.ids() {
             let worker = self.prober.workers[w];
             let Some(f) = worker.in_flight else { continue };
             if worker.container != c || f.instance != dead || f.ends <= now {

@@ -6,6 +6,7 @@
 use super::agenda::{Agenda, Key, Slot};
 use super::steady::{Lane, Steady};
 use super::worker::Worker;
+use super::{PerWorker, WorkerId};
 use crate::cycle::{exact_hash, Visitor};
 
 /// See the module docs.
@@ -13,15 +14,15 @@ pub(super) struct Shortcuts {
     /// Each worker's next deadline, recomputed only for workers marked dirty, and which worker
     /// is due first.
     pub(super) agenda: Agenda,
-    pub(super) dirty: Vec<usize>,
-    pub(super) is_dirty: Vec<bool>,
+    pub(super) dirty: Vec<WorkerId>,
+    pub(super) is_dirty: PerWorker<bool>,
     /// The earliest kubelet-wide item, recomputed only when one may have changed.
     pub(super) global_due: (Key, Slot),
     pub(super) globals_dirty: bool,
     /// Workers that were parked (some may have been unparked or re-created since), each once.
-    pub(super) parked: Vec<usize>,
+    pub(super) parked: Vec<WorkerId>,
     /// Per worker: whether it is listed in `parked`.
-    pub(super) listed: Vec<bool>,
+    pub(super) listed: PerWorker<bool>,
     /// Something a parked worker's doProbe reads may have changed: look at them before the
     /// next item is chosen.
     pub(super) recheck_parked: bool,
@@ -30,7 +31,7 @@ pub(super) struct Shortcuts {
     /// Whether held workers are parked (always; tests compare with runs that do not park).
     pub(super) parking: bool,
     /// Per worker, what its steady ticks need, if it can have them (`steady`).
-    pub(super) steady: Vec<Option<Steady>>,
+    pub(super) steady: PerWorker<Option<Steady>>,
     /// Whether steady ticks take their shortcut (whenever a worker can have them; tests compare
     /// with runs that do not).
     pub(super) steady_ticks: bool,
@@ -40,20 +41,20 @@ pub(super) struct Shortcuts {
 
 impl Shortcuts {
     /// The shortcuts of a run with these workers, each with what its steady ticks need.
-    pub(super) fn new(steady: Vec<Option<Steady>>, workers: &[Worker]) -> Shortcuts {
+    pub(super) fn new(steady: PerWorker<Option<Steady>>, workers: &[Worker]) -> Shortcuts {
         Shortcuts {
             // Without a worker that can have steady ticks, the lane is never used.
             steady_ticks: steady.iter().any(Option::is_some),
             steady,
             lane: Lane::new(workers.len()),
             parked: Vec::new(),
-            listed: vec![false; workers.len()],
+            listed: PerWorker::from_vec(vec![false; workers.len()]),
             recheck_parked: false,
             last_due: (Key::NEVER, Slot::Idle),
             parking: true,
             agenda: Agenda::new(workers),
             dirty: Vec::with_capacity(workers.len()),
-            is_dirty: vec![false; workers.len()],
+            is_dirty: PerWorker::from_vec(vec![false; workers.len()]),
             global_due: (Key::NEVER, Slot::Idle),
             globals_dirty: true,
         }

@@ -85,7 +85,7 @@ impl StatusManager {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Effects {
     /// A readiness worker to trigger (P18): nothing to do while it has a trigger pending.
-    trigger: Option<usize>,
+    trigger: Option<WorkerId>,
     /// The status depends on more than the container's inputs: recompute it next time too.
     volatile: bool,
 }

@@ -38,28 +38,31 @@ impl Steady {
         profile: &Profile,
         behaviours: &Behaviours,
         workers: &[Worker],
-    ) -> Vec<Option<Steady>> {
-        workers
-            .iter()
-            .map(|w| {
-                if w.kind == ProbeKind::Startup {
-                    return None;
-                }
-                let probe = pod.container(w.container).probe(w.kind)?;
-                let handler = probe.handler();
-                if let Handler::HttpGet { port, .. } | Handler::TcpSocket { port, .. } = handler {
-                    port.number()?;
-                }
-                let response = behaviours.constant_of(w.container, w.kind)?;
-                let (outcome, output, duration) =
-                    classify(handler, response, probe.timeout(), profile);
-                (outcome == Outcome::Success && duration.is_zero()).then(|| Steady {
-                    output,
-                    initial_delay: i64::from(probe.initial_delay_seconds()),
-                    exec: matches!(handler, Handler::Exec { .. }),
+    ) -> PerWorker<Option<Steady>> {
+        PerWorker::from_vec(
+            workers
+                .iter()
+                .map(|w| {
+                    if w.kind == ProbeKind::Startup {
+                        return None;
+                    }
+                    let probe = pod.container(w.container).probe(w.kind)?;
+                    let handler = probe.handler();
+                    if let Handler::HttpGet { port, .. } | Handler::TcpSocket { port, .. } = handler
+                    {
+                        port.number()?;
+                    }
+                    let response = behaviours.constant_of(w.container, w.kind)?;
+                    let (outcome, output, duration) =
+                        classify(handler, response, probe.timeout(), profile);
+                    (outcome == Outcome::Success && duration.is_zero()).then(|| Steady {
+                        output,
+                        initial_delay: i64::from(probe.initial_delay_seconds()),
+                        exec: matches!(handler, Handler::Exec { .. }),
+                    })
                 })
-            })
-            .collect()
+                .collect(),
+        )
     }
 }
 
@@ -81,9 +84,9 @@ pub(super) struct Lane {
     /// How many entries there are.
     len: usize,
     /// Per worker, the entry that stands for its next tick (0: none, the tick is the agenda's).
-    held: Vec<u128>,
+    held: PerWorker<u128>,
     /// Per worker, the epoch in which its tick last passed the checks.
-    checked: Vec<u64>,
+    checked: PerWorker<u64>,
     /// Dispatches other than steady ticks so far.
     pub(super) epoch: u64,
     /// Steady ticks so far, each placed once after it ran (tests check that the shortcut is
@@ -99,8 +102,8 @@ impl Lane {
             ring: Vec::new(),
             head: 0,
             len: 0,
-            held: vec![0; workers],
-            checked: vec![u64::MAX; workers],
+            held: PerWorker::from_vec(vec![0; workers]),
+            checked: PerWorker::from_vec(vec![u64::MAX; workers]),
             epoch: 0,
             #[cfg(test)]
             ran: 0,
@@ -123,13 +126,13 @@ impl Lane {
 
     /// Whether worker `w`'s next tick is in the lane.
     #[inline]
-    pub(super) fn holds(&self, w: usize) -> bool {
+    pub(super) fn holds(&self, w: WorkerId) -> bool {
         self.held.get(w).is_some_and(|&n| n != 0)
     }
 
     /// Worker `w`'s next tick is the agenda's again.
     #[inline]
-    pub(super) fn leave(&mut self, w: usize) {
+    pub(super) fn leave(&mut self, w: WorkerId) {
         if let Some(n) = self.held.get_mut(w) {
             *n = 0;
         }
@@ -140,7 +143,7 @@ impl Lane {
     #[inline]
     pub(super) fn head(&mut self) -> Option<u128> {
         while let Some(head) = self.front() {
-            if self.held[(head as u32) as usize] == head {
+            if self.held[WorkerId::new((head as u32) as usize)] == head {
                 return Some(head);
             }
             self.pop();
@@ -176,7 +179,7 @@ impl Lane {
     /// Puts worker `w`'s next tick in order, unless that is deeper than [`LANE_DEPTH`] from the
     /// back: appended in the usual case, inserted otherwise.
     #[inline]
-    fn place(&mut self, w: usize, node: u128) -> bool {
+    fn place(&mut self, w: WorkerId, node: u128) -> bool {
         #[cfg(test)]
         {
             self.ran += 1;
@@ -187,7 +190,7 @@ impl Lane {
     /// Appends worker `w`'s next tick when it goes last and there is room (after a pop there
     /// is): a steady tick's usual case.
     #[inline(always)]
-    fn push(&mut self, w: usize, node: u128) -> bool {
+    fn push(&mut self, w: WorkerId, node: u128) -> bool {
         let size = self.ring.len();
         if self.len == 0 || self.len >= size {
             return false;
@@ -204,7 +207,7 @@ impl Lane {
 
     /// Inserts worker `w`'s next tick in order, unless it would go deeper than [`LANE_DEPTH`].
     #[inline(never)]
-    fn insert(&mut self, w: usize, node: u128) -> bool {
+    fn insert(&mut self, w: WorkerId, node: u128) -> bool {
         if self.len == self.ring.len() {
             self.grow();
         }
@@ -245,7 +248,7 @@ impl Simulation {
     /// switch is there to compare the two.
     pub fn set_steady_ticks(&mut self, on: bool) {
         // Ticks held in the lane go back to the agenda, and every worker's checks run again.
-        for w in 0..self.prober.workers.len() {
+        for w in self.prober.workers.ids() {
             if self.shortcuts.lane.holds(w) {
                 self.worker_changed(w);
             }
@@ -258,7 +261,7 @@ impl Simulation {
     /// when the lane cannot take it in order. `from_lane`: the tick came from the lane, so the
     /// agenda holds no tick of the worker.
     #[inline]
-    pub(super) fn place_steady(&mut self, w: usize, from_lane: bool) {
+    pub(super) fn place_steady(&mut self, w: WorkerId, from_lane: bool) {
         let tick = Key::new(self.prober.workers[w].next_tick, Class::Tick);
         if self
             .shortcuts
@@ -276,7 +279,7 @@ impl Simulation {
     /// Runs worker `w`'s tick due now the steady way if that is all it would do, and says
     /// whether it did; the general path (`worker_due`) runs it otherwise.
     #[inline]
-    pub(super) fn steady_tick<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) -> bool {
+    pub(super) fn steady_tick<S: Sink>(&mut self, w: WorkerId, out: &mut Out<'_, S>) -> bool {
         if !self.steady_run(w) {
             return false;
         }
@@ -293,7 +296,7 @@ impl Simulation {
     }
 
     /// Whether worker `w`'s tick due now is steady.
-    fn steady_run(&self, w: usize) -> bool {
+    fn steady_run(&self, w: WorkerId) -> bool {
         let Some(steady) = self.shortcuts.steady[w] else {
             return false;
         };
@@ -418,7 +421,7 @@ impl Simulation {
             if head >= burst.limit {
                 return Pause::Done;
             }
-            let w = (head as u32) as usize;
+            let w = WorkerId::new((head as u32) as usize);
             if lane.checked[w] != epoch {
                 return Pause::Check(w);
             }
@@ -460,8 +463,8 @@ impl Simulation {
 fn steady_effect<S: Sink>(
     worker: &mut Worker,
     pod: &PodSpec,
-    steady: &[Option<Steady>],
-    w: usize,
+    steady: &PerWorker<Option<Steady>>,
+    w: WorkerId,
     at: SimTime,
     out: &mut Out<'_, S>,
 ) -> SimTime {
@@ -479,8 +482,8 @@ fn steady_effect<S: Sink>(
 #[inline]
 fn probe_run<'p>(
     pod: &'p PodSpec,
-    steady: &[Option<Steady>],
-    w: usize,
+    steady: &PerWorker<Option<Steady>>,
+    w: WorkerId,
     c: usize,
     kind: ProbeKind,
 ) -> Option<EventKind<'p>> {
@@ -515,9 +518,9 @@ enum Pause {
     /// Nothing more to run now (or the sink stopped or failed).
     Done,
     /// Worker `w`'s tick at the head needs its checks.
-    Check(usize),
+    Check(WorkerId),
     /// Worker `w`'s next tick did not fit in the lane.
-    Overflow(usize, Key),
+    Overflow(WorkerId, Key),
     /// Too many steps at this instant.
     Budget(SimTime),
 }

@@ -128,15 +128,15 @@ pub(super) enum DoProbe {
 /// The prober manager (`prober.Manager`): its probe workers, their results caches, and which
 /// worker probes what.
 pub(super) struct Prober {
-    pub(super) workers: Vec<Worker>,
+    pub(super) workers: PerWorker<Worker>,
     /// How many workers are alive: all of them, and AddPod has nothing to create.
     pub(super) alive: usize,
     /// Per container, its worker of each probe type (by [`ProbeKind::index`]): syncs ask for a
     /// container's workers once per container, which a search through every worker made
     /// quadratic in the pod's size.
-    pub(super) worker_by: Vec<[Option<usize>; 3]>,
+    pub(super) worker_by: Vec<[Option<WorkerId>; 3]>,
     /// Results caches (P42): per worker, `(container id, result)`.
-    pub(super) cache: Vec<Option<(u64, ProbeResult)>>,
+    pub(super) cache: PerWorker<Option<(u64, ProbeResult)>>,
     /// When the kubelet (and its prober manager) last started, if during the run (P5).
     pub(super) kubelet_started: Option<SimTime>,
 }
@@ -146,13 +146,13 @@ impl Prober {
     pub(super) fn new(workers: Vec<Worker>, n: usize) -> Prober {
         let mut worker_by = vec![[None; 3]; n];
         for (i, w) in workers.iter().enumerate() {
-            worker_by[w.container][w.kind.index()].get_or_insert(i);
+            worker_by[w.container][w.kind.index()].get_or_insert(WorkerId::new(i));
         }
         Prober {
-            cache: vec![None; workers.len()],
+            cache: PerWorker::from_vec(vec![None; workers.len()]),
             alive: 0,
             worker_by,
-            workers,
+            workers: PerWorker::from_vec(workers),
             kubelet_started: None,
         }
     }
@@ -317,7 +317,7 @@ impl Simulation {
         }
     }
 
-    pub(super) fn worker_of(&self, c: usize, kind: ProbeKind) -> Option<usize> {
+    pub(super) fn worker_of(&self, c: usize, kind: ProbeKind) -> Option<WorkerId> {
         self.prober.worker_by.get(c).and_then(|k| k[kind.index()])
     }
 
@@ -340,7 +340,7 @@ impl Simulation {
     }
 
     /// P13: a non-blocking stop; an idle worker exits at once, a busy one after its probe.
-    pub(super) fn stop_worker(&mut self, w: usize) {
+    pub(super) fn stop_worker(&mut self, w: WorkerId) {
         if !self.prober.workers[w].alive() {
             return;
         }
@@ -391,7 +391,7 @@ impl Simulation {
     }
 
     /// P18: a non-blocking send on the worker's manual-trigger channel.
-    pub(super) fn trigger(&mut self, w: usize) {
+    pub(super) fn trigger(&mut self, w: WorkerId) {
         self.worker_changed(w);
         let now = self.now;
         let worker = &mut self.prober.workers[w];
@@ -415,7 +415,7 @@ impl Simulation {
             // Every worker exists: nothing to create (and nothing to stop at).
             return;
         }
-        for w in 0..self.prober.workers.len() {
+        for w in self.prober.workers.ids() {
             if self.prober.workers[w].alive() {
                 if self.profile.add_pod_skips_existing {
                     continue;
@@ -451,7 +451,7 @@ impl Simulation {
         }
     }
 
-    pub(super) fn worker_due<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+    pub(super) fn worker_due<S: Sink>(&mut self, w: WorkerId, out: &mut Out<'_, S>) {
         let key = self.shortcuts.last_due.0;
         if self.shortcuts.steady_ticks && key == Key::new(self.now, Class::Tick) {
             let from_lane = self.shortcuts.lane.holds(w);
@@ -500,7 +500,7 @@ impl Simulation {
     }
 
     /// The worker's wait between probes (P16): stop, then a manual trigger, then a tick.
-    pub(super) fn worker_wait<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+    pub(super) fn worker_wait<S: Sink>(&mut self, w: WorkerId, out: &mut Out<'_, S>) {
         self.worker_changed(w);
         let now = self.now;
         loop {
@@ -540,7 +540,12 @@ impl Simulation {
         }
     }
 
-    pub(super) fn after_probe<S: Sink>(&mut self, w: usize, step: DoProbe, out: &mut Out<'_, S>) {
+    pub(super) fn after_probe<S: Sink>(
+        &mut self,
+        w: WorkerId,
+        step: DoProbe,
+        out: &mut Out<'_, S>,
+    ) {
         match step {
             DoProbe::Continue => self.worker_wait(w, out),
             DoProbe::Stop => self.exit_worker(w),
@@ -549,7 +554,7 @@ impl Simulation {
     }
 
     /// P20: the worker's exit clean-up.
-    pub(super) fn exit_worker(&mut self, w: usize) {
+    pub(super) fn exit_worker(&mut self, w: WorkerId) {
         self.worker_changed(w);
         let worker = &mut self.prober.workers[w];
         if worker.alive() {
@@ -567,7 +572,7 @@ impl Simulation {
     /// `resultsManager.Set` (P42): stores, and emits an update only on change.
     pub(super) fn set_result<S: Sink>(
         &mut self,
-        w: usize,
+        w: WorkerId,
         id: u64,
         result: ProbeResult,
         out: &mut Out<'_, S>,
@@ -669,7 +674,7 @@ impl Simulation {
     }
 
     /// doProbe up to the point where the probe runs (P22–P31).
-    pub(super) fn do_probe<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) -> DoProbe {
+    pub(super) fn do_probe<S: Sink>(&mut self, w: WorkerId, out: &mut Out<'_, S>) -> DoProbe {
         let now = self.now;
         let (c, kind) = (
             self.prober.workers[w].container,
@@ -719,7 +724,13 @@ impl Simulation {
 
     /// P25: the status names a new container instance `id` (its status read as `view`): the
     /// worker takes the initial value; counters are not reset.
-    fn new_instance<S: Sink>(&mut self, w: usize, id: u64, view: &ViewEntry, out: &mut Out<'_, S>) {
+    fn new_instance<S: Sink>(
+        &mut self,
+        w: WorkerId,
+        id: u64,
+        view: &ViewEntry,
+        out: &mut Out<'_, S>,
+    ) {
         let (c, kind) = (
             self.prober.workers[w].container,
             self.prober.workers[w].kind,
@@ -751,7 +762,7 @@ impl Simulation {
     /// Starts attempt `attempt` of a probe that began at `began`.
     pub(super) fn begin_attempt<S: Sink>(
         &mut self,
-        w: usize,
+        w: WorkerId,
         began: SimTime,
         attempt: u8,
         out: &mut Out<'_, S>,
@@ -778,7 +789,7 @@ impl Simulation {
         DoProbe::InFlight
     }
 
-    pub(super) fn complete_attempt<S: Sink>(&mut self, w: usize, out: &mut Out<'_, S>) {
+    pub(super) fn complete_attempt<S: Sink>(&mut self, w: WorkerId, out: &mut Out<'_, S>) {
         self.worker_changed(w);
         let Some(f) = self.prober.workers[w].in_flight.take() else {
             return;
@@ -790,7 +801,7 @@ impl Simulation {
     /// After one attempt: retry errors (P40), or finish the probe (P31–P35).
     pub(super) fn attempt_done<S: Sink>(
         &mut self,
-        w: usize,
+        w: WorkerId,
         began: SimTime,
         attempt: u8,
         outcome: Outcome,
@@ -899,7 +910,7 @@ impl Simulation {
 
     /// One attempt against the application (P38–P40, P48–P52;
     /// docs/semantics.md#mid-answer, docs/semantics.md#exec-target).
-    pub(super) fn run_attempt(&mut self, w: usize) -> (Outcome, OutputKind, SimDuration) {
+    pub(super) fn run_attempt(&mut self, w: WorkerId) -> (Outcome, OutputKind, SimDuration) {
         let now = self.now;
         let (c, kind) = (
             self.prober.workers[w].container,

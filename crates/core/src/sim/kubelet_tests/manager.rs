@@ -17,7 +17,7 @@ fn alive(sim: &Simulation) -> Vec<(&str, ProbeKind)> {
 /// `RemovePod`: `stop()` on every worker of the pod (P10), as the engine does once a deleted
 /// pod's containers are gone.
 fn remove_pod(sim: &mut Simulation) {
-    for w in 0..sim.prober.workers.len() {
+    for w in sim.prober.workers.ids() {
         sim.stop_worker(w);
     }
 }
@@ -298,19 +298,20 @@ fn instance(id: u64, exited: Option<i32>) -> Instances {
 }
 
 /// `m.workers[key] = &worker{}`: a fake worker the manager sees but that never runs.
-fn fake_worker(sim: &mut Simulation, container: usize, kind: ProbeKind) -> usize {
+fn fake_worker(sim: &mut Simulation, container: usize, kind: ProbeKind) -> WorkerId {
     sim.prober.workers.push(Worker {
         state: Lifecycle::Sleeping,
         ..Worker::idle(container, kind, SimDuration::from_secs(1))
     });
     sim.prober.cache.push(None);
-    sim.shortcuts.agenda.push(&sim.prober.workers);
-    sim.prober.worker_by[container][kind.index()].get_or_insert(sim.prober.workers.len() - 1);
+    sim.shortcuts.agenda.push(sim.prober.workers.as_slice());
+    sim.prober.worker_by[container][kind.index()]
+        .get_or_insert(WorkerId::new(sim.prober.workers.len() - 1));
     sim.shortcuts.is_dirty.push(false);
     sim.shortcuts.listed.push(false);
     sim.shortcuts.steady.push(None);
     sim.shortcuts.lane.push_worker();
-    sim.prober.workers.len() - 1
+    WorkerId::new(sim.prober.workers.len() - 1)
 }
 
 /// `m.UpdatePodStatus(pod, status)`: the engine runs it as part of the status generation of a
