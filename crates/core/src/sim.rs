@@ -33,7 +33,7 @@ use crate::spec::{Handler, PodSpec, ProbeKind, PullPolicy, RestartPolicy, Sigter
 use crate::time::{SimDuration, SimTime};
 
 use self::agenda::{key_of, Class, Key, Slot};
-use self::ids::{PerWorker, WorkerId};
+use self::ids::{ContainerId, PerContainer, PerWorker, WorkerId};
 use self::pod_worker::{PodWorker, Stage};
 use self::runtime::{ContainerRuntime, Instance, Instances};
 use self::shortcuts::Shortcuts;
@@ -267,11 +267,11 @@ impl<S: Sink> Out<'_, S> {
 
     /// [`Out::emit`] for an event about container `c` ([`Sink::container_event`]).
     #[inline(always)]
-    fn emit_for(&mut self, t: SimTime, c: usize, kind: EventKind<'_>) {
+    fn emit_for(&mut self, t: SimTime, c: ContainerId, kind: EventKind<'_>) {
         if self.error.is_some() {
             return;
         }
-        match self.sink.container_event(&Event { t, kind }, c) {
+        match self.sink.container_event(&Event { t, kind }, c.index()) {
             Ok(Flow::Continue) => {}
             Ok(Flow::Stop) => self.stop = true,
             Err(e) => self.error = Some(e),
@@ -350,6 +350,7 @@ impl Simulation {
         let order = (ni..n).chain((0..ni).filter(|&i| pod.init_containers[i].restartable));
         for c in order {
             let spec = pod.container(c);
+            let c = ContainerId::new(c);
             for kind in ProbeKind::ALL {
                 if kind == ProbeKind::Startup && !profile.gate(Gate::StartupProbe) {
                     // P6 (1.19): no startup workers while the StartupProbe gate is off.
@@ -564,9 +565,10 @@ impl Simulation {
         let exits = if self.runtime.pending_exits == 0 {
             &[][..]
         } else {
-            &self.runtime.containers[..]
+            self.runtime.containers.as_slice()
         };
         for (c, r) in exits.iter().enumerate().rev() {
+            let c = ContainerId::new(c);
             consider(
                 key_of(r.exit_at.map(|(t, _)| t), Class::Runtime),
                 Slot::Exit(c),
@@ -600,7 +602,7 @@ impl Simulation {
                 self.pod_worker.job.pull_end = None;
                 if let Some(Stage::Pull(i)) = self.pod_worker.job.stage {
                     let c = self.pod_worker.job.starts[i];
-                    let spec = self.pod.container(c);
+                    let spec = self.pod.container(c.index());
                     let took = spec.app.pull;
                     self.kube_event(
                         out,

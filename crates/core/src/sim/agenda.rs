@@ -13,7 +13,7 @@
 //! (the container's first worker, "a startup tick", worker index): a total order, which is what
 //! a tournament needs.
 
-use super::{Worker, WorkerId};
+use super::{ContainerId, Worker, WorkerId};
 use crate::spec::ProbeKind;
 use crate::time::{SimDuration, SimTime};
 
@@ -87,7 +87,7 @@ pub(super) enum Slot {
     Idle,
     Create,
     Relist,
-    Exit(usize),
+    Exit(ContainerId),
     PullEnd,
     SyncDue,
     Requeue,
@@ -131,10 +131,11 @@ impl Agenda {
         };
         let mut first: Vec<Option<usize>> = Vec::new();
         for (i, w) in workers.iter().enumerate() {
-            if first.len() <= w.container {
-                first.resize(w.container + 1, None);
+            let c = w.container.index();
+            if first.len() <= c {
+                first.resize(c + 1, None);
             }
-            let f = *first[w.container].get_or_insert(i);
+            let f = *first[c].get_or_insert(i);
             agenda.add(f, w.kind);
         }
         agenda.rebuild();
@@ -289,7 +290,11 @@ mod tests {
             for c in 0..containers {
                 for kind in ProbeKind::ALL {
                     if rng.next_u32() % 4 != 0 {
-                        workers.push(Worker::idle(c, kind, SimDuration::from_secs(1)));
+                        workers.push(Worker::idle(
+                            ContainerId::new(c),
+                            kind,
+                            SimDuration::from_secs(1),
+                        ));
                     }
                 }
             }

@@ -12,7 +12,7 @@ use crate::event::{ContainerState, ContainerStatus, Terminated};
 use crate::sink::Sink;
 use crate::time::{SimDuration, SimTime};
 
-use super::Simulation;
+use super::{ContainerId, Simulation};
 
 /// The fast-forward detector of one simulation.
 #[derive(Debug)]
@@ -302,8 +302,8 @@ impl Walk {
     /// When an instance of container `c` started matters while a probe's initial delay runs
     /// (P15) and, for as long as the container's behaviours read uptime, to them; otherwise it
     /// only shows: `None` for "a point on the clock", or the horizon of a past time.
-    pub(super) fn start_horizon(&self, c: usize) -> Option<SimDuration> {
-        (!self.uptime[c]).then_some(self.young[c])
+    pub(super) fn start_horizon(&self, c: ContainerId) -> Option<SimDuration> {
+        (!self.uptime[c.index()]).then_some(self.young[c.index()])
     }
 }
 

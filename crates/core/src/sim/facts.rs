@@ -19,7 +19,7 @@
 //! correctness; one left out is a bug the both-ways tests (`hot_path_tests`, `status_tests`)
 //! are there to catch.
 
-use super::{Simulation, WorkerId};
+use super::{ContainerId, Simulation, WorkerId};
 use crate::time::SimDuration;
 
 impl Simulation {
@@ -35,7 +35,7 @@ impl Simulation {
 
     /// An input of container `c`'s status changed (and is already written): the next status
     /// recomputes it, and whether a sync keeps it (`actionable`) is looked at again.
-    pub(super) fn container_changed(&mut self, c: usize) {
+    pub(super) fn container_changed(&mut self, c: ContainerId) {
         self.update_actionable(c);
         if let Some(dirty) = self.status.dirty.get_mut(c) {
             if !*dirty {
@@ -53,7 +53,7 @@ impl Simulation {
 
     /// Every container's status inputs changed.
     pub(super) fn all_containers_changed(&mut self) {
-        for c in 0..self.status.dirty.len() {
+        for c in self.status.dirty.ids() {
             self.container_changed(c);
         }
     }
@@ -61,7 +61,7 @@ impl Simulation {
     /// A worker of container `c` took its manual trigger (P18): a status that triggers it again
     /// has something to do, so the next status recomputes the container. Its inputs did not
     /// change: the actionable set stays.
-    pub(super) fn trigger_taken(&mut self, c: usize) {
+    pub(super) fn trigger_taken(&mut self, c: ContainerId) {
         if !self.status.dirty[c] {
             self.status.dirty[c] = true;
             self.status.queue.push(c);

@@ -140,7 +140,12 @@ fn steady_ticks_run_from_the_lane_and_leave_it_when_things_change() {
             .workers
             .ids()
             .filter(|&w| sim.shortcuts.lane.holds(w))
-            .map(|w| (sim.prober.workers[w].container, sim.prober.workers[w].kind))
+            .map(|w| {
+                (
+                    sim.prober.workers[w].container.index(),
+                    sim.prober.workers[w].kind,
+                )
+            })
             .collect::<Vec<_>>()
     };
     assert_eq!(
@@ -195,7 +200,7 @@ fn a_held_startup_worker_is_parked_and_comes_back_for_a_new_container() {
     sim.run_until(SimTime::from_secs(10), &mut sink)
         .expect("run");
     let startup = sim
-        .worker_of(0, ProbeKind::Startup)
+        .worker_of(ContainerId::new(0), ProbeKind::Startup)
         .expect("a startup worker");
     assert!(sim.prober.workers[startup].on_hold && sim.prober.workers[startup].parked);
     assert_eq!(

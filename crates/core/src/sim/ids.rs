@@ -23,10 +23,26 @@ macro_rules! typed_index {
                 $id(i)
             }
 
+            /// The ids of the positions in `r`, in order.
+            #[inline]
+            #[allow(dead_code, reason = "one of the two ids has no use for it")]
+            pub(crate) fn range(
+                r: core::ops::Range<usize>,
+            ) -> impl DoubleEndedIterator<Item = $id> + Clone {
+                r.map($id)
+            }
+
             /// The position this id stands for.
             #[inline]
             pub(crate) const fn index(self) -> usize {
                 self.0
+            }
+        }
+
+        /// The bare index, as messages have always shown it.
+        impl core::fmt::Display for $id {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                core::fmt::Display::fmt(&self.0, f)
             }
         }
     };
@@ -35,6 +51,10 @@ macro_rules! typed_index {
 typed_index!(
     /// A probe worker's index, in creation order (P6).
     WorkerId
+);
+typed_index!(
+    /// A container's index in the pod spec (init containers first).
+    ContainerId
 );
 
 /// An index type of a [`Typed`] vector.
@@ -54,6 +74,17 @@ impl Id for WorkerId {
     }
 }
 
+impl Id for ContainerId {
+    #[inline]
+    fn from_index(i: usize) -> ContainerId {
+        ContainerId(i)
+    }
+    #[inline]
+    fn to_index(self) -> usize {
+        self.0
+    }
+}
+
 /// A vector indexed by one kind of id only.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Typed<I, T> {
@@ -63,6 +94,8 @@ pub(crate) struct Typed<I, T> {
 
 /// Per probe worker state.
 pub(crate) type PerWorker<T> = Typed<WorkerId, T>;
+/// Per container state.
+pub(crate) type PerContainer<T> = Typed<ContainerId, T>;
 
 impl<I: Id, T> Typed<I, T> {
     #[inline]
@@ -126,11 +159,29 @@ impl<I: Id, T> Typed<I, T> {
         self.items.fill(value);
     }
 
+    /// Becomes a copy of `other`, in the storage it has.
+    #[inline]
+    pub(crate) fn copy_from(&mut self, other: &Typed<I, T>)
+    where
+        T: Clone,
+    {
+        self.items.clear();
+        self.items.extend_from_slice(&other.items);
+    }
+
     /// The elements as a plain slice, for code that does not index them.
-    #[cfg(test)]
     #[inline]
     pub(crate) fn as_slice(&self) -> &[T] {
         &self.items
+    }
+}
+
+impl<I, T> Default for Typed<I, T> {
+    fn default() -> Typed<I, T> {
+        Typed {
+            items: Vec::new(),
+            ids: PhantomData,
+        }
     }
 }
 

@@ -130,7 +130,7 @@ struct Bench {
     sim: Simulation,
     sink: VecSink,
     w: WorkerId,
-    c: usize,
+    c: ContainerId,
     /// What the fake prober answers (`m.prober.exec = fakeExecProber{…}`).
     answer: Rc<Cell<Answer>>,
     /// How many attempts reached the prober.
@@ -154,6 +154,7 @@ impl Bench {
         };
         let mut sim = Simulation::new(pod, profile, kubelet, 7, behaviours);
         sim.now = T0;
+        let c = ContainerId::new(c);
         let w = sim.worker_of(c, kind).expect("the probe has a worker");
         Bench {
             sim,
@@ -645,8 +646,10 @@ fn test_clean_up() {
             let mut sink = VecSink::default();
             sim.run_until(SimTime::from_secs(5), &mut sink)
                 .expect("run");
-            let w = sim.worker_of(0, kind).expect("worker");
-            let id = sim.status.view[0].id.expect("the container is running");
+            let w = sim.worker_of(ContainerId::new(0), kind).expect("worker");
+            let id = sim.status.view[ContainerId::new(0)]
+                .id
+                .expect("the container is running");
             let what = ctx(&profile, kind);
             assert!(sim.prober.workers[w].alive(), "{what}");
             assert_eq!(

@@ -15,7 +15,7 @@ pub(super) struct BackOffEntry {
 /// A kill the current sync performs.
 #[derive(Clone, Copy, Debug, Hash)]
 pub(super) struct Kill {
-    pub(super) container: usize,
+    pub(super) container: ContainerId,
     pub(super) reason: KillReason,
     pub(super) cause: KillCause,
     pub(super) message: KillMessage,
@@ -43,14 +43,14 @@ pub(super) struct SyncJob {
     pub(super) stage: Option<Stage>,
     /// The snapshot the sync began with, copied only once a relist changes the PLEG's
     /// (`shared` until then: the sync reads the PLEG's own).
-    pub(super) snapshot: Vec<Instances>,
+    pub(super) snapshot: PerContainer<Instances>,
     pub(super) shared: bool,
     pub(super) kills: Vec<Kill>,
     /// R15: the kills are a whole-pod kill: the first `parallel` at once (all of them; a
     /// sidecar's signal waits for its turn, R61).
     pub(super) pod_kill: bool,
     pub(super) parallel: usize,
-    pub(super) starts: Vec<usize>,
+    pub(super) starts: Vec<ContainerId>,
     pub(super) pull_end: Option<SimTime>,
     pub(super) changed: bool,
     pub(super) backoff_expiry: Option<SimTime>,
@@ -72,7 +72,7 @@ pub(super) struct PodWorker {
     /// The pod reached a terminal phase: no more syncs.
     pub(super) terminal: bool,
     /// Per container, its flowcontrol.Backoff entry (R27).
-    pub(super) backoff: Vec<Option<BackOffEntry>>,
+    pub(super) backoff: PerContainer<Option<BackOffEntry>>,
     pub(super) sandbox_ready: bool,
     /// A whole-pod kill stopped the sandbox after its containers (`killPodWithSyncResult`), so
     /// `PodReadyToStartContainers` turns False at the next status (R42).
@@ -86,7 +86,7 @@ impl PodWorker {
     pub(super) fn new(n: usize) -> PodWorker {
         PodWorker {
             job: SyncJob {
-                snapshot: vec![Instances::default(); n],
+                snapshot: PerContainer::from_vec(vec![Instances::default(); n]),
                 kills: Vec::with_capacity(n),
                 starts: Vec::with_capacity(n),
                 ..SyncJob::default()
@@ -96,7 +96,7 @@ impl PodWorker {
             last_sync_end: None,
             sync_ended: false,
             terminal: false,
-            backoff: vec![None; n],
+            backoff: PerContainer::from_vec(vec![None; n]),
             sandbox_ready: false,
             sandbox_stopped: false,
             deleting: None,
@@ -208,7 +208,9 @@ impl Simulation {
             // P12: StopLivenessAndStartup, for regular containers; readiness keeps running.
             for w in self.prober.workers.ids() {
                 let worker = self.prober.workers[w];
-                if !self.pod.is_init(worker.container) && worker.kind != ProbeKind::Readiness {
+                if !self.pod.is_init(worker.container.index())
+                    && worker.kind != ProbeKind::Readiness
+                {
                     self.stop_worker(w);
                 }
             }
@@ -261,7 +263,7 @@ impl Simulation {
         // Every status input may have changed (back-off reasons, the kubelet's start).
         self.all_containers_changed();
         // The new kubelet's first relist sees the runtime as it is now.
-        for c in 0..self.runtime.containers.len() {
+        for c in self.runtime.containers.ids() {
             self.set_snapshot(c, self.runtime.containers[c].instances);
         }
         self.request_sync(SyncTrigger::KubeletRestart, out);
@@ -281,9 +283,9 @@ impl Simulation {
             // The first sync creates the sandbox: the first init container, or every regular
             // container, starts.
             if ni > 0 {
-                self.pod_worker.job.starts.push(0);
+                self.pod_worker.job.starts.push(ContainerId::new(0));
             } else {
-                self.pod_worker.job.starts.extend(ni..n);
+                self.pod_worker.job.starts.extend(ContainerId::range(ni..n));
             }
             return;
         }
@@ -363,7 +365,7 @@ impl Simulation {
                 .job
                 .kills
                 .iter()
-                .find(|k| !self.pod.is_init(k.container))
+                .find(|k| !self.pod.is_init(k.container.index()))
                 .map_or(KillCause::PodCompleted, |k| k.cause);
             self.kill_pod(cause);
         }
@@ -371,7 +373,7 @@ impl Simulation {
 
     /// Whether a sync keeps regular container `c` as it is: it runs, with no liveness or
     /// startup failure cached for its instance (R13, R14).
-    fn kept(&self, c: usize) -> bool {
+    fn kept(&self, c: ContainerId) -> bool {
         match self.runtime.pleg[c].newest {
             Some(inst) if inst.exited.is_none() => {
                 self.cached(c, ProbeKind::Liveness, inst.id) != Some(ProbeResult::Failure)
@@ -382,8 +384,8 @@ impl Simulation {
     }
 
     /// Container `c`'s snapshot or cached results changed: is it still kept?
-    pub(super) fn update_actionable(&mut self, c: usize) {
-        if self.pod.is_init(c) {
+    pub(super) fn update_actionable(&mut self, c: ContainerId) {
+        if self.pod.is_init(c.index()) {
             return;
         }
         match (self.status.actionable.binary_search(&c), self.kept(c)) {
@@ -399,7 +401,7 @@ impl Simulation {
     #[cfg(debug_assertions)]
     fn check_actionable(&self) {
         let ni = self.pod.init_containers.len();
-        let scan: Vec<usize> = (ni..self.pod.container_count())
+        let scan: Vec<ContainerId> = ContainerId::range(ni..self.pod.container_count())
             .filter(|&c| !self.kept(c))
             .collect();
         assert_eq!(
@@ -407,7 +409,7 @@ impl Simulation {
             "actionable containers at t={}",
             self.now
         );
-        let running = self.runtime.pleg[ni..]
+        let running = self.runtime.pleg.as_slice()[ni..]
             .iter()
             .filter(|s| s.running())
             .count();
@@ -425,9 +427,9 @@ impl Simulation {
         let mut initialized = self.status.running_regular > 0;
         let mut previously_initialized = initialized;
         let restart_on_failure = self.pod.restart_policy != RestartPolicy::Never;
-        let mut starts: Vec<usize> = Vec::new();
-        for i in (0..ni).rev() {
-            let restartable = self.pod.init_containers[i].restartable;
+        let mut starts: Vec<ContainerId> = Vec::new();
+        for i in ContainerId::range(0..ni).rev() {
+            let restartable = self.pod.init_containers[i.index()].restartable;
             let Some(inst) = self.job_snapshot(i).newest else {
                 if previously_initialized && restartable {
                     starts.push(i);
@@ -439,7 +441,7 @@ impl Simulation {
             }
             match inst.exited {
                 None if restartable => 'running: {
-                    let spec = &self.pod.init_containers[i];
+                    let spec = &self.pod.init_containers[i.index()];
                     if spec.probe(ProbeKind::Startup).is_some() {
                         match self.cached(i, ProbeKind::Startup, inst.id) {
                             Some(ProbeResult::Success) => {}
@@ -456,12 +458,12 @@ impl Simulation {
                             Some(ProbeResult::Unknown) | None => break 'running,
                         }
                     }
-                    if i + 1 == ni {
+                    if i.index() + 1 == ni {
                         initialized = true;
                     } else if !previously_initialized {
-                        starts.push(i + 1);
+                        starts.push(ContainerId::new(i.index() + 1));
                     }
-                    if self.pod.init_containers[i]
+                    if self.pod.init_containers[i.index()]
                         .probe(ProbeKind::Liveness)
                         .is_some()
                         && self.cached(i, ProbeKind::Liveness, inst.id)
@@ -487,17 +489,17 @@ impl Simulation {
                     starts.push(i);
                 }
                 Some(_) => {
-                    if i + 1 == ni {
+                    if i.index() + 1 == ni {
                         initialized = true;
                     } else {
-                        starts.push(i + 1);
+                        starts.push(ContainerId::new(i.index() + 1));
                     }
                 }
             }
             previously_initialized = true;
         }
         if !previously_initialized {
-            starts.push(0);
+            starts.push(ContainerId::new(0));
         }
         starts.reverse();
         self.pod_worker.job.starts.extend(starts);
@@ -513,8 +515,8 @@ impl Simulation {
     /// that failed for good, or the end of the regular containers.
     fn terminal_cause(&self) -> KillCause {
         let ni = self.pod.init_containers.len();
-        let init_failed = (0..ni).any(|i| {
-            !self.pod.init_containers[i].restartable
+        let init_failed = ContainerId::range(0..ni).any(|i| {
+            !self.pod.init_containers[i.index()].restartable
                 && self.runtime.pleg[i]
                     .newest
                     .and_then(|inst| inst.exited)
@@ -536,9 +538,9 @@ impl Simulation {
         self.pod_worker.job.kills.clear();
         self.pod_worker.job.starts.clear();
         self.pod_worker.job.pod_kill = true;
-        let running = |c: &usize| self.job_snapshot(*c).running();
-        let regular: Vec<usize> = (ni..n).filter(running).collect();
-        let init: Vec<usize> = (0..ni).rev().filter(running).collect();
+        let running = |c: &ContainerId| self.job_snapshot(*c).running();
+        let regular: Vec<ContainerId> = ContainerId::range(ni..n).filter(running).collect();
+        let init: Vec<ContainerId> = ContainerId::range(0..ni).rev().filter(running).collect();
         for c in regular.into_iter().chain(init) {
             self.pod_worker.job.kills.push(Kill {
                 container: c,
@@ -554,21 +556,22 @@ impl Simulation {
     /// i.e. when every regular container and the next later sidecar that runs have exited;
     /// `None` when it waits for nothing. The exits are known: they were scheduled by the kills
     /// before this one.
-    fn sidecar_turn(&self, c: usize) -> Option<SimTime> {
+    fn sidecar_turn(&self, c: ContainerId) -> Option<SimTime> {
         let ni = self.pod.init_containers.len();
-        let exit_of = |k: usize| self.runtime.containers[k].exit_at.map(|(t, _)| t);
-        let regular = (ni..self.pod.container_count()).filter_map(exit_of);
-        let later_sidecar = (c + 1..ni)
+        let exit_of = |k: ContainerId| self.runtime.containers[k].exit_at.map(|(t, _)| t);
+        let regular = ContainerId::range(ni..self.pod.container_count()).filter_map(exit_of);
+        let later_sidecar = ContainerId::range(c.index() + 1..ni)
             .find(|&k| {
-                self.pod.container(k).restartable && self.runtime.containers[k].exit_at.is_some()
+                self.pod.container(k.index()).restartable
+                    && self.runtime.containers[k].exit_at.is_some()
             })
             .and_then(exit_of);
         regular.chain(later_sidecar).max()
     }
 
     /// R17, R60: whether an exited container is restarted.
-    pub(super) fn restarts(&self, c: usize, exit_code: i32) -> bool {
-        (self.pod.is_init(c) && self.pod.container(c).restartable)
+    pub(super) fn restarts(&self, c: ContainerId, exit_code: i32) -> bool {
+        (self.pod.is_init(c.index()) && self.pod.container(c.index()).restartable)
             || should_restart(self.pod.restart_policy, exit_code)
     }
 
@@ -629,7 +632,7 @@ impl Simulation {
     pub(super) fn kill<S: Sink>(&mut self, kill: Kill, out: &mut Out<'_, S>) -> bool {
         let now = self.now;
         let c = kill.container;
-        let spec = self.pod.container(c);
+        let spec = self.pod.container(c.index());
         // R22: the deletion's grace period, else the probe's own, else the pod's.
         let probe_grace = match kill.reason {
             KillReason::LivenessProbe => spec.probe(ProbeKind::Liveness),
@@ -655,7 +658,7 @@ impl Simulation {
         // its grace period; the whole seconds waited come off too.
         let mut wait = SimDuration::ZERO;
         let sidecar = self.pod_worker.job.pod_kill
-            && self.pod.is_init(c)
+            && self.pod.is_init(c.index())
             && spec.restartable
             && self.profile.sidecar_termination_ordering;
         if let Some(turn) = self
@@ -694,12 +697,17 @@ impl Simulation {
     }
 
     /// One start (R16, R30, R57): returns whether the sync must wait for a pull.
-    pub(super) fn start<S: Sink>(&mut self, c: usize, i: usize, out: &mut Out<'_, S>) -> bool {
+    pub(super) fn start<S: Sink>(
+        &mut self,
+        c: ContainerId,
+        i: usize,
+        out: &mut Out<'_, S>,
+    ) -> bool {
         let now = self.now;
         if let Some(backoff) = self.do_backoff(c) {
             self.status.reason_cache[c] = Some(backoff.0);
             self.container_changed(c);
-            let spec = self.pod.container(c);
+            let spec = self.pod.container(c.index());
             out.emit_for(
                 now,
                 c,
@@ -728,7 +736,7 @@ impl Simulation {
             );
             return false;
         }
-        let spec = self.pod.container(c);
+        let spec = self.pod.container(c.index());
         let pull = match spec.pull_policy {
             PullPolicy::Always => true,
             PullPolicy::IfNotPresent => !self.runtime.containers[c].image_present,
@@ -765,10 +773,10 @@ impl Simulation {
     }
 
     /// `Created`, `Started`, and a new instance in the runtime (R16, R36, R57).
-    pub(super) fn create_and_start<S: Sink>(&mut self, c: usize, out: &mut Out<'_, S>) {
+    pub(super) fn create_and_start<S: Sink>(&mut self, c: ContainerId, out: &mut Out<'_, S>) {
         self.kubelet_timers_changed();
         let now = self.now;
-        let spec = self.pod.container(c);
+        let spec = self.pod.container(c.index());
         let wording = self.profile.lifecycle_wording;
         let container = &spec.name;
         self.kube_event(
@@ -812,7 +820,7 @@ impl Simulation {
             now,
             c,
             EventKind::Start {
-                container: &self.pod.container(c).name,
+                container: &self.pod.container(c.index()).name,
                 restart_count: shown,
             },
         );
@@ -820,7 +828,7 @@ impl Simulation {
     }
 
     /// R30 `doBackOff` on the sync's snapshot: `Some((backoff, expiry))` when in back-off.
-    pub(super) fn do_backoff(&mut self, c: usize) -> Option<(SimDuration, SimTime)> {
+    pub(super) fn do_backoff(&mut self, c: ContainerId) -> Option<(SimDuration, SimTime)> {
         let now = self.now;
         let dead = self.job_snapshot(c).first_exited()?;
         let (ts, _) = dead.exited?;
@@ -978,7 +986,7 @@ impl SyncJob {
         v.exact(u64::from(*shared));
         v.exact(snapshot.len() as u64);
         for (c, s) in snapshot.iter_mut().enumerate() {
-            s.visit(v, cx.bases[c], cx.start_horizon(c));
+            s.visit(v, cx.bases[c], cx.start_horizon(ContainerId::new(c)));
         }
         exact_hash(v, kills);
         v.exact(u64::from(*pod_kill));

@@ -69,21 +69,21 @@ pub(super) struct Runtime {
 
 /// The container runtime (one `Runtime` per container) and the PLEG's cached snapshot of it.
 pub(super) struct ContainerRuntime {
-    pub(super) containers: Vec<Runtime>,
+    pub(super) containers: PerContainer<Runtime>,
     /// Containers whose process has an exit scheduled (`Runtime::exit_at`): none, and the
     /// kubelet-wide agenda skips the scan.
     pub(super) pending_exits: usize,
     /// The PLEG's snapshot, per container, as of its last relist.
-    pub(super) pleg: Vec<Instances>,
+    pub(super) pleg: PerContainer<Instances>,
 }
 
 impl ContainerRuntime {
     /// A runtime with nothing in it, for a pod of `n` containers.
     pub(super) fn new(n: usize) -> ContainerRuntime {
         ContainerRuntime {
-            containers: vec![Runtime::default(); n],
+            containers: PerContainer::from_vec(vec![Runtime::default(); n]),
             pending_exits: 0,
-            pleg: vec![Instances::default(); n],
+            pleg: PerContainer::from_vec(vec![Instances::default(); n]),
         }
     }
 }
@@ -97,20 +97,16 @@ impl Simulation {
 
     /// The PLEG's snapshot of container `c` becomes `seen`. A sync that still reads the PLEG's
     /// snapshot as its own gets its copy first; the container's status is to be recomputed.
-    pub(super) fn set_snapshot(&mut self, c: usize, seen: Instances) {
+    pub(super) fn set_snapshot(&mut self, c: ContainerId, seen: Instances) {
         let old = self.runtime.pleg[c];
         if old == seen {
             return;
         }
         if self.pod_worker.job.shared {
-            self.pod_worker.job.snapshot.clear();
-            self.pod_worker
-                .job
-                .snapshot
-                .extend_from_slice(&self.runtime.pleg);
+            self.pod_worker.job.snapshot.copy_from(&self.runtime.pleg);
             self.pod_worker.job.shared = false;
         }
-        if !self.pod.is_init(c) {
+        if !self.pod.is_init(c.index()) {
             let count = |had: bool, has: bool, n: &mut usize| match (had, has) {
                 (false, true) => *n += 1,
                 (true, false) => *n -= 1,
@@ -133,7 +129,7 @@ impl Simulation {
 
     /// Container `c`'s process is to exit at `exit` (or not at all), keeping the count of
     /// pending exits.
-    pub(super) fn set_exit(&mut self, c: usize, exit: Option<(SimTime, i32)>) {
+    pub(super) fn set_exit(&mut self, c: ContainerId, exit: Option<(SimTime, i32)>) {
         let rt = &mut self.runtime.containers[c];
         match (rt.exit_at.is_some(), exit.is_some()) {
             (false, true) => self.runtime.pending_exits += 1,
@@ -144,7 +140,7 @@ impl Simulation {
     }
 
     /// The snapshot the current sync began with, of container `c`.
-    pub(super) fn job_snapshot(&self, c: usize) -> Instances {
+    pub(super) fn job_snapshot(&self, c: ContainerId) -> Instances {
         if self.pod_worker.job.shared {
             self.runtime.pleg[c]
         } else {
@@ -156,7 +152,7 @@ impl Simulation {
         self.kubelet_timers_changed();
         let now = self.now;
         let mut changed = false;
-        for c in 0..self.runtime.containers.len() {
+        for c in self.runtime.containers.ids() {
             let seen = self.runtime.containers[c].instances;
             if seen != self.runtime.pleg[c] {
                 changed = true;
@@ -182,7 +178,7 @@ impl Simulation {
         }
     }
 
-    pub(super) fn process_exit<S: Sink>(&mut self, c: usize, out: &mut Out<'_, S>) {
+    pub(super) fn process_exit<S: Sink>(&mut self, c: ContainerId, out: &mut Out<'_, S>) {
         self.kubelet_timers_changed();
         let now = self.now;
         let Some((_, code)) = self.runtime.containers[c].exit_at else {
@@ -196,7 +192,7 @@ impl Simulation {
             now,
             c,
             EventKind::Exit {
-                container: &self.pod.container(c).name,
+                container: &self.pod.container(c.index()).name,
                 exit_code: code,
                 reason: ExitReason::for_code(code),
             },
@@ -227,7 +223,7 @@ impl Simulation {
     /// exec'd command dies with
     /// the container (the runtime's ExecSync returns exit code 137, which the exec prober
     /// reports as a failure with the command's output).
-    pub(super) fn cut_attempts(&mut self, c: usize) {
+    pub(super) fn cut_attempts(&mut self, c: ContainerId) {
         let now = self.now;
         let Some(dead) = self.runtime.containers[c].instances.newest.map(|i| i.id) else {
             return;
@@ -240,7 +236,7 @@ impl Simulation {
             }
             let handler = self
                 .pod
-                .container(c)
+                .container(c.index())
                 .probe(worker.kind)
                 .map(|p| p.handler());
             let (outcome, output) = match handler {
@@ -262,7 +258,7 @@ impl Simulation {
     /// Sends SIGTERM to container `c`'s process with a grace period
     /// (R25, docs/semantics.md#kills) and
     /// returns whether the process is still alive afterwards (the stop blocks until it exits).
-    pub(super) fn signal(&mut self, c: usize, hook: SimDuration, grace: SimDuration) -> bool {
+    pub(super) fn signal(&mut self, c: ContainerId, hook: SimDuration, grace: SimDuration) -> bool {
         self.kubelet_timers_changed();
         // The signal goes out when the preStop hook is done (R24).
         let now = self.now.saturating_add(hook);
@@ -271,7 +267,7 @@ impl Simulation {
         if !alive {
             return false;
         }
-        let (at, code) = match self.pod.container(c).app.sigterm {
+        let (at, code) = match self.pod.container(c.index()).app.sigterm {
             Sigterm::Ignore => (now.saturating_add(grace), 137),
             Sigterm::Exit { code, after } if after < grace => {
                 (now.saturating_add(after), code.unwrap_or(143))
@@ -353,7 +349,7 @@ impl ContainerRuntime {
                 image_present,
                 exit_at,
             } = rt;
-            instances.visit(v, cx.bases[c], cx.start_horizon(c));
+            instances.visit(v, cx.bases[c], cx.start_horizon(ContainerId::new(c)));
             v.count(next_id, None, u64::MAX);
             v.exact(u64::from(*image_present));
             v.exact(u64::from(exit_at.is_some()));
@@ -363,7 +359,7 @@ impl ContainerRuntime {
             }
         }
         for (c, s) in pleg.iter_mut().enumerate() {
-            s.visit(v, cx.bases[c], cx.start_horizon(c));
+            s.visit(v, cx.bases[c], cx.start_horizon(ContainerId::new(c)));
         }
         v.exact(*pending_exits as u64);
     }

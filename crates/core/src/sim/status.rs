@@ -38,8 +38,8 @@ pub(super) struct StatusManager {
     /// The containers whose status inputs changed since the last status was generated (or
     /// whose last status asked a worker for a probe), each once, and which ones those are: the
     /// next status recomputes only them.
-    pub(super) queue: Vec<usize>,
-    pub(super) dirty: Vec<bool>,
+    pub(super) queue: Vec<ContainerId>,
+    pub(super) dirty: PerContainer<bool>,
     /// What the phase and the conditions count over the statuses, kept as they are written.
     pub(super) tally: Tally,
     /// Regular containers whose snapshot holds an instance (the phase's "initialized"), and
@@ -49,15 +49,15 @@ pub(super) struct StatusManager {
     /// The regular containers a sync does not simply keep (R13–R15): not running, or running
     /// with a liveness or startup failure cached for the instance. Updated with the status
     /// marks, whose inputs include these. Sorted (a sync visits them in container order).
-    pub(super) actionable: Vec<usize>,
+    pub(super) actionable: Vec<ContainerId>,
     /// Test-only: every status recomputes every container, the reference for the incremental
     /// path.
     #[cfg(test)]
     pub(super) full: bool,
     /// What probe workers read, per container (P24–P30).
-    pub(super) view: Vec<ViewEntry>,
+    pub(super) view: PerContainer<ViewEntry>,
     /// Per container, the back-off a waiting reason last reported.
-    pub(super) reason_cache: Vec<Option<SimDuration>>,
+    pub(super) reason_cache: PerContainer<Option<SimDuration>>,
 }
 
 impl StatusManager {
@@ -67,16 +67,16 @@ impl StatusManager {
         StatusManager {
             api,
             written: false,
-            queue: (0..n).collect(),
-            dirty: vec![true; n],
+            queue: ContainerId::range(0..n).collect(),
+            dirty: PerContainer::from_vec(vec![true; n]),
             tally,
             created_regular: 0,
             running_regular: 0,
-            actionable: (ni..n).collect(),
+            actionable: ContainerId::range(ni..n).collect(),
             #[cfg(test)]
             full: false,
-            view: vec![ViewEntry::default(); n],
-            reason_cache: vec![None; n],
+            view: PerContainer::from_vec(vec![ViewEntry::default(); n]),
+            reason_cache: PerContainer::from_vec(vec![None; n]),
         }
     }
 }
@@ -93,17 +93,17 @@ struct Effects {
 impl Simulation {
     /// Changes container `c`'s status outside a status generation (P44's direct writes),
     /// keeping the counts, and marks it.
-    pub(super) fn edit_status(&mut self, c: usize, edit: impl FnOnce(&mut ContainerStatus)) {
-        let prev = *self.status.api.container(c);
+    pub(super) fn edit_status(&mut self, c: ContainerId, edit: impl FnOnce(&mut ContainerStatus)) {
+        let prev = *self.status.api.container(c.index());
         let mut st = prev;
         edit(&mut st);
         self.retally(c, &prev, &st);
-        *self.status.api.container_mut(c) = st;
+        *self.status.api.container_mut(c.index()) = st;
         self.container_changed(c);
     }
 
     /// Moves container `c` from `prev` to `st` in the counts.
-    fn retally(&mut self, c: usize, prev: &ContainerStatus, st: &ContainerStatus) {
+    fn retally(&mut self, c: ContainerId, prev: &ContainerStatus, st: &ContainerStatus) {
         if prev != st {
             let init = self.init_restartable(c);
             self.status.tally.sub(&Tally::of(init, prev));
@@ -112,8 +112,11 @@ impl Simulation {
     }
 
     /// For an init container, whether it is a sidecar; `None` for a regular container.
-    fn init_restartable(&self, c: usize) -> Option<bool> {
-        self.pod.init_containers.get(c).map(|spec| spec.restartable)
+    fn init_restartable(&self, c: ContainerId) -> Option<bool> {
+        self.pod
+            .init_containers
+            .get(c.index())
+            .map(|spec| spec.restartable)
     }
 
     pub(super) fn generate_status<S: Sink>(&mut self, out: &mut Out<'_, S>) {
@@ -176,15 +179,16 @@ impl Simulation {
 
     /// Container `c`'s status and status view from its inputs, and what else it asks for.
     #[inline(always)]
-    fn container_status(&self, c: usize) -> (ContainerStatus, ViewEntry, Effects) {
+    fn container_status(&self, c: ContainerId) -> (ContainerStatus, ViewEntry, Effects) {
         let inherit_started = self.profile.inherits_started();
         let has_init = !self.pod.init_containers.is_empty();
         let mut effects = Effects::default();
         let snap = self.runtime.pleg[c];
-        let prev = *self.status.api.container(c);
+        let prev = *self.status.api.container(c.index());
         let mut st = ContainerStatus::default();
         let mut view = ViewEntry::default();
-        let regular_init = self.pod.is_init(c) && !self.pod.container(c).restartable;
+        let regular_init =
+            self.pod.is_init(c.index()) && !self.pod.container(c.index()).restartable;
         match snap.newest {
             None => {
                 // R38: nothing in the runtime yet.
@@ -280,7 +284,11 @@ impl Simulation {
                 if !st.ready && entry.is_none() {
                     st.ready = true;
                 }
-                let has_probe = self.pod.container(c).probe(ProbeKind::Readiness).is_some();
+                let has_probe = self
+                    .pod
+                    .container(c.index())
+                    .probe(ProbeKind::Readiness)
+                    .is_some();
                 if has_probe && !self.status.api.conditions.ready {
                     st.ready = false;
                 }
@@ -293,12 +301,16 @@ impl Simulation {
     /// asking for nothing, and the counts match a recount.
     #[cfg(debug_assertions)]
     fn check_unmarked(&self) {
-        for c in 0..self.status.dirty.len() {
+        for c in self.status.dirty.ids() {
             if !self.status.dirty[c] {
                 let (st, view, effects) = self.container_status(c);
                 assert_eq!(
                     (&st, &view, effects.volatile),
-                    (self.status.api.container(c), &self.status.view[c], false),
+                    (
+                        self.status.api.container(c.index()),
+                        &self.status.view[c],
+                        false
+                    ),
                     "container {c}: an unmarked status input changed at t={}",
                     self.now
                 );
@@ -324,7 +336,7 @@ impl Simulation {
             self.now
         );
         let ni = self.pod.init_containers.len();
-        let created = self.runtime.pleg[ni..]
+        let created = self.runtime.pleg.as_slice()[ni..]
             .iter()
             .filter(|s| s.newest.is_some())
             .count();
@@ -336,15 +348,15 @@ impl Simulation {
 
     pub(super) fn write_container_status<S: Sink>(
         &mut self,
-        c: usize,
+        c: ContainerId,
         st: ContainerStatus,
         out: &mut Out<'_, S>,
     ) {
         let now = self.now;
-        let prev = *self.status.api.container(c);
+        let prev = *self.status.api.container(c.index());
         self.retally(c, &prev, &st);
-        *self.status.api.container_mut(c) = st;
-        let name = &self.pod.container(c).name;
+        *self.status.api.container_mut(c.index()) = st;
+        let name = &self.pod.container(c.index()).name;
         if prev.state != st.state
             || prev.restart_count != st.restart_count
             || prev.last_state != st.last_state
@@ -354,7 +366,7 @@ impl Simulation {
                 c,
                 EventKind::Status {
                     container: name,
-                    status: self.status.api.container(c),
+                    status: self.status.api.container(c.index()),
                 },
             );
         }

@@ -46,13 +46,13 @@ impl Steady {
                     if w.kind == ProbeKind::Startup {
                         return None;
                     }
-                    let probe = pod.container(w.container).probe(w.kind)?;
+                    let probe = pod.container(w.container.index()).probe(w.kind)?;
                     let handler = probe.handler();
                     if let Handler::HttpGet { port, .. } | Handler::TcpSocket { port, .. } = handler
                     {
                         port.number()?;
                     }
-                    let response = behaviours.constant_of(w.container, w.kind)?;
+                    let response = behaviours.constant_of(w.container.index(), w.kind)?;
                     let (outcome, output, duration) =
                         classify(handler, response, probe.timeout(), profile);
                     (outcome == Outcome::Success && duration.is_zero()).then(|| Steady {
@@ -484,11 +484,11 @@ fn probe_run<'p>(
     pod: &'p PodSpec,
     steady: &PerWorker<Option<Steady>>,
     w: WorkerId,
-    c: usize,
+    c: ContainerId,
     kind: ProbeKind,
 ) -> Option<EventKind<'p>> {
     let steady = steady.get(w).copied().flatten()?;
-    let spec = pod.container(c);
+    let spec = pod.container(c.index());
     let probe = spec.probe(kind)?;
     Some(EventKind::Probe {
         container: &spec.name,

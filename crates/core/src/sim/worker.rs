@@ -36,7 +36,7 @@ pub(super) enum Lifecycle {
 /// One probe worker (P9): per (container, probe type).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Worker {
-    pub(super) container: usize,
+    pub(super) container: ContainerId,
     pub(super) kind: ProbeKind,
     pub(super) period: SimDuration,
     /// Where the worker is in its life.
@@ -59,7 +59,7 @@ pub(super) struct Worker {
 
 impl Worker {
     /// A worker slot that AddPod has not created (or that exited): no timers, zero values (P9).
-    pub(super) fn idle(container: usize, kind: ProbeKind, period: SimDuration) -> Worker {
+    pub(super) fn idle(container: ContainerId, kind: ProbeKind, period: SimDuration) -> Worker {
         Worker {
             container,
             kind,
@@ -134,7 +134,7 @@ pub(super) struct Prober {
     /// Per container, its worker of each probe type (by [`ProbeKind::index`]): syncs ask for a
     /// container's workers once per container, which a search through every worker made
     /// quadratic in the pod's size.
-    pub(super) worker_by: Vec<[Option<WorkerId>; 3]>,
+    pub(super) worker_by: PerContainer<[Option<WorkerId>; 3]>,
     /// Results caches (P42): per worker, `(container id, result)`.
     pub(super) cache: PerWorker<Option<(u64, ProbeResult)>>,
     /// When the kubelet (and its prober manager) last started, if during the run (P5).
@@ -144,7 +144,7 @@ pub(super) struct Prober {
 impl Prober {
     /// The manager of these (not yet created) workers of a pod of `n` containers.
     pub(super) fn new(workers: Vec<Worker>, n: usize) -> Prober {
-        let mut worker_by = vec![[None; 3]; n];
+        let mut worker_by = PerContainer::from_vec(vec![[None; 3]; n]);
         for (i, w) in workers.iter().enumerate() {
             worker_by[w.container][w.kind.index()].get_or_insert(WorkerId::new(i));
         }
@@ -185,7 +185,7 @@ impl Worker {
             created_at,
         } = self;
         // `container`, `kind` and `period` are fixed for the run.
-        let base = cx.bases[*container];
+        let base = cx.bases[container.index()];
         exact_hash(v, state);
         v.exact(u64::from(*parked));
         if *parked && !period.is_zero() {
@@ -221,11 +221,14 @@ impl Worker {
         opt_id(v, container_id, base);
         exact_hash(v, last_result);
         // P34: a run of equal results decides only until it reaches the larger threshold.
-        let cap = pod.container(*container).probe(*kind).map_or(1, |p| {
-            p.success_threshold()
-                .unsigned_abs()
-                .max(p.failure_threshold().unsigned_abs())
-        });
+        let cap = pod
+            .container((*container).index())
+            .probe(*kind)
+            .map_or(1, |p| {
+                p.success_threshold()
+                    .unsigned_abs()
+                    .max(p.failure_threshold().unsigned_abs())
+            });
         let mut run = u64::from(*result_run);
         v.saturating(&mut run, u64::from(cap), u64::from(u32::MAX));
         *result_run = u32::try_from(run).unwrap_or(u32::MAX);
@@ -303,7 +306,7 @@ pub(super) fn probe_due(
 impl Simulation {
     /// doProbe's first checks (P22–P25) for container `c`, by a worker that knows instance
     /// `known` ([`StatusReading`]).
-    pub(super) fn read_status(&self, c: usize, known: Option<u64>) -> StatusReading {
+    pub(super) fn read_status(&self, c: ContainerId, known: Option<u64>) -> StatusReading {
         if !self.status.written {
             return StatusReading::Nothing;
         }
@@ -317,14 +320,14 @@ impl Simulation {
         }
     }
 
-    pub(super) fn worker_of(&self, c: usize, kind: ProbeKind) -> Option<WorkerId> {
+    pub(super) fn worker_of(&self, c: ContainerId, kind: ProbeKind) -> Option<WorkerId> {
         self.prober.worker_by.get(c).and_then(|k| k[kind.index()])
     }
 
     /// [`Simulation::cached`] for an optional instance.
     pub(super) fn cached_opt(
         &self,
-        c: usize,
+        c: ContainerId,
         kind: ProbeKind,
         id: Option<u64>,
     ) -> Option<ProbeResult> {
@@ -332,7 +335,7 @@ impl Simulation {
     }
 
     /// The cached result of container `c`'s probe `kind` for instance `id`, if any.
-    pub(super) fn cached(&self, c: usize, kind: ProbeKind, id: u64) -> Option<ProbeResult> {
+    pub(super) fn cached(&self, c: ContainerId, kind: ProbeKind, id: u64) -> Option<ProbeResult> {
         let w = self.worker_of(c, kind)?;
         self.prober.cache[w]
             .filter(|(cid, _)| *cid == id)
@@ -360,7 +363,7 @@ impl Simulation {
     pub(super) fn kube_event<S: Sink>(
         &self,
         out: &mut Out<'_, S>,
-        c: usize,
+        c: ContainerId,
         event_type: EventType,
         reason: &'static str,
         message: Message<'_>,
@@ -372,7 +375,7 @@ impl Simulation {
         let event = KubeEvent {
             event_type,
             reason,
-            object: self.pod.object_ref(c),
+            object: self.pod.object_ref(c.index()),
             message,
             recorded: None,
         };
@@ -587,7 +590,7 @@ impl Simulation {
             self.now,
             worker.container,
             EventKind::Result {
-                container: &self.pod.container(worker.container).name,
+                container: &self.pod.container(worker.container.index()).name,
                 probe: worker.kind,
                 result,
             },
@@ -605,7 +608,7 @@ impl Simulation {
     /// (docs/semantics.md#updates-at-once).
     pub(super) fn handle_update<S: Sink>(
         &mut self,
-        c: usize,
+        c: ContainerId,
         kind: ProbeKind,
         id: u64,
         result: ProbeResult,
@@ -617,7 +620,8 @@ impl Simulation {
             ProbeKind::Liveness => result == ProbeResult::Failure,
             ProbeKind::Readiness => {
                 if self.status.view[c].id == Some(id)
-                    && self.status.api.container(c).ready != (result == ProbeResult::Success)
+                    && self.status.api.container(c.index()).ready
+                        != (result == ProbeResult::Success)
                 {
                     let ready = result == ProbeResult::Success;
                     self.edit_status(c, |s| s.ready = ready);
@@ -625,7 +629,7 @@ impl Simulation {
                         now,
                         c,
                         EventKind::Ready {
-                            container: &self.pod.container(c).name,
+                            container: &self.pod.container(c.index()).name,
                             ready,
                         },
                     );
@@ -636,7 +640,7 @@ impl Simulation {
             ProbeKind::Startup => {
                 let started = result == ProbeResult::Success;
                 if self.status.view[c].id == Some(id)
-                    && self.status.api.container(c).started != started
+                    && self.status.api.container(c.index()).started != started
                 {
                     self.edit_status(c, |s| s.started = started);
                     self.status.view[c].started = started;
@@ -644,7 +648,7 @@ impl Simulation {
                         now,
                         c,
                         EventKind::Started {
-                            container: &self.pod.container(c).name,
+                            container: &self.pod.container(c.index()).name,
                             started,
                         },
                     );
@@ -698,7 +702,8 @@ impl Simulation {
         if !view.running {
             self.set_result(w, id, ProbeResult::Failure, out);
             if let Some(code) = view.terminated {
-                let sidecar = self.pod.is_init(c) && self.pod.container(c).restartable;
+                let sidecar =
+                    self.pod.is_init(c.index()) && self.pod.container(c.index()).restartable;
                 let keep = if self.profile.gate(Gate::ContainerRestartRules) {
                     self.restarts(c, code)
                 } else {
@@ -711,7 +716,7 @@ impl Simulation {
             }
             return DoProbe::Continue;
         }
-        let Some(probe) = self.pod.container(c).probe(kind) else {
+        let Some(probe) = self.pod.container(c.index()).probe(kind) else {
             return DoProbe::Stop;
         };
         // P29, P30.
@@ -745,9 +750,9 @@ impl Simulation {
         if self.profile.sidecar_startup_keeps_started
             && self.profile.inherits_started()
             && kind == ProbeKind::Startup
-            && self.pod.is_init(c)
-            && self.pod.container(c).restartable
-            && self.status.api.container(c).started
+            && self.pod.is_init(c.index())
+            && self.pod.container(c.index()).restartable
+            && self.status.api.container(c.index()).started
         {
             self.set_result(w, id, ProbeResult::Success, out);
         }
@@ -816,7 +821,7 @@ impl Simulation {
             self.prober.workers[w].container,
             self.prober.workers[w].kind,
         );
-        let spec = self.pod.container(c);
+        let spec = self.pod.container(c.index());
         let Some(probe) = spec.probe(kind) else {
             return DoProbe::Stop;
         };
@@ -916,7 +921,7 @@ impl Simulation {
             self.prober.workers[w].container,
             self.prober.workers[w].kind,
         );
-        let Some(probe) = self.pod.container(c).probe(kind) else {
+        let Some(probe) = self.pod.container(c.index()).probe(kind) else {
             return (Outcome::Error, OutputKind::ScriptedError, SimDuration::ZERO);
         };
         let timeout = probe.timeout();
@@ -957,7 +962,7 @@ impl Simulation {
             };
         };
         let attempt = Attempt {
-            container: c,
+            container: c.index(),
             probe: kind,
             instance: instance.id,
             uptime: now.saturating_since(instance.started_at),

@@ -10,7 +10,7 @@ fn alive(sim: &Simulation) -> Vec<(&str, ProbeKind)> {
         .workers
         .iter()
         .filter(|w| w.alive())
-        .map(|w| (sim.pod.container(w.container).name.as_str(), w.kind))
+        .map(|w| (sim.pod.container(w.container.index()).name.as_str(), w.kind))
         .collect()
 }
 
@@ -106,7 +106,9 @@ fn test_add_pod_continues_after_existing_worker() {
         let mut sim = added(pod(), profile.clone(), &mut sink);
         assert_eq!(alive(&sim), both, "{}", ctx(&profile, "first AddPod"));
         // container_b's worker is gone while container_a's is still present.
-        let wb = sim.worker_of(1, ProbeKind::Readiness).expect("worker");
+        let wb = sim
+            .worker_of(ContainerId::new(1), ProbeKind::Readiness)
+            .expect("worker");
         sim.exit_worker(wb);
         sim.add_pod();
         if profile.minor() >= 37 {
@@ -121,7 +123,9 @@ fn test_add_pod_continues_after_existing_worker() {
         }
         // container_a's worker is gone instead: AddPod reaches it before any live worker.
         let mut sim = added(pod(), profile.clone(), &mut sink);
-        let wa = sim.worker_of(0, ProbeKind::Readiness).expect("worker");
+        let wa = sim
+            .worker_of(ContainerId::new(0), ProbeKind::Readiness)
+            .expect("worker");
         sim.exit_worker(wa);
         sim.add_pod();
         assert_eq!(alive(&sim), both, "{}", ctx(&profile, "a re-created"));
@@ -301,11 +305,11 @@ fn instance(id: u64, exited: Option<i32>) -> Instances {
 fn fake_worker(sim: &mut Simulation, container: usize, kind: ProbeKind) -> WorkerId {
     sim.prober.workers.push(Worker {
         state: Lifecycle::Sleeping,
-        ..Worker::idle(container, kind, SimDuration::from_secs(1))
+        ..Worker::idle(ContainerId::new(container), kind, SimDuration::from_secs(1))
     });
     sim.prober.cache.push(None);
     sim.shortcuts.agenda.push(sim.prober.workers.as_slice());
-    sim.prober.worker_by[container][kind.index()]
+    sim.prober.worker_by[ContainerId::new(container)][kind.index()]
         .get_or_insert(WorkerId::new(sim.prober.workers.len() - 1));
     sim.shortcuts.is_dirty.push(false);
     sim.shortcuts.listed.push(false);
@@ -370,8 +374,8 @@ fn test_update_pod_status() {
         for w in &mut sim.prober.workers {
             w.state = Lifecycle::Sleeping;
         }
-        for c in 0..names.len() {
-            sim.set_snapshot(c, instance(0, (c == 6).then_some(0)));
+        for c in ContainerId::range(0..names.len()) {
+            sim.set_snapshot(c, instance(0, (c.index() == 6).then_some(0)));
         }
         let cache = [
             (1, ProbeKind::Readiness, ProbeResult::Success),
@@ -380,7 +384,7 @@ fn test_update_pod_status() {
             (6, ProbeKind::Readiness, ProbeResult::Success),
         ];
         for (c, kind, result) in cache {
-            let w = sim.worker_of(c, kind).expect("worker");
+            let w = sim.worker_of(ContainerId::new(c), kind).expect("worker");
             sim.prober.cache[w] = Some((0, result));
         }
         update_pod_status(&mut sim);
@@ -405,7 +409,9 @@ fn test_update_pod_status() {
             ctx(&profile, "started")
         );
         let triggered = |c: usize| {
-            let w = sim.worker_of(c, ProbeKind::Readiness).expect("worker");
+            let w = sim
+                .worker_of(ContainerId::new(c), ProbeKind::Readiness)
+                .expect("worker");
             sim.prober.workers[w].pending_trigger
         };
         let minor = profile.minor();
@@ -449,9 +455,9 @@ fn init_container_status(profile: Profile, restartable: bool) -> Simulation {
     fake_worker(&mut sim, 0, ProbeKind::Startup);
     let started = fake_worker(&mut sim, 1, ProbeKind::Startup);
     sim.prober.cache[started] = Some((0, ProbeResult::Success));
-    sim.set_snapshot(0, instance(0, None));
-    sim.set_snapshot(1, instance(0, None));
-    sim.set_snapshot(2, instance(0, Some(0)));
+    sim.set_snapshot(ContainerId::new(0), instance(0, None));
+    sim.set_snapshot(ContainerId::new(1), instance(0, None));
+    sim.set_snapshot(ContainerId::new(2), instance(0, Some(0)));
     update_pod_status(&mut sim);
     sim
 }
@@ -544,8 +550,8 @@ fn test_update_pod_status_with_init_containers_before_1_28() {
             7,
             Behaviours::new(&pod),
         );
-        sim.set_snapshot(0, instance(0, None));
-        sim.set_snapshot(1, instance(0, Some(0)));
+        sim.set_snapshot(ContainerId::new(0), instance(0, None));
+        sim.set_snapshot(ContainerId::new(1), instance(0, Some(0)));
         update_pod_status(&mut sim);
         let started: Vec<bool> = sim
             .status
