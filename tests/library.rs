@@ -678,3 +678,122 @@ fn prepared_cases_fail_as_fresh_tests_fail() {
         .unwrap_err();
     assert_eq!(case.to_string(), fresh.to_string());
 }
+
+// Issue 23: ten simulated years of a crash loop through the library, fast-forwarded as the
+// command line's summary is (R35: the back-off reaches its 5-minute cap and the loop repeats):
+// the run keeps each repeated cycle once, and every query still sees every cycle.
+#[test]
+fn ten_years_of_a_crash_loop_are_fast_forwarded() {
+    let kubia = |horizon: &str| {
+        Test::scenario("scenarios/kubia-unhealthy.yaml")
+            .unwrap()
+            .horizon(horizon)
+            .run()
+            .unwrap()
+    };
+    let years = kubia("87600h");
+    let day = kubia("24h");
+    // The first day of ten years is that day.
+    let kills = years.kills();
+    let first: Vec<_> = kills
+        .iter()
+        .filter(|k| secs(k.at) <= 86_400)
+        .cloned()
+        .collect();
+    assert_eq!(first, day.kills());
+    // Every restart follows a kill by the liveness probe, to the end.
+    let restarts = years.restarts("kubia");
+    assert_eq!(
+        restarts.len() as u64,
+        u64::from(years.restart_count("kubia"))
+    );
+    assert!(
+        kills.len() - restarts.len() <= 1,
+        "{} {}",
+        kills.len(),
+        restarts.len()
+    );
+    assert!(kills.iter().all(|k| k.cause == KillCause::Liveness));
+    assert!(restarts.windows(2).all(|w| w[0] < w[1]));
+    // About one restart per cycle of 5 minutes of back-off plus the instance's run and grace.
+    let per_day = day.restarts("kubia").len() as u64;
+    let per_ten_years = restarts.len() as u64;
+    assert!(
+        per_ten_years > per_day * 3600 && per_ten_years < per_day * 3700,
+        "{per_day} a day, {per_ten_years} in ten years"
+    );
+    assert!(secs(*restarts.last().unwrap()) > 87_599 * 3600);
+}
+
+// The limit on events simulated one by one, as the command line's listing formats have it: a
+// typed error that says when the run passes it. A closure keeps the run step by step.
+#[test]
+fn a_run_past_its_event_limit_is_a_typed_error() {
+    let e = Test::scenario("scenarios/kubia-unhealthy.yaml")
+        .unwrap()
+        .event_limit(200)
+        .run()
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Limit);
+    let shown = e.to_string();
+    assert!(
+        shown.starts_with("error: scenarios/kubia-unhealthy.yaml: the run is too large: more than 200 events would be simulated one by one, the limit being passed at "),
+        "{shown}"
+    );
+    // Fast-forward skips what it need not simulate: a year of the crash loop fits a limit far
+    // below its events.
+    let year = Test::scenario("scenarios/kubia-unhealthy.yaml")
+        .unwrap()
+        .horizon("8760h")
+        .event_limit(100_000)
+        .run()
+        .unwrap();
+    assert!(year.probe_runs() > 900_000, "{}", year.probe_runs());
+    let stepped = web()
+        .behaviour(ProbeKind::Liveness, |_: &probesim::Attempt| {
+            probesim::Response::now(probesim::Answer::Ok)
+        })
+        .horizon("1h")
+        .event_limit(1_000)
+        .run()
+        .unwrap_err();
+    assert_eq!(stepped.kind(), ErrorKind::Limit);
+}
+
+// Every bundled scenario states its release (docs/scenario-format.md, `kubernetes`), so none
+// gets the note that a file without one runs as the newest; the same file without the line
+// does.
+#[test]
+fn bundled_scenarios_state_their_release() {
+    const NOTE: &str = "no `kubernetes:` given";
+    let mut dirs = vec![std::path::PathBuf::from("scenarios")];
+    let mut checked = 0;
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "yaml") {
+                let name = path.to_str().unwrap();
+                let run = Test::scenario(name).unwrap().horizon("1s").run();
+                let run = run.unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert!(
+                    !run.notes().iter().any(|n| n.contains(NOTE)),
+                    "{name}: {:?}",
+                    run.notes()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 90, "{checked}");
+    let text = std::fs::read_to_string("scenarios/kubia-unhealthy.yaml").unwrap();
+    let unpinned = text.replace("kubernetes: \"1.37\"\n", "");
+    let run = Test::scenario_text(&unpinned, "mine.yaml").run().unwrap();
+    assert!(
+        run.notes()[0]
+            .starts_with("mine.yaml: no `kubernetes:` given, so this runs as Kubernetes 1.37"),
+        "{:?}",
+        run.notes()
+    );
+}

@@ -21,6 +21,9 @@ pub enum ErrorKind {
     /// what its probe cannot answer (an exit code to an HTTP probe, HTTP status 0 or 65535,
     /// `Serving` to a TCP probe). The message names the closure by its probe and container.
     Closure,
+    /// The run passed its limit on events simulated one by one
+    /// ([`Test::event_limit`](crate::Test::event_limit)); the message says when.
+    Limit,
 }
 
 /// A problem loading, configuring or running a test. Its `Display` is the message the

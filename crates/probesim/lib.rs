@@ -51,6 +51,12 @@
 //! scripts, phases and seeds, and a failed [`Run::ensure`] (a [`Failure`]) becomes a failing
 //! case that prints the scenario file replaying it. See `docs/property-testing.md`.
 //!
+//! A run that repeats (a crash loop at its back-off cap, a healthy pod) is fast-forwarded as
+//! `probesim run --format summary` is: ten simulated years keep one cycle of happenings, and
+//! the queries still see every cycle. Events simulated one by one are limited as the command
+//! line's listings are ([`Test::event_limit`]); past the limit the run ends with an
+//! [`ErrorKind::Limit`] error.
+//!
 //! Paths are relative to the current directory, which `cargo test` sets to the root of the
 //! crate whose tests run. Reading the files a test names is the library's only I/O.
 
@@ -66,6 +72,7 @@ mod run;
 #[cfg(feature = "proptest")]
 pub mod strategy;
 mod test;
+mod timeline;
 
 pub use error::{Error, ErrorKind};
 pub use prepared::{Case, Prepared};

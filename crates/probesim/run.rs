@@ -1,6 +1,5 @@
 //! [`Run`]: a finished simulation, questioned in domain words.
 
-use core::convert::Infallible;
 use core::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -9,13 +8,13 @@ use probesim_analysis::figure::ContainerFigures;
 use probesim_analysis::subject::Subject;
 use probesim_analysis::sweep::Sweep;
 use probesim_core::{
-    ContainerStatus, Event, EventKind, Flow, KillCause, KillReason, Phase, PodStatus, SimDuration,
-    SimTime, Sink,
+    ContainerStatus, KillCause, KillReason, Phase, PodStatus, SimDuration, SimTime,
 };
 use probesim_scenario::scenario::Scenario;
 
 use crate::error::{Error, ErrorKind};
 use crate::test::{Input, Loaded, Recipe};
+use crate::timeline::{Happening, Recorder, Timeline};
 
 /// The scenario file replaying a run, written the first time it is asked for (a failed
 /// [`Run::ensure`], [`Run::replay`]): a passing case never spends time on it.
@@ -27,6 +26,11 @@ pub(crate) struct Replay {
 }
 
 impl Replay {
+    /// The recipe's limit on events simulated one by one.
+    pub(crate) fn event_limit(&self) -> u64 {
+        self.recipe.event_limit
+    }
+
     pub(crate) fn new(recipe: Arc<Recipe>, closures: bool) -> Replay {
         Replay {
             recipe,
@@ -164,96 +168,13 @@ impl Status {
     }
 }
 
-/// What the queries need of the timeline, kept as it streams by (probe runs are counted, not
-/// kept, so a long horizon costs little memory).
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Happening {
-    Kill(Kill),
-    Start {
-        container: String,
-        restart_count: u32,
-    },
-    Ready {
-        container: String,
-        ready: bool,
-    },
-    Started {
-        container: String,
-        started: bool,
-    },
-    Status {
-        container: String,
-        status: ContainerStatus,
-    },
-    PodReady(bool),
-    Phase(Phase),
-}
-
-/// The sink that keeps the happenings.
-#[derive(Debug, Default)]
-pub(crate) struct Recorder {
-    happenings: Vec<(SimTime, Happening)>,
-    probes: u64,
-}
-
-impl Sink for Recorder {
-    type Error = Infallible;
-
-    fn event(&mut self, event: &Event<'_>) -> Result<Flow, Infallible> {
-        let happening = match &event.kind {
-            EventKind::Probe { .. } => {
-                self.probes += 1;
-                None
-            }
-            EventKind::Kill {
-                container,
-                reason,
-                grace,
-                cause,
-            } => Some(Happening::Kill(Kill {
-                at: event.t,
-                container: (*container).to_owned(),
-                reason: *reason,
-                cause: *cause,
-                grace: *grace,
-            })),
-            EventKind::Start {
-                container,
-                restart_count,
-            } => Some(Happening::Start {
-                container: (*container).to_owned(),
-                restart_count: *restart_count,
-            }),
-            EventKind::Ready { container, ready } => Some(Happening::Ready {
-                container: (*container).to_owned(),
-                ready: *ready,
-            }),
-            EventKind::Started { container, started } => Some(Happening::Started {
-                container: (*container).to_owned(),
-                started: *started,
-            }),
-            EventKind::Status { container, status } => Some(Happening::Status {
-                container: (*container).to_owned(),
-                status: **status,
-            }),
-            EventKind::PodReady { ready } => Some(Happening::PodReady(*ready)),
-            EventKind::Phase { phase } => Some(Happening::Phase(*phase)),
-            _ => None,
-        };
-        if let Some(h) = happening {
-            self.happenings.push((event.t, h));
-        }
-        Ok(Flow::Continue)
-    }
-}
-
 /// A simulation run to its horizon, to question: kills and their causes, restarts, readiness,
 /// the status at any instant. Made by [`Test::run`](crate::Test::run).
 #[derive(Clone, Debug)]
 pub struct Run {
     scenario: Scenario,
     horizon: SimTime,
-    happenings: Vec<(SimTime, Happening)>,
+    timeline: Timeline,
     probes: u64,
     status: PodStatus,
     replay: Replay,
@@ -267,11 +188,12 @@ impl Run {
         status: PodStatus,
         replay: Replay,
     ) -> Run {
+        let (timeline, probes) = recorder.finish();
         Run {
             scenario,
             horizon,
-            happenings: recorder.happenings,
-            probes: recorder.probes,
+            timeline,
+            probes,
             status,
             replay,
         }
@@ -317,10 +239,10 @@ impl Run {
     /// Every kill, in time order.
     #[must_use]
     pub fn kills(&self) -> Vec<Kill> {
-        self.happenings
+        self.timeline
             .iter()
             .filter_map(|(_, h)| match h {
-                Happening::Kill(k) => Some(k.clone()),
+                Happening::Kill(k) => Some(k),
                 _ => None,
             })
             .collect()
@@ -344,13 +266,13 @@ impl Run {
     /// When each restart of the container began (a start with a restart count above 0).
     #[must_use]
     pub fn restarts(&self, container: &str) -> Vec<SimTime> {
-        self.happenings
+        self.timeline
             .iter()
             .filter_map(|(t, h)| match h {
                 Happening::Start {
                     container: c,
                     restart_count,
-                } if c == container && *restart_count > 0 => Some(*t),
+                } if c == container && restart_count > 0 => Some(t),
                 _ => None,
             })
             .collect()
@@ -367,11 +289,11 @@ impl Run {
     fn intervals(&self, mut holds: impl FnMut(&Happening) -> Option<bool>) -> Vec<Interval> {
         let mut out: Vec<Interval> = Vec::new();
         let mut open: Option<SimTime> = None;
-        for (t, h) in &self.happenings {
-            match (holds(h), open) {
-                (Some(true), None) => open = Some(*t),
+        for (t, h) in self.timeline.iter() {
+            match (holds(&h), open) {
+                (Some(true), None) => open = Some(t),
                 (Some(false), Some(from)) => {
-                    out.push(Interval { from, to: Some(*t) });
+                    out.push(Interval { from, to: Some(t) });
                     open = None;
                 }
                 _ => {}
@@ -427,26 +349,26 @@ impl Run {
                 .map(|c| (c.name.clone(), ContainerStatus::default()))
                 .collect(),
         };
-        for (_, h) in self.happenings.iter().take_while(|(at, _)| *at <= t) {
+        for (_, h) in self.timeline.iter().take_while(|(at, _)| *at <= t) {
             match h {
-                Happening::Phase(p) => status.phase = *p,
-                Happening::PodReady(r) => status.ready = *r,
+                Happening::Phase(p) => status.phase = p,
+                Happening::PodReady(r) => status.ready = r,
                 Happening::Status {
                     container,
                     status: s,
                 } => {
-                    if let Some(e) = entry(&mut status, container) {
-                        *e = *s;
+                    if let Some(e) = entry(&mut status, &container) {
+                        *e = s;
                     }
                 }
                 Happening::Ready { container, ready } => {
-                    if let Some(e) = entry(&mut status, container) {
-                        e.ready = *ready;
+                    if let Some(e) = entry(&mut status, &container) {
+                        e.ready = ready;
                     }
                 }
                 Happening::Started { container, started } => {
-                    if let Some(e) = entry(&mut status, container) {
-                        e.started = *started;
+                    if let Some(e) = entry(&mut status, &container) {
+                        e.started = started;
                     }
                 }
                 Happening::Kill(_) | Happening::Start { .. } => {}

@@ -10,7 +10,7 @@ use probesim_core::{
 };
 use probesim_kube::catalog;
 use probesim_scenario::argument::{AppArg, AppFlag};
-use probesim_scenario::run::RunFailure;
+use probesim_scenario::run::{describe_horizon, RunFailure, MAX_LISTED_EVENTS};
 use probesim_scenario::scenario::{
     horizon, Edits, ManifestRun, ManifestScenario, Overrides, Scenario,
 };
@@ -21,7 +21,8 @@ use crate::files;
 use crate::guard::{Fault, Guarded};
 use crate::input::{References, Tree};
 use crate::prepared::Prepared;
-use crate::run::{Recorder, Replay, Run};
+use crate::run::{Replay, Run};
+use crate::timeline::Recorder;
 
 /// The input: a Kubernetes manifest (a Pod or a workload) or a scenario file. The text is
 /// shared, so the cases of a prepared test and their replays do not copy it.
@@ -64,6 +65,8 @@ pub(crate) struct Recipe {
     /// `--set PATH=VALUE` edits of the pod, in order.
     pub(crate) sets: Vec<String>,
     pub(crate) outside_tree: bool,
+    /// The most events simulated one by one ([`Test::event_limit`]).
+    pub(crate) event_limit: u64,
 }
 
 /// A loaded test: the scenario, and for a manifest what writes its replay file.
@@ -135,6 +138,7 @@ impl Test {
                 horizon: None,
                 sets: Vec::new(),
                 outside_tree: false,
+                event_limit: MAX_LISTED_EVENTS,
             },
             bound: Vec::new(),
         }
@@ -294,6 +298,18 @@ impl Test {
         self
     }
 
+    /// The most events the run may simulate one by one (the command line's limit for the
+    /// formats that list every event, [`MAX_LISTED_EVENTS`], by default). Cycles that
+    /// steady-state fast-forward skips are not counted: they cost neither time nor memory (ten
+    /// years of a crash loop are a few thousand events). A run that passes the limit ends with
+    /// an [`ErrorKind::Limit`] error saying when; a behaviour closure or random outcomes keep
+    /// every event one by one, so there the limit bounds the run's memory.
+    #[must_use]
+    pub fn event_limit(mut self, limit: u64) -> Test {
+        self.recipe.event_limit = limit;
+        self
+    }
+
     /// How long to simulate, as a duration.
     #[must_use]
     pub fn horizon_of(mut self, duration: SimDuration) -> Test {
@@ -380,7 +396,8 @@ pub(crate) fn simulate(
             format!("{}: {}", scenario.file, RunFailure::NoDuration),
         ));
     };
-    let mut recorder = Recorder::default();
+    let limit = replay.event_limit();
+    let mut recorder = Recorder::new(limit);
     sim.run_until(end, &mut recorder).map_err(|e| match e {
         probesim_core::RunError::Sink(never) => match never {},
         probesim_core::RunError::StepBudget { at } => Error::new(
@@ -392,6 +409,16 @@ pub(crate) fn simulate(
         return Err(Error::new(
             ErrorKind::Closure,
             format!("{}: {why}", scenario.file),
+        ));
+    }
+    if let Some(at) = recorder.exceeded_at() {
+        return Err(Error::new(
+            ErrorKind::Limit,
+            format!(
+                "{}: the run is too large: more than {limit} events would be simulated one by one, the limit being passed at {}; simulate a shorter horizon, or raise the limit with Test::event_limit",
+                scenario.file,
+                describe_horizon(at)
+            ),
         ));
     }
     let status = sim.status().clone();

@@ -305,6 +305,14 @@ fn token_width(line: &str, start: usize) -> usize {
         None => 1,
         Some(c) if matches!(c, '[' | '{') || c.is_whitespace() => 1,
         Some('-') if rest.get(1).is_none_or(|c| c.is_whitespace()) => 1,
+        // An escape pointed at inside a double-quoted string (`\ud83d`): the escape alone.
+        Some('\\')
+            if rest.get(1) == Some(&'u')
+                && rest.len() >= 6
+                && rest[2..6].iter().all(char::is_ascii_hexdigit) =>
+        {
+            6
+        }
         Some(&q) if q == '"' || q == '\'' => {
             let mut i = 1;
             while i < rest.len() {

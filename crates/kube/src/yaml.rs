@@ -18,10 +18,9 @@
 mod build;
 pub mod locate;
 mod stream;
+mod surrogates;
 
 use core::fmt;
-
-use saphyr_parser::Span;
 
 pub use self::build::{parse, parse_in};
 pub use self::stream::{first_document_keys, Stream, Unit};
@@ -77,14 +76,6 @@ impl Mark {
             source,
             line: self.line,
             col: self.col,
-        }
-    }
-
-    fn from_span(span: &Span, source: SourceId) -> Mark {
-        Mark {
-            source,
-            line: span.start.line(),
-            col: span.start.col() + 1,
         }
     }
 }
@@ -378,5 +369,7 @@ impl fmt::Display for YamlError {
 
 impl std::error::Error for YamlError {}
 
+#[cfg(test)]
+mod surrogate_tests;
 #[cfg(test)]
 mod tests;

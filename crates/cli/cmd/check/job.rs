@@ -55,6 +55,8 @@ pub struct Options {
 pub struct Outcome {
     pub result: CheckResult,
     pub stderr: Option<String>,
+    /// A note for standard error (printed before any error text).
+    pub note: Option<String>,
 }
 
 impl Task<'_> {
@@ -93,6 +95,7 @@ impl Task<'_> {
                     }],
                 ),
                 stderr: Some(stderr),
+                note: None,
             })
         };
         let text = match text {
@@ -143,6 +146,7 @@ impl Task<'_> {
                 return Some(Outcome {
                     result: CheckResult::invalid(&display, release, problems(&e)),
                     stderr: Some(e.render(&text)),
+                    note: None,
                 });
             }
         };
@@ -172,6 +176,8 @@ impl Task<'_> {
                 invalid: None,
             },
             stderr: None,
+            // A file without `kubernetes:` follows the newest release: say so, as `run` does.
+            note: scenario.release_note().map(str::to_owned),
         })
     }
 }

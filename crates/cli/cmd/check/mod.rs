@@ -19,7 +19,7 @@ use probesim_core::Profile;
 use probesim_report::check::{CheckFormat, CheckReport, CheckResult, Problem, ReportOptions};
 
 use crate::args::CheckArgs;
-use crate::cmd::{io_text, print_error, read_input};
+use crate::cmd::{io_text, print_error, print_notes, read_input};
 use crate::exit::ExitStatus;
 
 use self::job::{Input, Outcome, Task};
@@ -253,6 +253,9 @@ fn emit<W: Write>(report: &mut CheckReport<W>, outcome: Option<Outcome>) -> io::
         return Ok(());
     };
     report.result(outcome.result)?;
+    if let Some(note) = outcome.note {
+        print_notes(&[note]);
+    }
     if let Some(text) = outcome.stderr {
         print_error(&text);
     }
@@ -274,6 +277,7 @@ fn unreadable(path: &Path, reason: &str) -> Outcome {
             }],
         ),
         stderr: Some(format!("{file}: {reason}")),
+        note: None,
     }
 }
 

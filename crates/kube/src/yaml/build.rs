@@ -4,8 +4,9 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use saphyr_parser::{Event, Parser, ScalarStyle, StrInput, Tag};
+use saphyr_parser::{Event, ScalarStyle, Tag};
 
+use super::surrogates::{Events, Fixups};
 use super::{
     resolve_plain, Key, Mark, Node, NodeKind, SourceId, Style, Value, YamlError, MAX_DEPTH,
     MAX_INPUT_BYTES, MAX_NODES,
@@ -506,20 +507,29 @@ pub(super) fn check_size(text: &str, source: SourceId) -> Result<(), YamlError> 
     Ok(())
 }
 
-/// The next parser event with its mark, syntax errors made actionable.
+/// The next parser event with its mark (in the text as written: see
+/// [`surrogates`](super::surrogates)), syntax errors made actionable.
 pub(super) fn next_event<'t>(
-    parser: &mut Parser<'t, StrInput<'t>>,
+    events: &mut Events<'t>,
+    fixups: &Fixups,
     text: &str,
     source: SourceId,
 ) -> Option<Result<(Event<'t>, Mark), YamlError>> {
-    let item = parser.next_event()?;
+    let item = events.next_event()?;
+    let mark =
+        |line: usize, col: usize| Mark::new(line, fixups.column(line, col) + 1).in_source(source);
     Some(match item {
-        Ok((event, span)) => Ok((event, Mark::from_span(&span, source))),
-        Err(e) => Err(syntax_error(
-            text,
-            Mark::new(e.marker().line(), e.marker().col() + 1).in_source(source),
-            e.info(),
-        )),
+        Ok((event, span)) => Ok((event, mark(span.start.line(), span.start.col()))),
+        Err(e) => {
+            let at = mark(e.marker().line(), e.marker().col());
+            if e.info().contains("invalid Unicode character escape code") {
+                if let Some((line, col, message)) = fixups.lone_at(at.line, at.col) {
+                    let at = Mark::new(line, col).in_source(source);
+                    return Some(Err(syntax_error(text, at, &message)));
+                }
+            }
+            Err(syntax_error(text, at, e.info()))
+        }
     })
 }
 
@@ -538,10 +548,11 @@ pub fn parse(text: &str) -> Result<Node, YamlError> {
 /// As [`parse`].
 pub fn parse_in(text: &str, source: SourceId) -> Result<Node, YamlError> {
     check_size(text, source)?;
-    let mut parser = Parser::new_from_str(text);
+    // One document: its events end soon after its nodes, which are limited.
+    let (mut events, fixups) = Events::new(text, MAX_NODES.saturating_mul(4));
     let mut builder = Builder::new(false);
     let mut documents = 0usize;
-    while let Some(item) = next_event(&mut parser, text, source) {
+    while let Some(item) = next_event(&mut events, &fixups, text, source) {
         let (event, mark) = item?;
         match event {
             Event::StreamEnd => break,

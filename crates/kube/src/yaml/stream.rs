@@ -1,10 +1,13 @@
 //! Reading a multi-document stream one [`Unit`] at a time (a document, or one entry of a
 //! `List`'s `items`), so that memory stays bounded by the largest object.
 
-use saphyr_parser::{Event, Parser, ScalarStyle, StrInput};
+use saphyr_parser::{Event, ScalarStyle};
 
 use super::build::{check_size, next_event, Builder};
-use super::{resolve_plain, Mark, Node, NodeKind, SourceId, Value, YamlError, MAX_NODES};
+use super::surrogates::{Events, Fixups};
+use super::{
+    resolve_plain, Mark, Node, NodeKind, SourceId, Value, YamlError, MAX_INPUT_BYTES, MAX_NODES,
+};
 
 /// One piece of a [`Stream`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,7 +40,8 @@ pub enum Unit {
 pub struct Stream<'t> {
     pub(super) text: &'t str,
     pub(super) source: SourceId,
-    pub(super) parser: Parser<'t, StrInput<'t>>,
+    pub(super) events: Events<'t>,
+    pub(super) fixups: Fixups,
     pub(super) builder: Builder,
     pub(super) document: usize,
     pub(super) document_mark: Option<Mark>,
@@ -48,10 +52,19 @@ impl<'t> Stream<'t> {
     /// A stream over `text`; every mark points into `source`.
     #[must_use]
     pub fn new(text: &'t str, source: SourceId) -> Stream<'t> {
+        // Any number of documents: the first pass reads as far as the stream goes.
+        // (Nothing for a text too large to read, which the first step refuses.)
+        let budget = if text.len() > MAX_INPUT_BYTES {
+            0
+        } else {
+            usize::MAX
+        };
+        let (events, fixups) = Events::new(text, budget);
         Stream {
             text,
             source,
-            parser: Parser::new_from_str(text),
+            events,
+            fixups,
             builder: Builder::new(true),
             document: 0,
             document_mark: None,
@@ -69,7 +82,8 @@ impl<'t> Stream<'t> {
                     node,
                 }));
             }
-            let Some(item) = next_event(&mut self.parser, self.text, self.source) else {
+            let Some(item) = next_event(&mut self.events, &self.fixups, self.text, self.source)
+            else {
                 return Ok(None);
             };
             let (event, mark) = item?;
@@ -127,13 +141,13 @@ pub fn first_document_keys(text: &str) -> Vec<String> {
     if check_size(text, SourceId::MAIN).is_err() {
         return Vec::new();
     }
-    let mut parser = Parser::new_from_str(text);
+    let (mut events, _) = Events::new(text, MAX_NODES);
     let mut keys = Vec::new();
     // Depth of collections; at depth 1 inside the root mapping, nodes alternate key, value.
     let mut depth = 0usize;
     let mut root_is_map = false;
     let mut expect_key = true;
-    let events = core::iter::from_fn(|| parser.next_event()).take(MAX_NODES);
+    let events = core::iter::from_fn(|| events.next_event()).take(MAX_NODES);
     for (event, _) in events.map_while(Result::ok) {
         match event {
             Event::StreamEnd => break,

@@ -68,18 +68,15 @@ pub(super) fn resolve_reference(scenario: &str, reference: &str) -> String {
     }
 }
 
-/// Whether some line of `text` starts, after indentation, a sequence dash or a flow brace, with
-/// the key `apiVersion` (quoted or not), as every Kubernetes manifest in YAML or JSON does: a
-/// cheap look that keeps the content of files that are not manifests out of error messages.
+/// Whether the first document of `text` that is not empty is a mapping with the key
+/// `apiVersion` at its top, as every Kubernetes manifest in YAML or JSON is: a cheap look (the
+/// first document only, nothing built) that keeps the content of files that are not manifests
+/// out of error messages. It reads the parsed document, not lines, so a value that holds a
+/// line break followed by `apiVersion:` does not pass for a manifest.
 pub(super) fn names_an_api_version(text: &str) -> bool {
-    text.lines().any(|line| {
-        let rest = line.trim_start_matches([' ', '\t', '-', '{', '[']);
-        let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
-        rest.strip_prefix("apiVersion").is_some_and(|after| {
-            let after = after.strip_prefix(['"', '\'']).unwrap_or(after);
-            after.trim_start_matches([' ', '\t']).starts_with(':')
-        })
-    })
+    probesim_kube::yaml::first_document_keys(text)
+        .iter()
+        .any(|k| k == "apiVersion")
 }
 
 /// Takes `.` and `dir/..` out of a path, lexically.
@@ -309,7 +306,7 @@ impl Loader<'_> {
             self.report(
                 &path,
                 Some(node.mark),
-                format!("cannot read {resolved:?}: not a Kubernetes manifest (no line starts with `apiVersion:`); its content is not shown"),
+                format!("cannot read {resolved:?}: not a Kubernetes manifest (its first document is not a mapping with the key `apiVersion`); its content is not shown"),
             );
             return None;
         }
@@ -366,9 +363,9 @@ mod tests {
         for yes in [
             "apiVersion: v1\nkind: Pod\n",
             "# a pod\nkind: Pod\napiVersion : v1\n",
-            "- apiVersion: v1\n",
             "{\"apiVersion\": \"v1\", \"kind\": \"Pod\"}",
             "{\n  \"kind\": \"List\",\n  \"apiVersion\":\"v1\"}",
+            "# empty\n---\n'apiVersion': v1\n",
         ] {
             assert!(names_an_api_version(yes), "{yes:?}");
         }
@@ -378,9 +375,34 @@ mod tests {
             "",
             "apiVersions: 3\n",
             "notapiVersion: v1\n",
+            // A value holding a line break, then `apiVersion:`: one line reads like a manifest,
+            // the document does not.
+            "note: \"hello\napiVersion: v1\"\n",
+            "script: 'a\n\n  apiVersion: v1'\n",
+            "HOME=/root\napiVersion: v1\n",
+            // A sequence of objects is no manifest either (the catalog refuses it).
+            "- apiVersion: v1\n",
         ] {
             assert!(!names_an_api_version(no), "{no:?}");
         }
+    }
+
+    #[test]
+    fn a_value_that_holds_an_api_version_line_is_not_quoted() {
+        // A secret held in a quoted value whose second line reads `apiVersion: v1`: the file
+        // is still no manifest, and no line of it reaches the message.
+        let secret = "token: \"s3cr3t\napiVersion: v1\"\n";
+        let mut files = Files(vec![("scenarios/web/secret.yaml", secret.to_owned())]);
+        let e = Scenario::from_str_with(
+            "duration: 1m\nmanifest: secret.yaml\n",
+            "scenarios/web/a.yaml",
+            &mut files,
+        )
+        .unwrap_err();
+        let shown = e.to_string();
+        assert!(shown.contains("not a Kubernetes manifest"), "{shown}");
+        let rendered = e.render("duration: 1m\nmanifest: secret.yaml\n");
+        assert!(!rendered.contains("s3cr3t"), "{rendered}");
     }
 
     #[test]
@@ -432,7 +454,7 @@ mod tests {
         assert_eq!(resolve_reference("<stdin>", "m/d.yaml"), "m/d.yaml");
         assert_eq!(resolve_reference("s/a.yaml", "/abs/d.yaml"), "/abs/d.yaml");
         assert_eq!(normalize("../a/./b/../c"), "../a/c");
-        let text = "duration: 2m\nmanifest: ../manifests/app.yaml\nselect: deploy/web\napps:\n  web:\n    endpoints:\n      \"http :8080/healthz\": \"500\"\n";
+        let text = "kubernetes: \"1.37\"\nduration: 2m\nmanifest: ../manifests/app.yaml\nselect: deploy/web\napps:\n  web:\n    endpoints:\n      \"http :8080/healthz\": \"500\"\n";
         let mut files = Files(vec![(
             "scenarios/manifests/app.yaml",
             DEPLOYMENT.to_owned(),

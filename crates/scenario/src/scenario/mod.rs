@@ -364,7 +364,12 @@ impl Scenario {
         loader.edits = edits.clone();
         loader.kubernetes = kubernetes.map(str::to_owned);
         match loader.scenario(&root, display_path) {
-            Some(s) if loader.d.is_empty() => Ok(s),
+            Some(mut s) if loader.d.is_empty() => {
+                if kubernetes.is_none() && root.get("kubernetes").is_none() {
+                    s.notes.insert(0, release_note(display_path, &s.profile));
+                }
+                Ok(s)
+            }
             _ => Err(loader.into_error(display_path)),
         }
     }
@@ -558,6 +563,9 @@ impl Scenario {
                 Some(mut profile) => {
                     apply_gates(&mut profile, &self.feature_gates, &mut d);
                     self.profile = profile;
+                    // The release is given now: the file no longer follows the newest.
+                    let note = release_note(&self.file, &Profile::newest());
+                    self.notes.retain(|n| *n != note);
                 }
                 None => decode::report(
                     &mut d,
@@ -590,6 +598,14 @@ impl Scenario {
                 sources: Vec::new(),
             })
         }
+    }
+
+    /// The note that the file names no release and runs as the newest, when it is one of
+    /// [`Scenario::notes`] (loading adds it first; a release given later removes it).
+    #[must_use]
+    pub fn release_note(&self) -> Option<&str> {
+        let note = release_note(&self.file, &self.profile);
+        self.notes.iter().find(|n| **n == note).map(String::as_str)
     }
 
     /// The notes for the probes that no script answers: each answers `ok` to every request
@@ -652,6 +668,16 @@ pub fn horizon(d: SimDuration) -> Result<SimTime, String> {
             ))
         }
     }
+}
+
+/// The note for a scenario file that names no release (`kubernetes:`) and gets none on the
+/// command line: it follows the newest release modelled, which changes when probesim models a
+/// newer one, so the note names the release used and how to pin it.
+pub(super) fn release_note(display_path: &str, profile: &Profile) -> String {
+    let version = profile.version();
+    format!(
+        "{display_path}: no `kubernetes:` given, so this runs as Kubernetes {version}, the newest release probesim models; write `kubernetes: \"{version}\"` to keep it there"
+    )
 }
 
 fn unsupported_version(version: &str) -> String {

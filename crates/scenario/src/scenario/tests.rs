@@ -275,3 +275,38 @@ fn a_manifest_run_notes_a_probe_port_that_names_no_container_port() {
         ]
     );
 }
+
+#[test]
+fn a_file_without_a_release_gets_a_note_naming_the_one_used() {
+    let release_notes = |s: &Scenario| -> Vec<String> {
+        s.notes
+            .iter()
+            .filter(|n| n.contains("kubernetes:"))
+            .cloned()
+            .collect()
+    };
+    // No `kubernetes:`: one note, first, naming the newest release.
+    let s = load(&with_pod("")).unwrap();
+    assert_eq!(
+        s.notes[0],
+        "scenarios/liveness/kubia.yaml: no `kubernetes:` given, so this runs as Kubernetes 1.37, the newest release probesim models; write `kubernetes: \"1.37\"` to keep it there"
+    );
+    assert_eq!(release_notes(&s).len(), 1);
+    assert_eq!(s.release_note(), Some(s.notes[0].as_str()));
+    // Stated in the file: no note, whichever release.
+    for version in ["1.37", "1.30"] {
+        let s = load(&format!("kubernetes: \"{version}\"\n{}", with_pod(""))).unwrap();
+        assert!(release_notes(&s).is_empty(), "{:?}", s.notes);
+    }
+    // Given on the command line, while reading or afterwards: no note either.
+    let overrides = Overrides {
+        kubernetes: Some("1.34".to_owned()),
+        ..Overrides::default()
+    };
+    let s = Scenario::load(&with_pod(""), "scenarios/liveness/kubia.yaml", &overrides).unwrap();
+    assert!(release_notes(&s).is_empty(), "{:?}", s.notes);
+    let mut s = load(&with_pod("")).unwrap();
+    s.apply(&overrides).unwrap();
+    assert!(release_notes(&s).is_empty(), "{:?}", s.notes);
+    assert_eq!(s.release_note(), None);
+}
