@@ -16,6 +16,10 @@
 //! - `wide`: a generated pod of N containers × 3 probes at 1 s, as `--format summary`;
 //! - `manifest`: a generated 0.9 MB pod of 2,500 containers × 3 probes (7,500 probes, API
 //!   defaults), from its text to the summary, 10 minutes;
+//! - `listing`: `SCENARIO:FORMAT:HORIZON`, kubia-unhealthy or the random endpoint as `probesim
+//!   run --format FORMAT` (or `explain`) writes it with the defaults (fast-forward on), the
+//!   output discarded: the listings and pictures as users run them (`-- --listings` runs only
+//!   these);
 //! - `naive`: kubia simulated the naive way, one 1 ms step at a time: the anchor;
 //! - `library`: property-test cases of examples/team-repo (its web Deployment, an app that
 //!   starts after 0 to 90 s, 5 minutes each) through the library: `fresh` builds each case with
@@ -275,6 +279,34 @@ fn run_case(case: &str, arg: &str) {
             let probes = library_cases(way, n);
             (probes, n, start.elapsed().as_secs_f64())
         }
+        "listing" => {
+            // `SCENARIO:FORMAT:HORIZON` as `probesim run` (or `explain`) runs it, defaults on.
+            let mut parts = arg.splitn(3, ':');
+            let (which, format, span) = (
+                parts.next().expect("scenario"),
+                parts.next().expect("format"),
+                parts.next().expect("horizon"),
+            );
+            let path = match which {
+                "kubia" => "scenarios/kubia-unhealthy.yaml",
+                "random" => "scenarios/endpoints/random-outcomes-per-seed.yaml",
+                other => panic!("unknown scenario {other}"),
+            };
+            let mut scenario = parse(&read(path), path);
+            scenario.duration = Some(SimTime::ZERO.saturating_add(hours(span)));
+            let start = Instant::now();
+            if format == "explain" {
+                probesim_report::render_explain(&scenario, io::sink()).expect("explain");
+            } else {
+                let view = ViewOptions {
+                    readable: format == "timeline",
+                    ..ViewOptions::default()
+                };
+                let format: Format = format.parse().expect("a format");
+                render_with(&scenario, format, &view, io::sink()).expect("render");
+            }
+            (0, 0, start.elapsed().as_secs_f64())
+        }
         "manifest" => {
             let text = wide_pod(2500, None, arg);
             let start = Instant::now();
@@ -490,6 +522,7 @@ fn report(valgrind: bool) -> String {
         }
     }
     library_report(&mut out, valgrind);
+    listing_report(&mut out);
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let _ = writeln!(
         out,
@@ -528,6 +561,48 @@ fn report(valgrind: bool) -> String {
         let _ = writeln!(out, "| {h} | {probes} | {rss} KiB |");
     }
     out
+}
+
+/// The listing and picture cases: scenario, format, horizon.
+const LISTINGS: &[(&str, &str, &str)] = &[
+    ("kubia", "json", "8760h"),
+    ("kubia", "jsonl", "8760h"),
+    ("kubia", "timeline", "8760h"),
+    ("kubia", "svg", "8760h"),
+    ("kubia", "html", "8760h"),
+    ("kubia", "explain", "8760h"),
+    ("kubia", "svg", "26280h"),
+    ("random", "json", "720h"),
+    ("random", "jsonl", "720h"),
+];
+
+/// Listings and pictures as `probesim run` writes them (fast-forward on, output discarded):
+/// time and peak resident memory.
+fn listing_report(out: &mut String) {
+    let _ = writeln!(
+        out,
+        "\n## Listings and pictures (`probesim run --format F`, output discarded), median of {RUNS}\n"
+    );
+    let _ = writeln!(
+        out,
+        "| scenario | format | horizon | median s | spread s | peak RSS |"
+    );
+    let _ = writeln!(out, "|---|---|---|---:|---:|---:|");
+    for (which, format, span) in LISTINGS {
+        let arg = format!("{which}:{format}:{span}");
+        let r = support::median_of("listing", &arg, 2, RUNS);
+        let rss: u64 = support::figure(&r.median, 3);
+        let name = match *which {
+            "kubia" => "kubia-unhealthy",
+            _ => "random-outcomes-per-seed",
+        };
+        let _ = writeln!(
+            out,
+            "| {name} | {format} | {span} | {:.4} | {:.4}–{:.4} | {rss} KiB |",
+            r.secs, r.spread.0, r.spread.1
+        );
+        eprintln!("{name} {format} {span}: {:.4} s, {rss} KiB", r.secs);
+    }
 }
 
 /// Property-test cases through the library: the time and instructions per case of each way.
@@ -635,6 +710,13 @@ fn main() {
         .position(|a| a == "--write")
         .and_then(|i| args.get(i + 1).cloned());
     let valgrind = !args.iter().any(|a| a == "--no-valgrind");
+    if args.iter().any(|a| a == "--listings") {
+        // The listings' section alone.
+        let mut body = String::new();
+        listing_report(&mut body);
+        println!("Machine: {}\n{body}", machine());
+        return;
+    }
     let machine = machine();
     let body = report(valgrind);
     println!("Machine: {machine}\n\n{body}");

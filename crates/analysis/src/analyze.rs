@@ -6,7 +6,9 @@
 //! with the phase that produced it. The start-up budget is found per phase by bisection on the
 //! simulated outcome (killed or not), to the millisecond.
 
+use core::cell::RefCell;
 use core::fmt;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -17,7 +19,7 @@ use crate::figure::{
 };
 use crate::subject::Subject;
 use crate::sweep::Sweep;
-use crate::trial::{App, Stop, Trace, Trial, TrialError};
+use crate::trial::{App, Lean, Stop, Trace, Trial, TrialError};
 
 /// The longest stretch a single trial simulates past the moment it is about.
 const LONG: SimDuration = SimDuration::from_secs(2 * 86_400);
@@ -33,8 +35,8 @@ const HOUR: SimDuration = SimDuration::from_secs(3600);
 /// The most simulation work one analysis (of every container of a pod) may do, in steps: each
 /// event a simulation reports counts one, and so does each stretch of simulated time as long
 /// as the kubelet's shortest periodic sync (`resync`, or the back-off requeue) in which the
-/// engine may step without reporting anything. kubia's analysis takes 61,322 steps, about
-/// three hundred times less; past the limit the analysis stops with
+/// engine may step without reporting anything. kubia's analysis takes 49,390 steps, about
+/// four hundred times less; past the limit the analysis stops with
 /// [`AnalysisError::TooCostly`] (docs/analysis.md, "Limits").
 pub const MAX_WORK: u64 = 20_000_000;
 
@@ -133,6 +135,9 @@ pub struct Analyzer<'s> {
     simulations: AtomicU64,
     /// Steps of simulation done so far, shared by the analyses of one search.
     work: Arc<Work>,
+    /// Sweep every phase of the pod's whole cycle and bisect start-up budgets to the
+    /// millisecond ([`Analyzer::exhaustive`]).
+    exhaustive: bool,
 }
 
 /// A budget of simulation steps ([`MAX_WORK`] for one analysis), shared by every analysis that
@@ -208,7 +213,19 @@ impl<'s> Analyzer<'s> {
             sweep,
             simulations: AtomicU64::new(0),
             work,
+            exhaustive: false,
         }
+    }
+
+    /// The same analyzer, computing every figure the long way: each container over every
+    /// phase of the whole pod's grid cycle, every trial with every probe of the pod, and each
+    /// start-up budget by bisection to the millisecond. It gives the same figures (the
+    /// property tests compare the two); the default way only leaves out simulations whose
+    /// outcome another one already decides (docs/analysis.md, "Cost").
+    #[must_use]
+    pub fn exhaustive(mut self) -> Analyzer<'s> {
+        self.exhaustive = true;
+        self
     }
 
     /// The steps of simulation done so far (by every analysis sharing the budget).
@@ -268,20 +285,43 @@ impl<'s> Analyzer<'s> {
     /// # Errors
     /// A stuck engine, or the budget spent ([`AnalysisError::TooCostly`]).
     pub fn run(&self, trial: &Trial) -> Result<Trace, AnalysisError> {
+        self.run_with(trial, None)
+    }
+
+    /// [`Analyzer::run`], recording the uptime of each attempt of the analysed container's
+    /// probes in `uptimes`.
+    fn run_with(
+        &self,
+        trial: &Trial,
+        uptimes: Option<Rc<RefCell<Vec<SimDuration>>>>,
+    ) -> Result<Trace, AnalysisError> {
+        let lean = Lean {
+            idle_liveness: !self.exhaustive && self.draws_nothing(),
+            uptimes,
+        };
         let quiet = self.quiet_step();
         let span = ms(trial.horizon.saturating_since(SimTime::ZERO)) / quiet;
         if self.work.spent() || span > self.work.limit() {
             return Err(self.too_costly(trial.container));
         }
         self.simulations.fetch_add(1, Ordering::Relaxed);
+        // No trial runs past what is left of the budget: one that would is stopped there, and
+        // the sum of every trial's work passes the limit whatever the order they ran in.
+        let left = self.work.limit().saturating_sub(self.work.used());
         let trace = trial
-            .run(self.subject, self.work.limit())
+            .run_with(self.subject, left, &lean)
             .map_err(|e| match e {
                 TrialError::Stuck(at) => AnalysisError::Stuck {
                     container: self.subject.pod.container(trial.container).name.clone(),
                     at,
                 },
-                TrialError::TooManyEvents => self.too_costly(trial.container),
+                TrialError::TooManyEvents => {
+                    // It reported more events than the budget had left: the budget is spent.
+                    self.work
+                        .used
+                        .fetch_add(left.saturating_add(1), Ordering::Relaxed);
+                    self.too_costly(trial.container)
+                }
             })?;
         let simulated = ms(trace.end.saturating_since(SimTime::ZERO)) / quiet;
         let work = trace.events.saturating_add(simulated);
@@ -406,6 +446,61 @@ impl<'s> Analyzer<'s> {
         }
     }
 
+    /// Whether the probe workers draw nothing at random: no start-up sleeps (P14) and no
+    /// kubelet jitter. Then leaving a worker out changes no other worker's grid.
+    fn draws_nothing(&self) -> bool {
+        let s = self.subject;
+        let k = &s.kubelet;
+        !s.profile.jitter_always
+            && !k.jitter
+            && s.pod
+                .all_containers()
+                .flat_map(|c| c.probes.iter().flatten())
+                .all(|p| k.started_ago >= p.period())
+    }
+
+    /// The offsets of `space` at which the application's change decides the figures measured
+    /// from a change (hang detection, time to not Ready, the robustness figures).
+    ///
+    /// Those trials start the pod the same way and differ only after the change, long after
+    /// every container is steady. From then on the other containers' readiness and startup
+    /// probes can still make a difference (a readiness failure of theirs would be a status
+    /// write, and they run on their grids), but their liveness probes cannot: those containers
+    /// answer every probe with success, so their liveness results never change. What happens
+    /// after the change therefore repeats when the change moves by the least common multiple
+    /// of the relist period, the container's own probe periods and the other containers'
+    /// readiness and startup periods, a divisor of `space.cycle`; the offsets below it give
+    /// every value the whole cycle gives, and since the phase of an extreme is the first one in
+    /// sweep order to reach it, the same phase too. (Trials that move the container start do
+    /// not repeat that way: the other containers start, turn Ready and end their startup probes
+    /// at fixed instants, so those sweep the whole cycle.)
+    #[must_use]
+    pub fn change_offsets(&self, container: usize, space: &GridPhaseSpace) -> Vec<SimDuration> {
+        if self.exhaustive {
+            return space.offsets.clone();
+        }
+        let s = self.subject;
+        let mut cycle = ms(s.kubelet.pleg_period).max(1);
+        for other in 0..s.pod.container_count() {
+            for kind in ProbeKind::ALL {
+                if other != container && kind == ProbeKind::Liveness {
+                    continue;
+                }
+                if let Some(p) = s.pod.container(other).probe(kind) {
+                    let period = ms(p.period()).max(1);
+                    cycle = cycle / gcd(cycle, period) * period;
+                }
+            }
+        }
+        let cycle = dur(cycle);
+        space
+            .offsets
+            .iter()
+            .copied()
+            .filter(|o| *o < cycle)
+            .collect()
+    }
+
     /// Every figure of one container (an index in the engine's numbering: init containers
     /// first, then regular containers, as [`Trial::container`]).
     ///
@@ -431,9 +526,10 @@ impl<'s> Analyzer<'s> {
             None
         };
         let bases = self.bases(index, &space)?;
+        let offsets = self.change_offsets(index, &space);
         let change_jobs: Vec<(SimDuration, u64, SimTime)> = bases
             .iter()
-            .flat_map(|(seed, base)| space.offsets.iter().map(move |o| (*o, *seed, *base)))
+            .flat_map(|(seed, base)| offsets.iter().map(move |o| (*o, *seed, *base)))
             .collect();
         // The figure of what was not asked for (`Want`): never, in the first phase.
         let none = Extreme {
@@ -585,7 +681,11 @@ impl<'s> Analyzer<'s> {
             horizon,
             stop: Stop::KillOrSafe,
         };
-        let failing = self.run(&trial(SimDuration::MAX, horizon))?;
+        let uptimes = Rc::new(RefCell::new(Vec::new()));
+        let failing = self.run_with(
+            &trial(SimDuration::MAX, horizon),
+            (!self.exhaustive).then(|| Rc::clone(&uptimes)),
+        )?;
         let start = failing.starts.first().copied().unwrap_or(SimTime::ZERO);
         let phase = phase(space, start, None, seed);
         let Some(kill) = failing.kills.first().copied() else {
@@ -597,6 +697,30 @@ impl<'s> Analyzer<'s> {
         };
         if !survives(0)? {
             return Ok((Some(SimDuration::ZERO), phase));
+        }
+        if !self.exhaustive {
+            // An app failing until `T` behaves exactly like the one failing throughout up to
+            // its first attempt at an uptime of `T` or more. So whether it survives depends only
+            // on which attempt of the failing run that is: the largest `T` survived is the
+            // uptime of one of those attempts (or 0), and an app failing past the last of them
+            // is killed like the failing one. Bisect over those uptimes instead of milliseconds.
+            let mut at: Vec<u64> = uptimes.borrow().iter().map(|u| ms(*u)).collect();
+            at.retain(|u| *u > 0);
+            at.sort_unstable();
+            at.dedup();
+            // The first of them that is killed: those before it survive, past the last every
+            // one is killed.
+            let (mut lo, mut hi) = (0, at.len());
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if survives(at[mid])? {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            let best = lo.checked_sub(1).map_or(0, |l| at[l]);
+            return Ok((Some(dur(best)), phase));
         }
         // An app failing through the kill is killed at the same instant.
         let (mut lo, mut hi) = (0u64, ms(kill.saturating_since(start)) + 1);

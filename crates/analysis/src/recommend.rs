@@ -307,11 +307,55 @@ struct Searcher<'a> {
     configurations: u64,
     simulations: u64,
     work: Arc<Work>,
+    known: &'a mut Known,
+}
+
+/// What the search has already judged, so that a configuration met again (the probes as
+/// written, a liveness judged for hang detection and then for the start-up budget, every
+/// configuration of the searches for the requirement that binds) is not simulated again.
+#[derive(Default)]
+struct Known {
+    figures: Vec<([Option<ProbeSpec>; 3], Want, ContainerFigures)>,
+    robustness: Vec<([Option<ProbeSpec>; 3], Requirements, Robustness)>,
 }
 
 impl Searcher<'_> {
     /// Judges configurations in parallel, each analysed on one thread.
     fn judge(
+        &mut self,
+        configs: &[[Option<ProbeSpec>; 3]],
+        want: Want,
+    ) -> Result<Vec<ContainerFigures>, AnalysisError> {
+        // A configuration judged before, with every figure or with these, is not run again.
+        fn known<'k>(
+            known: &'k Known,
+            probes: &[Option<ProbeSpec>; 3],
+            want: Want,
+        ) -> Option<&'k ContainerFigures> {
+            known
+                .figures
+                .iter()
+                .find(|(p, w, _)| p == probes && (*w == want || *w == Want::ALL))
+                .map(|(_, _, f)| f)
+        }
+        let mut fresh: Vec<[Option<ProbeSpec>; 3]> = Vec::new();
+        for c in configs {
+            if known(self.known, c, want).is_none() && !fresh.contains(c) {
+                fresh.push(c.clone());
+            }
+        }
+        let judged = self.judge_fresh(&fresh, want)?;
+        for (c, f) in fresh.into_iter().zip(judged) {
+            self.known.figures.push((c, want, f));
+        }
+        Ok(configs
+            .iter()
+            .filter_map(|c| known(self.known, c, want).cloned())
+            .collect())
+    }
+
+    /// Judges configurations not judged before.
+    fn judge_fresh(
         &mut self,
         configs: &[[Option<ProbeSpec>; 3]],
         want: Want,
@@ -353,10 +397,19 @@ impl Searcher<'_> {
         if !req.asks_robustness() {
             return Ok(Robustness::default());
         }
+        if let Some((_, _, r)) = self
+            .known
+            .robustness
+            .iter()
+            .find(|(p, q, _)| p == probes && q == req)
+        {
+            return Ok(*r);
+        }
         let mut s = self.subject.clone();
         s.pod.containers[self.container].probes = probes.clone();
         let engine = s.pod.init_containers.len() + self.container;
-        let a = Analyzer::new(&s, Sweep::single());
+        // The robustness sweeps draw on the search's budget like every other analysis.
+        let a = Analyzer::sharing(&s, Sweep::single(), Arc::clone(&self.work));
         let sweep = self.sweep;
         let just_under = |d: SimDuration| d.saturating_sub(SimDuration::from_millis(1));
         let out = Robustness {
@@ -375,6 +428,7 @@ impl Searcher<'_> {
         };
         self.configurations += 1;
         self.simulations += a.simulations();
+        self.known.robustness.push((probes.clone(), *req, out));
         Ok(out)
     }
 }
@@ -410,7 +464,33 @@ pub fn recommend(
     sweep: Sweep,
     n: usize,
 ) -> Result<Search, RecommendError> {
-    let mut found = search_once(subject, container, req, sweep, n)?;
+    recommend_within(
+        subject,
+        container,
+        req,
+        sweep,
+        n,
+        &Work::new(MAX_SEARCH_WORK),
+    )
+}
+
+/// [`recommend`], drawing every simulation step from `work`: the analyses of every
+/// configuration, the robustness sweeps (`tolerate_blip`, `tolerate_stall`, readiness failing
+/// alone) and, for an impossible set, the searches that find the requirement that binds.
+/// [`recommend`] gives it [`MAX_SEARCH_WORK`] steps.
+///
+/// # Errors
+/// As [`recommend`]; [`RecommendError::TooCostly`] once `work` is spent.
+pub fn recommend_within(
+    subject: &Subject,
+    container: usize,
+    req: &Requirements,
+    sweep: Sweep,
+    n: usize,
+    work: &Arc<Work>,
+) -> Result<Search, RecommendError> {
+    let mut known = Known::default();
+    let mut found = search_once(subject, container, req, sweep, n, work, &mut known)?;
     if found.already || !found.candidates.is_empty() {
         return Ok(found);
     }
@@ -463,7 +543,7 @@ pub fn recommend(
             tolerate_blip: req.tolerate_blip.filter(|_| which == "blip"),
             tolerate_stall: req.tolerate_stall.filter(|_| which == "stall"),
         };
-        let sub = search_once(subject, container, &others, sweep, 1)?;
+        let sub = search_once(subject, container, &others, sweep, 1, work, &mut known)?;
         found.configurations += sub.configurations;
         found.simulations += sub.simulations;
         let (figures, probes) = match sub.candidates.first() {
@@ -480,7 +560,8 @@ pub fn recommend(
             sweep,
             configurations: 0,
             simulations: 0,
-            work: Work::new(MAX_SEARCH_WORK),
+            work: Arc::clone(work),
+            known: &mut known,
         };
         let rob = searcher.robustness(&probes, &alone)?;
         found.simulations += searcher.simulations;
@@ -522,6 +603,8 @@ fn search_once(
     req: &Requirements,
     sweep: Sweep,
     n: usize,
+    work: &Arc<Work>,
+    known: &mut Known,
 ) -> Result<Search, RecommendError> {
     let spec = &subject.pod.containers[container];
     let [s0, r0, l0] = spec.probes.clone();
@@ -541,7 +624,8 @@ fn search_once(
         sweep,
         configurations: 0,
         simulations: 0,
-        work: Work::new(MAX_SEARCH_WORK),
+        work: Arc::clone(work),
+        known,
     };
     // 0. The file's probes: when they already meet every requirement, nothing is to change.
     let current = searcher

@@ -29,11 +29,11 @@ pub struct Tolerance {
 fn change_jobs(a: &Analyzer<'_>, index: usize) -> Result<Vec<(u64, SimTime)>, AnalysisError> {
     let space = a.space(index);
     let bases = a.steady_bases(index, &space)?;
+    let offsets = a.change_offsets(index, &space);
     Ok(bases
         .iter()
         .flat_map(|(seed, base)| {
-            space
-                .offsets
+            offsets
                 .iter()
                 .map(move |o| (*seed, base.saturating_add(*o)))
         })

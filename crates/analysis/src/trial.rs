@@ -6,6 +6,9 @@
 //! engine and returns the few instants the figures are made of ([`Trace`]). Nothing here
 //! computes a figure from a formula: the engine decides every instant.
 
+use core::cell::RefCell;
+use std::rc::Rc;
+
 use probesim_core::{
     Answer, Attempt, Behaviours, ContainerSpec, ContainerState, Event, EventKind, Flow, Handler,
     Outcome, PodSpec, ProbeKind, PullPolicy, Response, SelfExit, SimDuration, SimTime, Simulation,
@@ -132,8 +135,35 @@ impl Trial {
     /// The engine's step budget exhausted at one instant (a model bug), or more than
     /// `max_events` events.
     pub fn run(&self, subject: &Subject, max_events: u64) -> Result<Trace, TrialError> {
+        self.run_with(subject, max_events, &Lean::default())
+    }
+
+    /// [`Trial::run`], leaving out what `lean` says cannot change the trace, and recording the
+    /// uptime of every attempt of the analysed container's probes in `lean.uptimes`.
+    pub(crate) fn run_with(
+        &self,
+        subject: &Subject,
+        max_events: u64,
+        lean: &Lean,
+    ) -> Result<Trace, TrialError> {
         let mut pod = subject.pod.clone();
         let index = self.container;
+        if lean.idle_liveness {
+            // Every other container answers every probe with success, so their liveness
+            // probes never fail: their results never change and no sync, kill or status
+            // depends on them. Only the analysed container keeps its liveness probe.
+            let init = pod.init_containers.len();
+            for (i, c) in pod.init_containers.iter_mut().enumerate().chain(
+                pod.containers
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, c)| (i + init, c)),
+            ) {
+                if i != index {
+                    c.probes[ProbeKind::Liveness.index()] = None;
+                }
+            }
+        }
         let safe_kind = {
             let c = spec_mut(&mut pod, index);
             if !self.start_offset.is_zero() {
@@ -169,7 +199,13 @@ impl Trial {
                 Handler::Exec { .. } | Handler::Grpc { .. } => Answer::Fail,
             };
             let app = self.app;
-            let b = behaviours.add(Box::new(move |a: &Attempt| respond(app, kind, failure, a)));
+            let record = lean.uptimes.clone();
+            let b = behaviours.add(Box::new(move |a: &Attempt| {
+                if let Some(r) = &record {
+                    r.borrow_mut().push(a.uptime);
+                }
+                respond(app, kind, failure, a)
+            }));
             behaviours.bind(index, kind, b);
         }
         let mut sim = Simulation::new(
@@ -198,6 +234,16 @@ impl Trial {
             Err(probesim_core::RunError::StepBudget { at }) => Err(TrialError::Stuck(at)),
         }
     }
+}
+
+/// What a trial may leave out, and what it records besides its [`Trace`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Lean {
+    /// Leave out the liveness probes of every container but the analysed one. Only without
+    /// random draws by the workers (P14), since each worker's start-up sleep is drawn in turn.
+    pub(crate) idle_liveness: bool,
+    /// Where to record the uptime of each attempt of the analysed container's probes.
+    pub(crate) uptimes: Option<Rc<RefCell<Vec<SimDuration>>>>,
 }
 
 /// The container with this engine index.

@@ -164,3 +164,40 @@ fn a_blip_keeps_the_pod_ready_and_alive() {
         );
     }
 }
+
+/// The robustness sweeps draw on the search's budget of simulation steps like the analyses
+/// (docs/analysis.md, "Limits"): a stall of 100 hours, swept over every phase, needs far more
+/// than the 5,000,000 steps given here, and the search stops with the limit's error once they
+/// are spent, not after each sweep has spent a budget of its own.
+#[test]
+fn a_huge_robustness_sweep_stops_at_the_search_budget() {
+    use probesim_analysis::analyze::Work;
+    use probesim_analysis::recommend::{recommend_within, RecommendError};
+    let subject = load(POD, "web.yaml", &LoadOptions::default(), &mut NoFiles)
+        .unwrap()
+        .remove(0);
+    let req = Requirements {
+        tolerate_stall: Some(SimDuration::from_secs(100 * 3600)),
+        ..Requirements::default()
+    };
+    let work = Work::new(5_000_000);
+    let e = recommend_within(&subject, 0, &req, Sweep::new(2), 1, &work).unwrap_err();
+    assert!(
+        matches!(&e, RecommendError::TooCostly { container } if container == "web"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("simulation steps, its limit"), "{e}");
+    // The steps were drawn from the search's budget, and no trial ran far past it.
+    assert!(
+        work.used() > work.limit(),
+        "{} of {}",
+        work.used(),
+        work.limit()
+    );
+    assert!(
+        work.used() < 3 * work.limit(),
+        "{} of {}",
+        work.used(),
+        work.limit()
+    );
+}

@@ -68,6 +68,14 @@ pub fn json_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Whether `text` is printable ASCII (`' '` to `'~'`) and tabs, with `newlines` line breaks
+/// too, without branching per byte (the common case, checked before decoding characters).
+fn plain_ascii(text: &str, newlines: bool) -> bool {
+    text.bytes().fold(true, |ok, b| {
+        ok & (b.wrapping_sub(b' ') < 0x5f || b == b'\t' || (newlines & (b == b'\n')))
+    })
+}
+
 /// `text` with every [unprintable](is_unprintable) character written as a Rust-style escape
 /// (`\u{1b}`); borrowed when there is none, which is the usual case.
 ///
@@ -79,7 +87,8 @@ pub fn json_string(out: &mut String, s: &str) {
 /// ```
 #[must_use]
 pub fn printable(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_unprintable) {
+    // Printable ASCII (and tab), the common case, without decoding characters.
+    if plain_ascii(text, false) || !text.chars().any(is_unprintable) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -99,7 +108,7 @@ pub fn printable(text: &str) -> Cow<'_, str> {
 /// ```
 #[must_use]
 pub fn printable_lines(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(|c| c != '\n' && is_unprintable(c)) {
+    if plain_ascii(text, true) || !text.chars().any(|c| c != '\n' && is_unprintable(c)) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);

@@ -62,6 +62,7 @@ mod describe;
 mod events;
 pub mod explain;
 mod json;
+pub mod listing;
 pub mod picture;
 mod readable;
 mod render;
@@ -72,7 +73,8 @@ mod watch;
 
 pub mod trace;
 
-pub use render::{check_listing, render, render_with};
+pub use listing::{Limits, MAX_OUTPUT_BYTES};
+pub use render::{check_listing, render, render_bounded, render_with};
 pub use render::{render_explain, trace_run, TracedRun};
 
 pub use describe::{

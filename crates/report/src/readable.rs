@@ -106,14 +106,20 @@ pub struct ReadableSink<W: Write> {
     colour: bool,
     time_width: usize,
     name_width: usize,
-    runs: BTreeMap<(String, usize), Streak>,
+    /// Each probe worker's streak, by container index (as [`ReadableSink::index`] gives it)
+    /// and probe type.
+    runs: BTreeMap<(usize, usize), Streak>,
     /// Each container's index by name (the first of a repeated name): a probe line finds its
     /// thresholds by a look-up, not a search through every container.
     index: BTreeMap<String, usize>,
     /// A probe line waiting for the `Unhealthy` event that may repeat it.
     pending: Option<Pending>,
+    /// The last line's [`Pending`], its strings kept for the next probe line.
+    spare: Option<Pending>,
     annotated: bool,
     buf: String,
+    /// The time column of the line being written.
+    time: String,
 }
 
 #[derive(Debug)]
@@ -160,8 +166,10 @@ impl<W: Write> ReadableSink<W> {
                 index
             },
             pending: None,
+            spare: None,
             annotated: false,
             buf: String::new(),
+            time: String::new(),
         })
     }
 
@@ -175,14 +183,18 @@ impl<W: Write> ReadableSink<W> {
     ) -> io::Result<()> {
         let buf = &mut self.buf;
         buf.clear();
-        let mut time = String::new();
-        let _ = probesim_script::write_duration(t.saturating_since(SimTime::ZERO), &mut time);
-        let _ = write!(
-            buf,
-            "{time:>tw$}  {name:<nw$}  {kind:<KIND_WIDTH$}  ",
-            tw = self.time_width,
-            nw = self.name_width
-        );
+        self.time.clear();
+        let _ = probesim_script::write_duration(t.saturating_since(SimTime::ZERO), &mut self.time);
+        // `{time:>tw$}  {name:<nw$}  {kind:<KIND_WIDTH$}  `, without the formatting machinery.
+        pad(buf, self.time_width, &self.time);
+        buf.push_str(&self.time);
+        buf.push_str("  ");
+        buf.push_str(name);
+        pad(buf, self.name_width, name);
+        buf.push_str("  ");
+        buf.push_str(kind);
+        pad(buf, KIND_WIDTH, kind);
+        buf.push_str("  ");
         // Probe output and event messages can carry text from the scenario: escaped before
         // the colour codes of our own are added.
         let what = printable(what);
@@ -197,16 +209,17 @@ impl<W: Write> ReadableSink<W> {
     }
 
     fn flush_pending(&mut self, event: Option<&KubeEvent<'_>>) -> io::Result<()> {
-        let Some(p) = self.pending.take() else {
+        let Some(mut p) = self.pending.take() else {
             return Ok(());
         };
-        let mut what = p.what;
         if let Some(e) = event {
-            let _ = write!(what, "  {} {}", e.event_type.as_str(), e.reason);
-            self.annotated |= annotate(&mut what, e.recorded);
+            let _ = write!(p.what, "  {} {}", e.event_type.as_str(), e.reason);
+            self.annotated |= annotate(&mut p.what, e.recorded);
         }
         let colour = if p.red { Colour::Red } else { Colour::Green };
-        self.line(p.t, &p.container, "probe", &what, colour)
+        let written = self.line(p.t, &p.container, "probe", &p.what, colour);
+        self.spare = Some(p);
+        written
     }
 
     /// Writes the final status and the `kubectl get pod` table at `end` (as the exact table
@@ -226,6 +239,14 @@ impl<W: Write> ReadableSink<W> {
         Ok(self.w)
     }
 
+    /// The key of a container's probe worker in [`ReadableSink::runs`].
+    fn key(&self, container: &str, probe: ProbeKind) -> (usize, usize) {
+        (
+            self.index.get(container).copied().unwrap_or(usize::MAX),
+            probe.index(),
+        )
+    }
+
     fn threshold(&self, container: &str, probe: ProbeKind, success: bool) -> u32 {
         self.index
             .get(container)
@@ -239,6 +260,22 @@ impl<W: Write> ReadableSink<W> {
                 };
                 u32::try_from(n).unwrap_or(1)
             })
+    }
+}
+
+/// Pads `buf` with spaces for `text` to fill `width` characters (as `{:<width$}` does).
+fn pad(buf: &mut String, width: usize, text: &str) {
+    const SPACES: &str = "                                ";
+    let len = if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
+    };
+    let mut n = width.saturating_sub(len);
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        buf.push_str(&SPACES[..k]);
+        n -= k;
     }
 }
 
@@ -317,7 +354,11 @@ impl<W: Write> Sink for ReadableSink<W> {
                 if p.t == event.t
                     && probe == p.probe
                     && event.kind.container() == Some(p.container.as_str())
-                    && output.to_string() == p.output
+                    && {
+                        self.time.clear();
+                        let _ = write!(self.time, "{output}");
+                        self.time == p.output
+                    }
                 {
                     self.flush_pending(Some(e))?;
                     return Ok(Flow::Continue);
@@ -329,13 +370,15 @@ impl<W: Write> Sink for ReadableSink<W> {
             // P25: a new container's first `result` is the worker's initial value, but
             // `lastResult` and `resultRun` carry over from the previous container (E5).
             EventKind::Start { container, .. } => {
-                for (_, run) in self.runs.iter_mut().filter(|((c, _), _)| c == container) {
+                let (c, _) = self.key(container, ProbeKind::Liveness);
+                for (_, run) in self.runs.iter_mut().filter(|((rc, _), _)| *rc == c) {
                     run.probed = false;
                     run.stopped = false;
                 }
             }
             EventKind::Exit { container, .. } => {
-                for (_, run) in self.runs.iter_mut().filter(|((c, _), _)| c == container) {
+                let (c, _) = self.key(container, ProbeKind::Liveness);
+                for (_, run) in self.runs.iter_mut().filter(|((rc, _), _)| *rc == c) {
                     run.stopped = true;
                 }
             }
@@ -354,14 +397,23 @@ impl<W: Write> Sink for ReadableSink<W> {
             let threshold_success = matches!(outcome, Outcome::Success | Outcome::Warning);
             let limit = self.threshold(container, probe, threshold_success);
             let startup_holds_on_success = self.profile.startup_holds_on_success;
-            let run = self
-                .runs
-                .entry((container.to_owned(), probe.index()))
-                .or_default();
+            let run = self.runs.entry(self.key(container, probe)).or_default();
             run.probed = true;
             run.reached = None;
             run.last = Some(event.t);
-            let mut what = format!("{probe} {}", outcome.as_str());
+            let mut p = self.spare.take().unwrap_or(Pending {
+                t: event.t,
+                container: String::new(),
+                probe,
+                output: String::new(),
+                what: String::new(),
+                red: false,
+            });
+            let what = &mut p.what;
+            what.clear();
+            what.push_str(probe.as_str());
+            what.push(' ');
+            what.push_str(outcome.as_str());
             if outcome == Outcome::Error {
                 // P31: the result is thrown away; the run does not move.
                 what.push_str(" (result discarded)");
@@ -397,21 +449,23 @@ impl<W: Write> Sink for ReadableSink<W> {
             if !duration.is_zero() {
                 let _ = write!(what, " after {}", duration.go());
             }
-            let output = output.to_string();
-            if !output.is_empty() {
-                let _ = write!(what, " ({output})");
+            p.output.clear();
+            let _ = write!(p.output, "{output}");
+            if !p.output.is_empty() {
+                what.push_str(" (");
+                what.push_str(&p.output);
+                what.push(')');
             }
             if !self.filter.shows(&event.kind) {
+                self.spare = Some(p);
                 return Ok(Flow::Continue);
             }
-            self.pending = Some(Pending {
-                t: event.t,
-                container: container.to_owned(),
-                probe,
-                output,
-                what,
-                red: !threshold_success,
-            });
+            p.t = event.t;
+            p.container.clear();
+            p.container.push_str(container);
+            p.probe = probe;
+            p.red = !threshold_success;
+            self.pending = Some(p);
             return Ok(Flow::Continue);
         }
         if matches!(event.kind, EventKind::Sync { .. }) || !self.filter.shows(&event.kind) {
@@ -427,7 +481,7 @@ impl<W: Write> Sink for ReadableSink<W> {
                 let _ = write!(what, "{probe} result: {}", result.as_str());
                 let run = self
                     .runs
-                    .get(&(container.to_owned(), probe.index()))
+                    .get(&self.key(container, probe))
                     .copied()
                     .unwrap_or_default();
                 // A verdict follows its probe at the same instant (P34); any other result is
@@ -484,8 +538,8 @@ impl<W: Write> Sink for ReadableSink<W> {
                 }
             }
         };
-        let name = event.kind.container().unwrap_or(POD_LABEL).to_owned();
-        self.line(event.t, &name, event.kind.name(), &what, colour)?;
+        let name = event.kind.container().unwrap_or(POD_LABEL);
+        self.line(event.t, name, event.kind.name(), &what, colour)?;
         Ok(Flow::Continue)
     }
 }

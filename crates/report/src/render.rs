@@ -5,12 +5,13 @@
 use probesim_kube::printable::printable_lines;
 use std::io;
 
-use probesim_core::{PodSpec, PodStatus, ProbeKind, ProbeSpec, SimDuration, SimTime};
-use probesim_scenario::limit::check_listed;
-use probesim_scenario::run::{horizon, run_into, Hearing, RunFailure, MAX_LISTED_EVENTS};
+use probesim_core::{PodSpec, PodStatus, ProbeKind, ProbeSpec, SimDuration, SimTime, Sink};
+use probesim_scenario::limit::{check_listed, ESTIMATE_MARGIN};
+use probesim_scenario::run::{estimate_events, horizon, run_into, Hearing, RunFailure};
 use probesim_scenario::scenario::Scenario;
 
 use crate::explain::{Rerun, Setting};
+use crate::listing::{name_bytes_error, writer, Held, Limits, Listing};
 use crate::trace::{Trace, TraceSink};
 use crate::{Format, ReportSink, RunInfo, ViewOptions};
 
@@ -37,6 +38,9 @@ pub fn render<W: io::Write>(
 /// goes to the horizon, or for `describe` with `view.at` to that instant (clamped to the
 /// horizon): the view is the same event stream stopped there.
 ///
+/// The run is simulated once, held to the command line's [`Limits`] as it is written
+/// ([`render_bounded`]).
+///
 /// # Errors
 /// No duration, an output too large for a listing format, an I/O error, or a stuck engine.
 pub fn render_with<W: io::Write>(
@@ -45,13 +49,36 @@ pub fn render_with<W: io::Write>(
     view: &ViewOptions,
     w: W,
 ) -> Result<W, RunFailure> {
+    render_bounded(scenario, format, view, w, Limits::default())
+}
+
+/// [`render_with`] held to `limits`: a format that lists events ([`Format::lists_events`]) is
+/// handed at most `limits.events` of them ([`RunFailure::TooManyEvents`] at the first past it),
+/// and no format writes more than `limits.bytes` bytes (an [`io::ErrorKind::FileTooLarge`]
+/// error saying so). The beginning of the output is held back until the run is known to fit or
+/// is too long to measure cheaply ([`crate::listing`]); past that, what was written stays
+/// written and the error follows it.
+///
+/// # Errors
+/// As [`render_with`].
+pub fn render_bounded<W: io::Write>(
+    scenario: &Scenario,
+    format: Format,
+    view: &ViewOptions,
+    w: W,
+    limits: Limits,
+) -> Result<W, RunFailure> {
     let mut end = horizon(scenario)?;
     if format == Format::Describe {
         if let Some(at) = view.at {
             end = end.min(at);
         }
     }
-    check_listing(scenario, end, format, MAX_LISTED_EVENTS)?;
+    if format.lists_events() {
+        // An obviously huge horizon is refused at once, without simulating anything.
+        refuse_on_estimate(scenario, end, format.as_str(), limits.events)?;
+    }
+    let (w, gate) = writer(w, limits);
     let mut sim = scenario.simulation();
     let version = sim.profile().version();
     let info = RunInfo {
@@ -85,28 +112,61 @@ pub fn render_with<W: io::Write>(
             view,
         )
     }
-    .map_err(RunFailure::Io)?;
+    .map_err(|e| {
+        RunFailure::Io(name_bytes_error(
+            e,
+            format.as_str(),
+            limits.bytes,
+            SimTime::ZERO,
+        ))
+    })?;
     sim.set_fast_forward(view.fast_forward);
-    match sink {
+    let hearing = match sink {
         // The summary counts events by kind; what the event recorder decides (R54: counts,
         // combined messages, sent or not) shows in no field of it, so it is left out.
-        ReportSink::Summary(summary) => run_into(&mut sim, end, summary, Hearing::Direct)?
-            .finish(end, sim.pod(), sim.status())
-            .map_err(RunFailure::Io),
         // `get -w` prints the pod's status, never a Kubernetes Event: the event recorder's
         // verdicts (R54) show in none of its rows, so it is left out too.
-        ReportSink::Get(get) => run_into(&mut sim, end, get, Hearing::Direct)?
-            .finish(end, sim.pod(), sim.status())
-            .map_err(RunFailure::Io),
+        ReportSink::Summary(_) | ReportSink::Get(_) => Hearing::Direct,
         // The kubelet's event recorder decides what reaches the API server (R54).
-        sink => run_into(&mut sim, end, sink, Hearing::Recorded)?
-            .finish(end, sim.pod(), sim.status())
-            .map_err(RunFailure::Io),
+        _ => Hearing::Recorded,
+    };
+    let sink = Listing::wrap(
+        sink,
+        gate,
+        scenario,
+        end,
+        format.as_str(),
+        limits,
+        format.lists_events(),
+        view.fast_forward,
+    );
+    let sink = run_into(&mut sim, end, sink, hearing)?;
+    let named = |e| RunFailure::Io(name_bytes_error(e, format.as_str(), limits.bytes, end));
+    sink.finish()?
+        .finish(end, sim.pod(), sim.status())
+        .and_then(Held::into_inner)
+        .map_err(named)
+}
+
+/// [`RunFailure::TooLarge`] when the estimate alone shows the run is far past `limit`.
+fn refuse_on_estimate(
+    scenario: &Scenario,
+    end: SimTime,
+    label: &'static str,
+    limit: u64,
+) -> Result<(), RunFailure> {
+    let estimate = estimate_events(scenario, end);
+    if estimate > limit.saturating_mul(ESTIMATE_MARGIN) {
+        return Err(RunFailure::TooLarge {
+            events: estimate,
+            format: label,
+        });
     }
+    Ok(())
 }
 
 /// Whether `format` may list the run of `scenario` to `end`: at most `limit` events
-/// ([`MAX_LISTED_EVENTS`] for the command line), counted by the scenario crate's
+/// ([`MAX_LISTED_EVENTS`](probesim_scenario::run::MAX_LISTED_EVENTS) for the command line), counted by the scenario crate's
 /// [`check_listed`]. A format that does not list events ([`Format::lists_events`]) always may.
 ///
 /// # Errors
@@ -159,23 +219,45 @@ impl TracedRun {
 /// No duration, a horizon too large to keep, or a stuck engine.
 pub fn trace_run(scenario: &Scenario) -> Result<TracedRun, RunFailure> {
     let end = horizon(scenario)?;
-    // The trace keeps the run's facts: the same bound as the listing formats.
-    check_listed(scenario, end, "explain", MAX_LISTED_EVENTS)?;
+    // The trace keeps the run's facts: the same bound as the listing formats, counted as the
+    // trace is built.
+    let limits = Limits::default();
+    refuse_on_estimate(scenario, end, "explain", limits.events)?;
+    let (_, gate) = writer(io::sink(), limits);
     let mut sim = scenario.simulation();
     let kubernetes = sim.profile().version();
-    let sink = TraceSink::new(sim.pod());
-    let sink = match run_into(&mut sim, end, sink, Hearing::Recorded) {
-        Ok(sink) => sink,
-        Err(probesim_core::RunError::StepBudget { at }) => return Err(RunFailure::Stuck(at)),
-        Err(probesim_core::RunError::Sink(never)) => match never {},
-    };
+    let sink = Listing::wrap(
+        Fallible(TraceSink::new(sim.pod())),
+        gate,
+        scenario,
+        end,
+        "explain",
+        limits,
+        true,
+        true,
+    );
+    let sink = run_into(&mut sim, end, sink, Hearing::Recorded)?.finish()?;
     Ok(TracedRun {
-        trace: sink.finish(end),
+        trace: sink.0.finish(end),
         pod: sim.pod().clone(),
         status: sim.status().clone(),
         kubernetes,
         duration: end.saturating_since(SimTime::ZERO),
     })
+}
+
+/// A sink that never fails, as one whose error is an [`io::Error`].
+struct Fallible<S>(S);
+
+impl<S: Sink<Error = core::convert::Infallible>> Sink for Fallible<S> {
+    type Error = io::Error;
+
+    fn event(&mut self, event: &probesim_core::Event<'_>) -> io::Result<probesim_core::Flow> {
+        match self.0.event(event) {
+            Ok(flow) => Ok(flow),
+            Err(never) => match never {},
+        }
+    }
 }
 
 /// `probesim explain`: runs the scenario and writes its story ([`crate::explain`]).

@@ -2,13 +2,16 @@
 //!
 //! A view that writes or keeps one entry per event (the listing formats `timeline`, `json`,
 //! `jsonl`, `get`, the pictures, `explain`: probesim-report's `Format::lists_events` says which)
-//! is refused a run that would hand it more than [`MAX_LISTED_EVENTS`] events. An estimate from the probe periods cannot promise that (a 1 ms
-//! resync, a fast crash loop or a sidecar's probes produce far more than the periods say), so
-//! [`check_listed`] counts: it runs the scenario once into [`EventLimit`] over a sink that
-//! keeps nothing, and stops at the first event past the limit. The report sees the same events
-//! through the kubelet's event recorder, which annotates Kubernetes Events but passes every event
-//! on, one for one; the count leaves the recorder out. The run is deterministic, so the report that follows gets
-//! exactly the events counted; nothing is printed before the answer is known.
+//! is refused a run that would hand it more than [`MAX_LISTED_EVENTS`] events. An estimate from
+//! the probe periods cannot promise that (a 1 ms resync, a fast crash loop or a sidecar's probes
+//! produce far more than the periods say), so the events are counted: [`EventLimit`] passes
+//! them on and stops the run at the first one past the limit. The report counts while it prints
+//! (probesim-report's `listing` module), and may first measure the run ahead with
+//! [`count_listed`], which fast-forwards over repeated cycles and gives up after a budget of
+//! events simulated one by one; [`check_listed`] is the same count without a budget. The report
+//! sees the same events through the kubelet's event recorder, which annotates Kubernetes Events
+//! but passes every event on, one for one; the count leaves the recorder out. The run is
+//! deterministic, so a count ahead and the count while printing agree event for event.
 
 #[cfg(doc)]
 use crate::run::MAX_LISTED_EVENTS;
@@ -143,11 +146,116 @@ pub fn check_listed(
     }
 }
 
+/// What a count with a work budget ([`count_listed`]) found.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Count {
+    /// The whole run hands the view at most the limit.
+    Within,
+    /// The run passes the limit: [`RunFailure::TooManyEvents`] (or [`RunFailure::TooLarge`] on
+    /// the estimate).
+    Over(RunFailure),
+    /// The count stepped through `budget` events one by one without reaching the end: the run
+    /// does not repeat soon enough for fast-forward to prove its size cheaply.
+    Unknown,
+}
+
+/// [`check_listed`] with a budget: the count fast-forwards over repeated cycles as before, and
+/// gives up once it has simulated `budget` events one by one (jumped events cost nothing and
+/// are not part of the budget). A run that repeats is measured exactly, whatever its horizon, in
+/// the time of a few cycles; one that does not is left to be counted while it is printed
+/// ([`EventLimit`] around the report), having cost at most `budget` events here.
+///
+/// # Errors
+/// A stuck engine.
+pub fn count_listed(
+    scenario: &Scenario,
+    end: SimTime,
+    label: &'static str,
+    limit: u64,
+    budget: u64,
+) -> Result<Count, RunFailure> {
+    let estimate = estimate_events(scenario, end);
+    if estimate > limit.saturating_mul(ESTIMATE_MARGIN) {
+        return Ok(Count::Over(RunFailure::TooLarge {
+            events: estimate,
+            format: label,
+        }));
+    }
+    let mut sim = scenario.simulation();
+    let mut counter = Budgeted {
+        limit: EventLimit::new(Discard, limit),
+        stepped: 0,
+        budget,
+    };
+    sim.run_until(end, &mut counter).map_err(|e| match e {
+        probesim_core::RunError::Sink(never) => match never {},
+        probesim_core::RunError::StepBudget { at } => RunFailure::Stuck(at),
+    })?;
+    Ok(match counter.limit.exceeded_at() {
+        Some(at) => Count::Over(RunFailure::TooManyEvents {
+            limit,
+            at,
+            format: label,
+        }),
+        None if counter.stepped > budget => Count::Unknown,
+        None => Count::Within,
+    })
+}
+
+/// [`EventLimit`] over [`Discard`] that stops after `budget` events simulated one by one.
+struct Budgeted {
+    limit: EventLimit<Discard>,
+    /// Events seen one by one (a jump does not move it: it is no part of the cycle's state).
+    stepped: u64,
+    budget: u64,
+}
+
+impl Budgeted {
+    fn step(&mut self) -> Option<Flow> {
+        self.stepped += 1;
+        (self.stepped > self.budget).then_some(Flow::Stop)
+    }
+}
+
+impl Sink for Budgeted {
+    type Error = core::convert::Infallible;
+
+    fn event(&mut self, event: &Event<'_>) -> Result<Flow, Self::Error> {
+        match self.step() {
+            Some(stop) => Ok(stop),
+            None => self.limit.event(event),
+        }
+    }
+
+    fn container_event(&mut self, event: &Event<'_>, c: usize) -> Result<Flow, Self::Error> {
+        match self.step() {
+            Some(stop) => Ok(stop),
+            None => self.limit.container_event(event, c),
+        }
+    }
+
+    fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
+        Some(self)
+    }
+}
+
+impl FastForward for Budgeted {
+    /// The budget is work, not state: only the count is walked.
+    fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
+        FastForward::visit_cycle(&mut self.limit, v)
+    }
+
+    fn next_boundary(&mut self, from: SimTime) -> SimTime {
+        FastForward::next_boundary(&mut self.limit, from)
+    }
+}
+
 /// How far above the limit the estimate ([`estimate_events`]: three events per probe period) must
 /// be to refuse without counting. A steady run prints about one event per probe period, so such a
 /// horizon lists several times the limit; only a pod whose probes never run could fit, and
 /// `--format summary` serves it as well.
-const ESTIMATE_MARGIN: u64 = 10;
+pub const ESTIMATE_MARGIN: u64 = 10;
 
 #[cfg(test)]
 mod tests;
