@@ -80,6 +80,18 @@ impl Behaviour for Guarded {
     fn respond_drawing(&mut self, attempt: &Attempt, draws: &mut Draws<'_>) -> Response {
         self.check(attempt, |inner| inner.respond_drawing(attempt, draws))
     }
+
+    // P63: what the wrapped behaviour's answers print, after a fault nothing.
+    fn printed(&self) -> Option<u32> {
+        if self.fault.borrow().is_some() {
+            return None;
+        }
+        self.inner.printed()
+    }
+
+    fn text(&self, index: u32) -> &str {
+        self.inner.text(index)
+    }
 }
 
 impl Guarded {

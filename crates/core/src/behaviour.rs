@@ -159,6 +159,19 @@ pub trait Behaviour {
     fn shortcuts(&mut self) -> Option<&mut dyn BehaviourShortcuts> {
         None
     }
+
+    /// What the answer just given printed (P63: an exec command's output, an HTTP body), as an
+    /// index among [`Behaviour::text`]'s texts; `None` (the default) when it printed nothing.
+    /// Asked right after each answer; it must not allocate.
+    fn printed(&self) -> Option<u32> {
+        None
+    }
+
+    /// The text number `index` (P63), kept for the behaviour's whole life; empty by default.
+    fn text(&self, index: u32) -> &str {
+        let _ = index;
+        ""
+    }
 }
 
 /// Opt-in acceleration for a [`Behaviour`], offered through [`Behaviour::shortcuts`]. None of

@@ -25,7 +25,9 @@ pub use kube::{
     BackOffWording, EventType, KillMessage, KubeEvent, LifecycleWording, Message, ObjectRef,
     PodName, PresentWording, PulledWording, Recorded,
 };
-pub use output::{ExecTimeoutWording, OutputKind, ProbeOutput};
+pub use output::{
+    write_truncated, ExecTimeoutWording, OutputKind, ProbeOutput, TextRef, Texts, MAX_PROBE_OUTPUT,
+};
 pub use status::{ContainerState, ContainerStatus, ExitReason, Phase, Terminated, WaitingReason};
 pub use text::{seconds, WriteAt};
 pub use vocabulary::KillCause;

@@ -25,7 +25,7 @@ use crate::behaviour::{AlwaysOk, Attempt, Behaviour, BehaviourShortcuts, Draws, 
 use crate::event::{
     ContainerState, ContainerStatus, Event, EventKind, EventType, ExitReason, KillCause,
     KillMessage, KillReason, KubeEvent, Message, Outcome, OutputKind, Phase, PodName, ProbeOutput,
-    ProbeResult, SyncTrigger, Terminated, WaitingReason,
+    ProbeResult, SyncTrigger, Terminated, TextRef, Texts, WaitingReason,
 };
 use crate::profile::{BackOffRequeue, Gate, Profile, ReadinessTrigger};
 use crate::sink::{Flow, Sink};
@@ -142,6 +142,24 @@ impl Behaviours {
             Some(b) => b.respond_drawing(attempt, &mut Draws::new(rng)),
             None => AlwaysOk.respond(attempt),
         }
+    }
+
+    /// What the answer just given to `attempt` printed (P63), if anything.
+    fn printed(&self, attempt: &Attempt) -> Option<TextRef> {
+        let i = self.bindings.get(attempt.container)?[attempt.probe.index()]?;
+        let index = self.entries.get(i)?.printed()?;
+        Some(TextRef {
+            behaviour: u32::try_from(i).ok()?,
+            index,
+        })
+    }
+}
+
+impl Texts for Behaviours {
+    fn text(&self, text: TextRef) -> &str {
+        self.entries
+            .get(text.behaviour as usize)
+            .map_or("", |b| b.text(text.index))
     }
 }
 

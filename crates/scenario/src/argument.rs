@@ -242,14 +242,14 @@ fn read_pairs(
         let end = offset + segment.len();
         let pair = &v[pair_start..end];
         let last = i + 1 == count;
-        if !pair.contains('=') && !last {
-            // A `;` inside an endpoint's command: the pair goes on.
+        if (!pair.contains('=') || in_text(pair)) && !last {
+            // A `;` inside an endpoint's command or a script's text: the pair goes on.
             offset = end + 1;
             continue;
         }
         if !pair.trim().is_empty() {
             any = true;
-            match pair.rfind('=') {
+            match script_eq(pair) {
                 None => d.push(Diagnostic::new(
                     path.clone(),
                     Some(piece(v, pair_start, end, id).mark),
@@ -272,6 +272,34 @@ fn read_pairs(
             "expected KEY=SCRIPT pairs, like \"liveness=5x200 then 500\"",
         ));
     }
+}
+
+/// Where the `=` before the script is: the last one before the script's first text in quotes
+/// (P63), so a text may hold `=` (`liveness=exit 1 "a=b"`).
+fn script_eq(pair: &str) -> Option<usize> {
+    let first_eq = pair.find('=')?;
+    let text = pair[first_eq..]
+        .find('"')
+        .map_or(pair.len(), |q| first_eq + q);
+    pair[..text].rfind('=')
+}
+
+/// Does `pair` end inside a script's text in quotes (an odd number of unescaped `"` after the
+/// first `=`)?
+fn in_text(pair: &str) -> bool {
+    let Some(first_eq) = pair.find('=') else {
+        return false;
+    };
+    let (mut open, mut escaped) = (false, false);
+    for c in pair[first_eq..].chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if open => escaped = true,
+            '"' => open = !open,
+            _ => {}
+        }
+    }
+    open
 }
 
 fn add_pair(app: &mut App, key: Piece, script: Piece, path: &FieldPath, d: &mut Vec<Diagnostic>) {
@@ -422,6 +450,23 @@ mod tests {
         d.iter()
             .map(|x| format!("{}: {x}", x.mark.map_or(0, |m| m.col)))
             .collect()
+    }
+
+    // P63: a script's text in quotes may hold `=` and `;`.
+    #[test]
+    fn a_scripts_text_may_hold_equals_and_semicolons() {
+        let (apps, _, d) = read(
+            &args(&[(
+                AppFlag::App,
+                r#"web: liveness=exit 1 "a=b; c"; readiness=200"#,
+            )]),
+            1,
+            &["web".into()],
+        );
+        assert!(d.is_empty(), "{d:?}");
+        let yaml = apps.to_yaml();
+        assert!(yaml.contains(r#"liveness: "exit 1 \"a=b; c\"""#), "{yaml}");
+        assert!(yaml.contains("readiness: 200"), "{yaml}");
     }
 
     #[test]

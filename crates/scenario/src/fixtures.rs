@@ -75,6 +75,7 @@ pub fn every_kind<'a>(handler: &'a Handler, status: &'a ContainerStatus) -> Vec<
         handler,
         pod_ip: "10.0.0.5",
         kind,
+        texts: None,
     };
     vec![
         at(

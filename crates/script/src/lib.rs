@@ -8,11 +8,12 @@
 //!
 //! ```text
 //! script   := ["pod:"] step (("then" | ",") step)* ["repeat"]
-//! step     := [COUNT ("x" | "×")] choice ["after" LATENCY] [("for" | "until") DURATION]
+//! step     := [COUNT ("x" | "×")] choice [TEXT] ["after" LATENCY] [("for" | "until") DURATION]
 //! choice   := outcome | "(" SHARE outcome ("|" SHARE outcome)* ")"
 //! outcome  := STATUS | "ok" | "fail" | "open" | "refused" | "timeout"
 //!           | "exit" INT | "serving" | "not-serving" | "unknown" | "error"
 //! LATENCY  := DURATION [".." DURATION]
+//! TEXT     := '"' (any character but '"' and '\\' | '\\' ('"' | '\\' | 'n' | 't' | 'r'))* '"'
 //! ```
 //!
 //! - `COUNT` is a positive integer; `5x200`, `5 x 200` and `5×200` are the same step.
@@ -24,6 +25,9 @@
 //!   up to 100%. A choice and a latency range `MIN..MAX` are drawn afresh for every request,
 //!   from the simulation's seeded generator ([`probesim_core::Behaviour::respond_drawing`]):
 //!   the outcome first, then the latency.
+//! - `TEXT` is what the answer prints (P63): an exec command's output or an HTTP body, which
+//!   the kubelet shows in its `Unhealthy` and `ProbeWarning` messages as it shows real output
+//!   (see docs/script-language.md#printed-text).
 //!
 //! # Meaning
 //!
@@ -102,6 +106,6 @@ pub use choice::{Choice, MAX_ALTERNATIVES, WHOLE};
 pub use duration::{
     format_duration, parse_duration, write_duration, DurationError, DurationErrorKind,
 };
-pub use parse::{parse, parse_exit, parse_sigterm, ParseError};
+pub use parse::{parse, parse_exit, parse_sigterm, ParseError, MAX_TEXT};
 pub use player::ScriptPlayer;
 pub use script::{Limit, Script, Step};

@@ -11,6 +11,10 @@ use crate::duration::{digits_value, parse_duration};
 use crate::script::{Limit, Script, Step};
 
 mod random;
+mod text;
+
+pub use text::MAX_TEXT;
+use text::{quoted, unescape};
 
 /// Where a piece of text sits in its source: byte offset and length, 1-based line and column
 /// (columns count characters).
@@ -218,6 +222,10 @@ enum Kind<'a> {
     Colon,
     /// `x` or `×` after a count.
     Times,
+    /// `"…"`: what the answer prints (P63), as written between the quotes, escapes undecoded.
+    Text(&'a str),
+    /// A `"` whose text runs to the end of the script without a closing quote.
+    Unclosed,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -239,6 +247,10 @@ fn lex(source: &str) -> Vec<Token<'_>> {
     let mut tokens = Vec::new();
     let mut chars = source.char_indices().peekable();
     while let Some((start, c)) = chars.next() {
+        if c == '"' {
+            tokens.push(quoted(source, start, &mut chars));
+            continue;
+        }
         let single = match c {
             c if c.is_whitespace() => continue,
             ',' => Some(Kind::Comma),
@@ -256,7 +268,7 @@ fn lex(source: &str) -> Vec<Token<'_>> {
         }
         let mut end = start + c.len_utf8();
         while let Some(&(i, c)) = chars.peek() {
-            if c.is_whitespace() || matches!(c, ',' | ':' | '×' | '(' | ')' | '|') {
+            if c.is_whitespace() || matches!(c, ',' | ':' | '×' | '(' | ')' | '|' | '"') {
                 break;
             }
             end = i + c.len_utf8();
@@ -326,6 +338,7 @@ fn describe(token: Option<Token<'_>>) -> String {
         Some(Kind::Open) => "\"(\"".to_owned(),
         Some(Kind::Close) => "\")\"".to_owned(),
         Some(Kind::Bar) => "\"|\"".to_owned(),
+        Some(Kind::Text(_) | Kind::Unclosed) => "a text in quotes".to_owned(),
     }
 }
 
@@ -374,7 +387,13 @@ struct Parser<'a> {
     /// The last span measured: outcomes are measured in order, each counting on from the one
     /// before, so parsing stays linear in the length of the text.
     last_span: core::cell::Cell<Span>,
+    /// The texts the steps print (P63), in order of appearance.
+    texts: Vec<Box<str>>,
+    /// Per step read so far, where its text sits.
+    text_spans: Vec<Option<Span>>,
 }
+
+const UNCLOSED: &str = "this text in quotes has no closing quote";
 
 impl<'a> Parser<'a> {
     fn new(source: &'a str) -> Parser<'a> {
@@ -383,6 +402,8 @@ impl<'a> Parser<'a> {
             tokens: lex(source),
             pos: 0,
             last_span: core::cell::Cell::new(Span::START),
+            texts: Vec::new(),
+            text_spans: Vec::new(),
         }
     }
 
@@ -471,12 +492,12 @@ impl<'a> Parser<'a> {
                 ));
             }
         }
-        Ok(Script::from_parts(
-            pod_scoped,
-            steps,
-            repeat.is_some(),
-            outcomes,
-        ))
+        Ok(
+            Script::from_parts(pod_scoped, steps, repeat.is_some(), outcomes).with_texts(
+                core::mem::take(&mut self.texts),
+                core::mem::take(&mut self.text_spans),
+            ),
+        )
     }
 
     /// What to say about `token` where a step should have ended.
@@ -501,6 +522,10 @@ impl<'a> Parser<'a> {
             Kind::Comma | Kind::Colon | Kind::Open | Kind::Close | Kind::Bar => {
                 format!("unexpected {}, {EXPECTED}", describe(Some(token)))
             }
+            Kind::Text(_) => "a text in quotes comes right after the outcome, before \"after\", \
+                              \"for\" and \"until\", like exit 1 \"no such file\""
+                .to_owned(),
+            Kind::Unclosed => UNCLOSED.to_owned(),
         };
         self.error_at(Some(token), message)
     }
@@ -536,6 +561,7 @@ impl<'a> Parser<'a> {
             _ => None,
         };
         let (choice, outcome) = self.choice()?;
+        let text = self.text()?;
         let mut latency = None;
         let mut limit: Option<(&str, Limit)> = None;
         while let Some(token) = self.peek() {
@@ -572,8 +598,44 @@ impl<'a> Parser<'a> {
         let (low, high) = latency.unwrap_or((SimDuration::ZERO, SimDuration::ZERO));
         let step = Step::new(count, choice.first(), low, limit.map(|(_, l)| l))
             .with_choice(choice)
-            .with_latency_range(low, high);
+            .with_latency_range(low, high)
+            .with_text(text);
         Ok((step, outcome))
+    }
+
+    /// The step's optional `"text"` (P63): decoded, kept in the table, and its index returned.
+    fn text(&mut self) -> Result<Option<u32>, ParseError> {
+        let token = self.peek();
+        let (raw, token) = match token.map(|t| t.kind) {
+            Some(Kind::Text(raw)) => (raw, token),
+            Some(Kind::Unclosed) => return Err(self.error_at(token, UNCLOSED.to_owned())),
+            _ => {
+                self.text_spans.push(None);
+                return Ok(None);
+            }
+        };
+        let Some(t) = token else { return Ok(None) };
+        self.pos += 1;
+        let decoded = unescape(raw).map_err(|(at, len, message)| {
+            let from = t.start + 1 + at;
+            self.error(from..from + len, message)
+        })?;
+        if decoded.len() > MAX_TEXT {
+            return Err(self.error_at(
+                token,
+                format!(
+                    "text of {} bytes is too long (at most {MAX_TEXT}; the kubelet keeps the \
+                     first 10240)",
+                    decoded.len()
+                ),
+            ));
+        }
+        let index = u32::try_from(self.texts.len())
+            .map_err(|_| self.error_at(token, "too many texts".to_owned()))?;
+        self.texts.push(decoded.into_boxed_str());
+        let span = self.span(t.range());
+        self.text_spans.push(Some(span));
+        Ok(Some(index))
     }
 
     fn count(&self, token: Token<'a>, digits: &str) -> Result<NonZeroU64, ParseError> {
@@ -707,7 +769,13 @@ fn starts_outcome(token: Token<'_>) -> bool {
     match token.kind {
         Kind::Word(w) => is_digits(w) || keyword_answer(w).is_some() || w == "exit",
         Kind::Open => true,
-        Kind::Times | Kind::Comma | Kind::Colon | Kind::Close | Kind::Bar => false,
+        Kind::Times
+        | Kind::Comma
+        | Kind::Colon
+        | Kind::Close
+        | Kind::Bar
+        | Kind::Text(_)
+        | Kind::Unclosed => false,
     }
 }
 

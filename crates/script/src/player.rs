@@ -59,6 +59,8 @@ pub struct ScriptPlayer {
     /// latency without drawing (`200`, `open`, `exit 0 after 1s`): whatever the cursor, the
     /// clock or the instance, the answer is this, so the cursor is not kept.
     constant: Option<Response>,
+    /// What the last answer printed (P63): its step's text.
+    printed: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -128,6 +130,8 @@ impl ScriptPlayer {
                         && s.latency() == response.latency
                 })
                 .then_some(response)
+                // P63: a printed text is told per answer, which a constant skips.
+                .filter(|_| script.texts().is_empty())
         });
         ScriptPlayer {
             script,
@@ -136,6 +140,7 @@ impl ScriptPlayer {
             round,
             own: SeededDraws::new(0),
             constant,
+            printed: None,
         }
     }
 
@@ -231,6 +236,7 @@ impl Behaviour for ScriptPlayer {
             attempt.uptime
         };
         let step = self.answer_at(clock);
+        self.printed = step.text();
         let choice = step.choice();
         let answer = if choice.is_random() {
             choice.pick(draws.below(u64::from(WHOLE)))
@@ -251,6 +257,15 @@ impl Behaviour for ScriptPlayer {
 
     fn shortcuts(&mut self) -> Option<&mut dyn BehaviourShortcuts> {
         Some(self)
+    }
+
+    /// The text of the step that gave the last answer (P63).
+    fn printed(&self) -> Option<u32> {
+        self.printed
+    }
+
+    fn text(&self, index: u32) -> &str {
+        self.script.text(index)
     }
 }
 
@@ -318,6 +333,41 @@ impl BehaviourShortcuts for ScriptPlayer {
 
 #[cfg(test)]
 mod tests {
+
+    // P63: each answer tells the text of the step that gave it.
+    #[test]
+    fn each_answer_tells_what_it_printed() {
+        use probesim_core::{Answer, ProbeKind};
+        let mut player =
+            ScriptPlayer::new(crate::parse(r#"2x exit 0 "fine" then exit 1 "gone""#).unwrap());
+        assert_eq!(player.constant(), None);
+        let at = |secs| Attempt {
+            container: 0,
+            probe: ProbeKind::Liveness,
+            instance: 0,
+            uptime: SimDuration::from_secs(secs),
+            now: SimTime::from_secs(secs),
+        };
+        let mut seen = Vec::new();
+        for secs in 0..3 {
+            let answer = player.respond(&at(secs)).answer;
+            let printed = player.printed().map(|i| player.text(i).to_owned());
+            seen.push((answer, printed));
+        }
+        let fine = Some("fine".to_owned());
+        assert_eq!(
+            seen,
+            [
+                (Answer::Exit(0), fine.clone()),
+                (Answer::Exit(0), fine),
+                (Answer::Exit(1), Some("gone".to_owned())),
+            ]
+        );
+        // A constant script without text keeps its shortcut and prints nothing.
+        let plain = ScriptPlayer::new(crate::parse("exit 0").unwrap());
+        assert!(plain.constant().is_some());
+        assert_eq!(plain.printed(), None);
+    }
     use probesim_core::{Answer, ProbeKind};
 
     use super::*;

@@ -103,15 +103,20 @@ fn step_from(answer: impl Strategy<Value = Answer> + Clone) -> impl Strategy<Val
 
 /// Any valid script of one to five steps.
 pub fn script() -> impl Strategy<Value = Script> {
-    script_from(answer())
+    script_from(answer(), true)
 }
 
 /// Valid scripts whose every outcome can answer a probe with that handler.
 pub fn script_for(family: HandlerFamily) -> impl Strategy<Value = Script> {
-    script_from(answer_for(family))
+    // P63: only exec and httpGet probes show a printed text.
+    let texts = matches!(family, HandlerFamily::Exec | HandlerFamily::Http);
+    script_from(answer_for(family), texts)
 }
 
-fn script_from(answer: impl Strategy<Value = Answer> + Clone) -> impl Strategy<Value = Script> {
+fn script_from(
+    answer: impl Strategy<Value = Answer> + Clone,
+    texts: bool,
+) -> impl Strategy<Value = Script> {
     (
         any::<bool>(),
         prop::collection::vec(step_from(answer), 1..6),
@@ -121,8 +126,36 @@ fn script_from(answer: impl Strategy<Value = Answer> + Clone) -> impl Strategy<V
             "a repeat script must let requests or time pass",
             |(_, steps, repeat)| !Script::can_spin(steps, *repeat),
         )
-        .prop_map(|(pod_scoped, steps, repeat)| {
-            let outcomes = vec![vec![Span::default(); MAX_ALTERNATIVES]; steps.len()];
-            Script::from_parts(pod_scoped, steps, repeat, outcomes)
+        .prop_flat_map(move |(pod_scoped, steps, repeat)| {
+            // P63: some steps print a text, with quotes, backslashes and line breaks among it.
+            let len = if texts { steps.len() } else { 0 };
+            let texts = prop::collection::vec(prop::option::of(text()), len);
+            (Just(pod_scoped), Just(steps), Just(repeat), texts)
         })
+        .prop_map(|(pod_scoped, steps, repeat, printed)| {
+            let outcomes = vec![vec![Span::default(); MAX_ALTERNATIVES]; steps.len()];
+            let mut texts = Vec::new();
+            let steps = steps
+                .into_iter()
+                .zip(printed.iter().chain(core::iter::repeat(&None)))
+                .map(|(step, text)| {
+                    let index = text.as_ref().map(|t| {
+                        texts.push(t.clone().into_boxed_str());
+                        u32::try_from(texts.len() - 1).unwrap_or(u32::MAX)
+                    });
+                    step.with_text(index)
+                })
+                .collect();
+            let spans = vec![None; outcomes.len()];
+            Script::from_parts(pod_scoped, steps, repeat, outcomes).with_texts(texts, spans)
+        })
+}
+
+/// A text a step may print: short, of any characters, quotes, backslashes and controls among
+/// them.
+pub fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z :/'\"\\\\\n\t\r]{0,12}",
+        any::<String>().prop_map(|s| s.chars().take(12).collect()),
+    ]
 }

@@ -1,6 +1,7 @@
 //! The script's syntax tree and its canonical text.
 
 use core::fmt;
+use core::fmt::Write as _;
 use core::num::NonZeroU64;
 use core::str::FromStr;
 
@@ -29,6 +30,8 @@ pub struct Step {
     /// The top of `after MIN..MAX` (equal to `latency` for a fixed latency).
     latency_max: SimDuration,
     limit: Option<Limit>,
+    /// What the answer prints (P63): an index into the script's texts.
+    text: Option<u32>,
 }
 
 impl Step {
@@ -46,7 +49,21 @@ impl Step {
             latency,
             latency_max: latency,
             limit,
+            text: None,
         }
+    }
+
+    /// The same step printing text number `text` of its script.
+    pub(crate) const fn with_text(mut self, text: Option<u32>) -> Step {
+        self.text = text;
+        self
+    }
+
+    /// The index, among its script's [`Script::texts`], of what the step's answers print
+    /// (`exit 1 "no such file"`), if it gives one (P63).
+    #[must_use]
+    pub const fn text(&self) -> Option<u32> {
+        self.text
     }
 
     /// The same step answering with `choice`.
@@ -125,8 +142,16 @@ impl Step {
 
 impl fmt::Display for Step {
     /// The canonical text: `5x200`, `3x ok`, `refused for 20s`, `200 after 2s until 1m`,
-    /// `3x (99% 200 | 1% timeout) after 100ms..2s`.
+    /// `3x (99% 200 | 1% timeout) after 100ms..2s`. A step alone does not know its text, which
+    /// its script holds: it is written `"…"` (the script writes it out).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, self.text.map(|_| "…"))
+    }
+}
+
+impl Step {
+    /// The canonical text with `text` in quotes after the outcome.
+    fn write(&self, f: &mut fmt::Formatter<'_>, text: Option<&str>) -> fmt::Result {
         if let Some(n) = self.count {
             match self.choice.first() {
                 Answer::Status(_) if !self.choice.is_random() => write!(f, "{n}x")?,
@@ -134,6 +159,11 @@ impl fmt::Display for Step {
             }
         }
         write!(f, "{}", self.choice)?;
+        if let Some(text) = text {
+            f.write_str(" \"")?;
+            write_escaped(f, text)?;
+            f.write_str("\"")?;
+        }
         if !self.latency_max.is_zero() {
             f.write_str(" after ")?;
             write_duration(self.latency, f)?;
@@ -175,9 +205,48 @@ pub struct Script {
     /// Where each step's outcomes sit in the source (one per alternative), for
     /// [`Script::check_handler`].
     outcomes: Vec<Vec<Span>>,
+    /// What the steps print (P63), indexed by [`Step::text`].
+    texts: Vec<Box<str>>,
+    /// Per step, where its text sits in the source.
+    text_spans: Vec<Option<Span>>,
+}
+
+/// Writes `text` as it is written between quotes in a script: `"` and `\` escaped, and line
+/// breaks, tabs and carriage returns as `\n`, `\t` and `\r`.
+fn write_escaped(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    for c in text.chars() {
+        match c {
+            '"' => f.write_str("\\\"")?,
+            '\\' => f.write_str("\\\\")?,
+            '\n' => f.write_str("\\n")?,
+            '\t' => f.write_str("\\t")?,
+            '\r' => f.write_str("\\r")?,
+            c => f.write_char(c)?,
+        }
+    }
+    Ok(())
 }
 
 impl Script {
+    /// The same script with the texts its steps print and where each step's text sits.
+    pub(crate) fn with_texts(mut self, texts: Vec<Box<str>>, spans: Vec<Option<Span>>) -> Script {
+        self.texts = texts;
+        self.text_spans = spans;
+        self
+    }
+
+    /// The texts the steps print (P63), indexed by [`Step::text`].
+    #[must_use]
+    pub fn texts(&self) -> &[Box<str>] {
+        &self.texts
+    }
+
+    /// The text a step prints, by its [`Step::text`] index (empty for an unknown index).
+    #[must_use]
+    pub fn text(&self, index: u32) -> &str {
+        self.texts.get(index as usize).map_or("", |t| t)
+    }
+
     /// A script from parts that already hold its invariants: at least one step, one span per
     /// step, and [`Script::can_spin`] false.
     pub(crate) fn from_parts(
@@ -193,6 +262,8 @@ impl Script {
             steps,
             repeat,
             outcomes,
+            texts: Vec::new(),
+            text_spans: Vec::new(),
         }
     }
 
@@ -254,6 +325,30 @@ impl Script {
     /// # Ok::<(), probesim_script::ParseError>(())
     /// ```
     pub fn check_handler(&self, family: HandlerFamily) -> Result<(), ParseError> {
+        // P63: only an exec command's output and an HTTP body reach the prober's output.
+        if matches!(family, HandlerFamily::Tcp | HandlerFamily::Grpc) {
+            let text = self
+                .steps
+                .iter()
+                .enumerate()
+                .find(|(_, step)| step.text.is_some());
+            if let Some((i, _)) = text {
+                let span = self
+                    .text_spans
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .unwrap_or_default();
+                return Err(ParseError::from_span(
+                    span,
+                    format!(
+                        "a {} probe shows no output, so its answers cannot print a text (only \
+                         exec and httpGet probes do)",
+                        family.name()
+                    ),
+                ));
+            }
+        }
         let misfit = self
             .steps
             .iter()
@@ -306,7 +401,11 @@ impl PartialEq for Script {
     fn eq(&self, other: &Script) -> bool {
         self.pod_scoped == other.pod_scoped
             && self.repeat == other.repeat
-            && self.steps == other.steps
+            && self.steps.len() == other.steps.len()
+            && self.steps.iter().zip(&other.steps).all(|(a, b)| {
+                a.with_text(None) == b.with_text(None)
+                    && a.text.map(|i| self.text(i)) == b.text.map(|i| other.text(i))
+            })
     }
 }
 
@@ -323,7 +422,7 @@ impl fmt::Display for Script {
             if i > 0 {
                 f.write_str(" then ")?;
             }
-            write!(f, "{step}")?;
+            step.write(f, step.text.map(|i| self.text(i)))?;
         }
         if self.repeat {
             f.write_str(" repeat")?;
@@ -342,6 +441,26 @@ impl FromStr for Script {
 
 #[cfg(test)]
 mod tests {
+
+    // P63: only exec output and HTTP bodies are shown; a tcpSocket or grpc probe has none.
+    #[test]
+    fn texts_fit_exec_and_http_probes_only() {
+        let script = crate::parse(r#"ok then fail "broken""#).unwrap();
+        assert!(script.check_handler(HandlerFamily::Exec).is_ok());
+        assert!(script.check_handler(HandlerFamily::Http).is_ok());
+        for family in [HandlerFamily::Tcp, HandlerFamily::Grpc] {
+            let error = script.check_handler(family).unwrap_err();
+            assert_eq!((error.line(), error.column()), (1, 14), "{family:?}");
+            assert_eq!(
+                error.message(),
+                format!(
+                    "a {} probe shows no output, so its answers cannot print a text (only exec \
+                     and httpGet probes do)",
+                    family.name()
+                )
+            );
+        }
+    }
     use super::*;
     use crate::parse::parse;
 

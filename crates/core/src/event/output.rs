@@ -64,6 +64,76 @@ pub enum OutputKind {
     ScriptedError,
     /// The port could not be resolved (P39, error).
     BadPort,
+    /// An exec'd command that exited and printed this text (P63).
+    ExecOutput(TextRef),
+    /// An HTTP success whose response body is this text (P63).
+    HttpBody(TextRef),
+    /// A 3xx that is not followed, with its response body (P50, P63).
+    HttpRedirectBody {
+        /// Whether the `Probe terminated redirects, Response body: ` prefix is printed.
+        prefixed: bool,
+        /// The body.
+        body: TextRef,
+    },
+}
+
+/// How much of a command's output or a response body the prober keeps (P63): 10 KiB, the
+/// kubelet's `maxReadLength` (exec) and `maxRespBodyLength` (HTTP).
+pub const MAX_PROBE_OUTPUT: usize = 10 * 1024;
+
+/// A text an answer printed (P63): the behaviour that gave it and its index among that
+/// behaviour's texts ([`crate::Behaviour::text`]). Resolved only when the output is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TextRef {
+    /// The behaviour's index in the simulation.
+    pub behaviour: u32,
+    /// The text's index among the behaviour's texts.
+    pub index: u32,
+}
+
+/// Where the texts of [`TextRef`]s are kept: the simulation's behaviours.
+pub trait Texts: fmt::Debug {
+    /// The text `text` names (empty when it names none).
+    fn text(&self, text: TextRef) -> &str;
+}
+
+impl OutputKind {
+    /// The output once the answer's printed text (P63) is known: an exec command's exit and an
+    /// HTTP success or redirect carry it; an HTTP failure does not (the kubelet reports only
+    /// the status code, whatever the body), nor does anything else.
+    #[must_use]
+    pub fn printing(self, handler: &Handler, text: Option<TextRef>) -> OutputKind {
+        let Some(text) = text else { return self };
+        match (self, handler) {
+            (OutputKind::Empty, Handler::Exec { .. }) => OutputKind::ExecOutput(text),
+            (OutputKind::Empty, Handler::HttpGet { .. }) => OutputKind::HttpBody(text),
+            (OutputKind::HttpRedirect { prefixed }, Handler::HttpGet { .. }) => {
+                OutputKind::HttpRedirectBody {
+                    prefixed,
+                    body: text,
+                }
+            }
+            (kind, _) => kind,
+        }
+    }
+}
+
+/// Writes `text` as the prober keeps it (P63): its first [`MAX_PROBE_OUTPUT`] bytes. A
+/// character the cut splits leaves bytes that are not UTF-8; the API server's JSON shows each
+/// such byte as U+FFFD, and so does this.
+pub fn write_truncated(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    if text.len() <= MAX_PROBE_OUTPUT {
+        return f.write_str(text);
+    }
+    let mut whole = MAX_PROBE_OUTPUT;
+    while !text.is_char_boundary(whole) {
+        whole -= 1;
+    }
+    f.write_str(&text[..whole])?;
+    for _ in whole..MAX_PROBE_OUTPUT {
+        f.write_str("\u{fffd}")?;
+    }
+    Ok(())
 }
 
 /// A probe's output, rendered on demand from the handler it ran.
@@ -75,6 +145,14 @@ pub struct ProbeOutput<'a> {
     pub pod_ip: &'a str,
     /// What happened.
     pub kind: OutputKind,
+    /// Where the texts that answers printed are kept (P63); `None` where no answer prints one.
+    pub texts: Option<&'a dyn Texts>,
+}
+
+impl ProbeOutput<'_> {
+    fn text(&self, text: TextRef) -> &str {
+        self.texts.map_or("", |t| t.text(text))
+    }
 }
 
 impl fmt::Display for ProbeOutput<'_> {
@@ -84,6 +162,15 @@ impl fmt::Display for ProbeOutput<'_> {
         }
         match (self.kind, self.handler) {
             (OutputKind::Empty, _) => Ok(()),
+            (OutputKind::ExecOutput(text) | OutputKind::HttpBody(text), _) => {
+                write_truncated(f, self.text(text))
+            }
+            (OutputKind::HttpRedirectBody { prefixed, body }, _) => {
+                if prefixed {
+                    f.write_str("Probe terminated redirects, Response body: ")?;
+                }
+                write_truncated(f, self.text(body))
+            }
             (OutputKind::HttpStatus(code), _) => {
                 write!(f, "HTTP probe failed with statuscode: {code}")
             }
@@ -197,4 +284,165 @@ fn write_joined(f: &mut fmt::Formatter<'_>, words: &[String]) -> fmt::Result {
         f.write_str(w)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    //! P63: what an answer printed, in the probe's output and the prober's event messages.
+
+    use super::*;
+    use crate::event::Message;
+    use crate::spec::{Port, ProbeKind, Scheme};
+
+    /// One behaviour's texts, by index.
+    #[derive(Debug)]
+    struct Table(Vec<String>);
+
+    impl Texts for Table {
+        fn text(&self, text: TextRef) -> &str {
+            self.0.get(text.index as usize).map_or("", String::as_str)
+        }
+    }
+
+    fn http() -> Handler {
+        Handler::HttpGet {
+            scheme: Scheme::Http,
+            host: None,
+            port: Port::Number(8080),
+            path: "/healthz".into(),
+        }
+    }
+
+    fn exec() -> Handler {
+        Handler::Exec {
+            command: vec!["cat".into(), "/tmp/health".into()],
+        }
+    }
+
+    const FIRST: TextRef = TextRef {
+        behaviour: 0,
+        index: 0,
+    };
+
+    fn rendered(handler: &Handler, kind: OutputKind, texts: &Table) -> String {
+        ProbeOutput {
+            handler,
+            pod_ip: "10.0.0.5",
+            kind,
+            texts: Some(texts),
+        }
+        .to_string()
+    }
+
+    fn failed(handler: &Handler, kind: OutputKind, texts: &Table) -> String {
+        Message::ProbeFailed {
+            probe: ProbeKind::Liveness,
+            output: ProbeOutput {
+                handler,
+                pod_ip: "10.0.0.5",
+                kind,
+                texts: Some(texts),
+            },
+        }
+        .to_string()
+    }
+
+    // P63
+    #[test]
+    fn an_exec_failure_message_carries_the_commands_output() {
+        let texts = Table(vec!["cat: /tmp/health: No such file or directory\n".into()]);
+        let kind = OutputKind::Empty.printing(&exec(), Some(FIRST));
+        assert_eq!(kind, OutputKind::ExecOutput(FIRST));
+        assert_eq!(
+            failed(&exec(), kind, &texts),
+            "Liveness probe failed: cat: /tmp/health: No such file or directory\n"
+        );
+        // Without a text the message ends after the colon, as before.
+        assert_eq!(
+            failed(&exec(), OutputKind::Empty.printing(&exec(), None), &texts),
+            "Liveness probe failed: "
+        );
+    }
+
+    // P63, P50
+    #[test]
+    fn an_http_failure_never_shows_the_body() {
+        let texts = Table(vec!["db down".into()]);
+        let kind = OutputKind::HttpStatus(500).printing(&http(), Some(FIRST));
+        assert_eq!(kind, OutputKind::HttpStatus(500));
+        assert_eq!(
+            failed(&http(), kind, &texts),
+            "Liveness probe failed: HTTP probe failed with statuscode: 500"
+        );
+    }
+
+    // P63, P50
+    #[test]
+    fn an_http_success_or_redirect_carries_the_body() {
+        let texts = Table(vec!["moved".into()]);
+        let body = OutputKind::Empty.printing(&http(), Some(FIRST));
+        assert_eq!(rendered(&http(), body, &texts), "moved");
+        for (prefixed, expected) in [
+            (true, "Probe terminated redirects, Response body: moved"),
+            (false, "moved"),
+        ] {
+            let kind = OutputKind::HttpRedirect { prefixed }.printing(&http(), Some(FIRST));
+            assert_eq!(rendered(&http(), kind, &texts), expected);
+        }
+    }
+
+    // P63: tcpSocket and grpc outputs are the prober's own, whatever the answer printed.
+    #[test]
+    fn other_handlers_ignore_a_printed_text() {
+        let tcp = Handler::TcpSocket {
+            host: None,
+            port: Port::Number(8080),
+        };
+        assert_eq!(
+            OutputKind::Empty.printing(&tcp, Some(FIRST)),
+            OutputKind::Empty
+        );
+        assert_eq!(
+            OutputKind::ExecTimeout(ExecTimeoutWording::Quoted, SimDuration::from_secs(1))
+                .printing(&exec(), Some(FIRST)),
+            OutputKind::ExecTimeout(ExecTimeoutWording::Quoted, SimDuration::from_secs(1))
+        );
+    }
+
+    // P63: the prober keeps the first 10 KiB.
+    #[test]
+    fn output_is_cut_at_ten_kibibytes() {
+        let exact = "a".repeat(MAX_PROBE_OUTPUT);
+        let texts = Table(vec![
+            exact.clone(),
+            format!("{exact}b"),
+            // A two-byte character across the boundary: its first byte is kept.
+            format!("{}é tail", "a".repeat(MAX_PROBE_OUTPUT - 1)),
+            // A four-byte character across the boundary, three bytes in.
+            format!("{}\u{1f600}", "a".repeat(MAX_PROBE_OUTPUT - 3)),
+        ]);
+        let out = |index| {
+            rendered(
+                &exec(),
+                OutputKind::ExecOutput(TextRef {
+                    behaviour: 0,
+                    index,
+                }),
+                &texts,
+            )
+        };
+        assert_eq!(out(0), exact);
+        assert_eq!(out(1), exact);
+        assert_eq!(
+            out(2),
+            format!("{}\u{fffd}", "a".repeat(MAX_PROBE_OUTPUT - 1))
+        );
+        assert_eq!(
+            out(3),
+            format!(
+                "{}\u{fffd}\u{fffd}\u{fffd}",
+                "a".repeat(MAX_PROBE_OUTPUT - 3)
+            )
+        );
+    }
 }

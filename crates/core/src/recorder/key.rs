@@ -190,7 +190,10 @@ pub fn probe_output(out: &mut Vec<u8>, o: &ProbeOutput<'_>) {
         | OutputKind::GrpcRefused
         | OutputKind::GrpcTimeout(_)
         | OutputKind::ExecTimeout(..)
-        | OutputKind::BadPort => rendered(out, o),
+        | OutputKind::BadPort
+        | OutputKind::ExecOutput(_)
+        | OutputKind::HttpBody(_)
+        | OutputKind::HttpRedirectBody { .. } => rendered(out, o),
     }
 }
 

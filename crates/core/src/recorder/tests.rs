@@ -182,6 +182,7 @@ fn structured_keys_give_the_verdicts_of_formatted_keys() {
             handler,
             pod_ip: "10.0.0.1",
             kind,
+            texts: None,
         },
     };
     let http: &'static Handler = Box::leak(Box::new(http));

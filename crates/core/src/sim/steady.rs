@@ -498,6 +498,7 @@ fn probe_run<'p>(
             handler: probe.handler(),
             pod_ip: &pod.pod_ip,
             kind: steady.output,
+            texts: None,
         },
         duration: SimDuration::ZERO,
     })

@@ -829,6 +829,7 @@ impl Simulation {
             handler: probe.handler(),
             pod_ip: &self.pod.pod_ip,
             kind: output,
+            texts: Some(&self.behaviours),
         };
         out.emit_for(
             now,
@@ -969,6 +970,11 @@ impl Simulation {
             now,
         };
         let response = self.behaviours.respond(&attempt, &mut self.rng);
-        classify(handler, response, timeout, &self.profile)
+        let (outcome, output, took) = classify(handler, response, timeout, &self.profile);
+        (
+            outcome,
+            output.printing(handler, self.behaviours.printed(&attempt)),
+            took,
+        )
     }
 }

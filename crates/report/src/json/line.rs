@@ -664,6 +664,7 @@ mod tests {
                             handler: &handler,
                             pod_ip: "fd00::1",
                             kind: probesim_core::event::OutputKind::HttpRefused,
+                            texts: None,
                         },
                     },
                 ),
