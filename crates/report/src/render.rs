@@ -6,8 +6,8 @@ use probesim_kube::printable::printable_lines;
 use std::io;
 
 use probesim_core::{PodSpec, PodStatus, ProbeKind, ProbeSpec, SimDuration, SimTime, Sink};
-use probesim_scenario::limit::{check_listed, ESTIMATE_MARGIN};
-use probesim_scenario::run::{estimate_events, horizon, run_into, Hearing, RunFailure};
+use probesim_scenario::limit::{check_listed, refuse_on_estimate};
+use probesim_scenario::run::{horizon, run_into, Hearing, RunFailure};
 use probesim_scenario::scenario::Scenario;
 
 use crate::explain::{Rerun, Setting};
@@ -146,23 +146,6 @@ pub fn render_bounded<W: io::Write>(
         .finish(end, sim.pod(), sim.status())
         .and_then(Held::into_inner)
         .map_err(named)
-}
-
-/// [`RunFailure::TooLarge`] when the estimate alone shows the run is far past `limit`.
-fn refuse_on_estimate(
-    scenario: &Scenario,
-    end: SimTime,
-    label: &'static str,
-    limit: u64,
-) -> Result<(), RunFailure> {
-    let estimate = estimate_events(scenario, end);
-    if estimate > limit.saturating_mul(ESTIMATE_MARGIN) {
-        return Err(RunFailure::TooLarge {
-            events: estimate,
-            format: label,
-        });
-    }
-    Ok(())
 }
 
 /// Whether `format` may list the run of `scenario` to `end`: at most `limit` events

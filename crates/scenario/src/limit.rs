@@ -108,6 +108,28 @@ impl<S: Sink> FastForward for EventLimit<S> {
     }
 }
 
+/// Refuses an obviously huge horizon at once, without simulating a hundred million events
+/// first: more than [`ESTIMATE_MARGIN`] times `limit` events by [`estimate_events`]. The
+/// estimate only ever refuses; what it lets through is counted.
+///
+/// # Errors
+/// [`RunFailure::TooLarge`], naming `label` (a `--format`, or `explain`).
+pub fn refuse_on_estimate(
+    scenario: &Scenario,
+    end: SimTime,
+    label: &'static str,
+    limit: u64,
+) -> Result<(), RunFailure> {
+    let estimate = estimate_events(scenario, end);
+    if estimate > limit.saturating_mul(ESTIMATE_MARGIN) {
+        return Err(RunFailure::TooLarge {
+            events: estimate,
+            format: label,
+        });
+    }
+    Ok(())
+}
+
 /// Whether a view that lists or keeps every event, named `label` in the error (a `--format`, or
 /// `explain`), may be handed the run of `scenario` to `end`: at most `limit` events
 /// ([`MAX_LISTED_EVENTS`] for the command line).
@@ -121,15 +143,7 @@ pub fn check_listed(
     label: &'static str,
     limit: u64,
 ) -> Result<(), RunFailure> {
-    // An obviously huge horizon is refused at once, without simulating a hundred million events
-    // first. The estimate only ever refuses; what it lets through is counted.
-    let estimate = estimate_events(scenario, end);
-    if estimate > limit.saturating_mul(ESTIMATE_MARGIN) {
-        return Err(RunFailure::TooLarge {
-            events: estimate,
-            format: label,
-        });
-    }
+    refuse_on_estimate(scenario, end, label, limit)?;
     let mut sim = scenario.simulation();
     let mut counter = EventLimit::new(Discard, limit);
     sim.run_until(end, &mut counter).map_err(|e| match e {
@@ -175,12 +189,8 @@ pub fn count_listed(
     limit: u64,
     budget: u64,
 ) -> Result<Count, RunFailure> {
-    let estimate = estimate_events(scenario, end);
-    if estimate > limit.saturating_mul(ESTIMATE_MARGIN) {
-        return Ok(Count::Over(RunFailure::TooLarge {
-            events: estimate,
-            format: label,
-        }));
+    if let Err(refused) = refuse_on_estimate(scenario, end, label, limit) {
+        return Ok(Count::Over(refused));
     }
     let mut sim = scenario.simulation();
     let mut counter = Budgeted {
