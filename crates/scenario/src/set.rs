@@ -195,7 +195,7 @@ fn shift(node: &mut Node, offset: usize) {
 }
 
 /// The kind of the manifest (a Pod when it does not say).
-fn kind_of(workload: &Node) -> WorkloadKind {
+pub(crate) fn kind_of(workload: &Node) -> WorkloadKind {
     workload
         .get("kind")
         .and_then(Node::as_str)

@@ -8,11 +8,10 @@ use std::borrow::Cow;
 use probesim_kube::catalog;
 use probesim_kube::error::{Diagnostic, InputError, Source};
 use probesim_kube::field_path::FieldPath;
-use probesim_kube::workload::WorkloadKind;
 use probesim_kube::yaml::{self, Node, NodeKind};
 
 use crate::argument::{self, AppArg};
-use crate::set;
+use crate::set::{self, kind_of};
 
 use super::{Edits, Loader};
 
@@ -157,15 +156,6 @@ fn shell_word(value: &str) -> String {
     } else {
         format!("'{}'", value.replace('\'', "'\\''"))
     }
-}
-
-/// The kind of a manifest (a Pod when it does not say).
-fn kind_of(workload: &Node) -> WorkloadKind {
-    workload
-        .get("kind")
-        .and_then(Node::as_str)
-        .and_then(WorkloadKind::from_kind)
-        .unwrap_or(WorkloadKind::Pod)
 }
 
 /// Lays `over` on `base`: mappings merge key by key, anything else replaces.
