@@ -678,6 +678,7 @@ mod cycle;
 mod facts;
 mod ids;
 mod parking;
+mod pod_actions;
 mod pod_worker;
 mod runtime;
 mod shortcuts;
