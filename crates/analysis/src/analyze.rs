@@ -35,8 +35,8 @@ const HOUR: SimDuration = SimDuration::from_secs(3600);
 /// The most simulation work one analysis (of every container of a pod) may do, in steps: each
 /// event a simulation reports counts one, and so does each stretch of simulated time as long
 /// as the kubelet's shortest periodic sync (`resync`, or the back-off requeue) in which the
-/// engine may step without reporting anything. kubia's analysis takes 49,390 steps, about
-/// four hundred times less; past the limit the analysis stops with
+/// engine may step without reporting anything. kubia's analysis takes 135,843 steps, about
+/// a hundred and fifty times less; past the limit the analysis stops with
 /// [`AnalysisError::TooCostly`] (docs/analysis.md, "Limits").
 pub const MAX_WORK: u64 = 20_000_000;
 
@@ -460,22 +460,35 @@ impl<'s> Analyzer<'s> {
     }
 
     /// The container-start phases of the trials measured from a change (hang detection, time
-    /// to not Ready): the first offset of every grid step of the cycle.
+    /// to not Ready): the first offset of every grid step of the container's own cycle (the
+    /// least common multiple of its probe periods and the relist period).
     ///
-    /// What follows a change long after the start still depends on where the start fell: the
-    /// relist that sees the start triggers the readiness worker (P18), which from 1.32 restarts
-    /// its ticker there (P19), and the pod syncs that follow are timed from it (R6). Those are
-    /// instants of the engine's grids, whole steps, the same for every start within one step
-    /// (each is seen by the same relist), so one start per step covers them; the property
-    /// tests compare the figures with direct runs started at other milliseconds of a step.
+    /// What follows a change long after the start may still depend on where the start fell:
+    /// the relist that sees it triggers the container's readiness worker (P18), which from
+    /// 1.32 restarts its ticker there (P19), and the pod syncs that follow are timed from it
+    /// (R6). Those instants are whole steps, the same for every start within one step (each is
+    /// seen by the same relist), and the container's own grids repeat after its own cycle. The
+    /// property tests compare the figures with direct runs started at other milliseconds.
     #[must_use]
-    pub fn change_starts(&self, space: &GridPhaseSpace) -> Vec<SimDuration> {
+    pub fn change_starts(&self, container: usize, space: &GridPhaseSpace) -> Vec<SimDuration> {
         let unit = ms(space.unit).max(1);
+        let mut own = ms(self.subject.kubelet.pleg_period).max(1);
+        for p in self
+            .subject
+            .pod
+            .container(container)
+            .probes
+            .iter()
+            .flatten()
+        {
+            let period = ms(p.period()).max(1);
+            own = own / gcd(own, period) * period;
+        }
         space
             .offsets
             .iter()
             .copied()
-            .filter(|o| ms(*o) % unit == 0)
+            .filter(|o| ms(*o) % unit == 0 && ms(*o) < own)
             .collect()
     }
 
@@ -547,7 +560,7 @@ impl<'s> Analyzer<'s> {
         };
         let bases = self.bases(index, &space)?;
         let offsets = self.change_offsets(index, &space);
-        let starts = self.change_starts(&space);
+        let starts = self.change_starts(index, &space);
         // Per seed, per start phase, per change phase: (start, change, seed, base).
         let change_jobs: Vec<(SimDuration, SimDuration, u64, SimTime)> = bases
             .iter()
