@@ -10,6 +10,7 @@ use probesim_core::{ProbeKind, Recorder, RunError, SimTime, Simulation, Sink};
 
 use crate::expect::{ExpectSink, Failure};
 use crate::scenario::Scenario;
+use crate::timing::Timing;
 
 /// Why a run could not produce its output.
 #[derive(Debug)]
@@ -144,6 +145,61 @@ pub fn check_with(scenario: &Scenario, fast_forward: bool) -> Result<Vec<Failure
     })?;
     let (_, failures) = sink.finish(end);
     Ok(failures)
+}
+
+/// [`check_with`] over `timings` as well ([`crate::timing`], `probesim check --timings N`):
+/// the scenario's own failures, each with the share of timings in which its expectation
+/// passes, and for an expectation that passes in the scenario's own run but fails in some
+/// timing, a failure naming the first such timing to replay.
+///
+/// # Errors
+/// As [`check_with`], for the scenario or any timing.
+pub fn check_timings(
+    scenario: &Scenario,
+    timings: &[Timing],
+    fast_forward: bool,
+) -> Result<Vec<Failure>, RunFailure> {
+    let own = check_with(scenario, fast_forward)?;
+    let n = scenario.expect.len();
+    let mut passes = vec![0usize; n];
+    let mut first: Vec<Option<(Timing, String)>> = vec![None; n];
+    for t in timings {
+        let mut s = scenario.clone();
+        t.apply(&mut s);
+        let failures = check_with(&s, fast_forward)?;
+        let mut failed = vec![false; n];
+        for f in failures {
+            if let Some(slot) = failed.get_mut(f.index) {
+                *slot = true;
+                first[f.index].get_or_insert((*t, f.message));
+            }
+        }
+        for (p, failed) in passes.iter_mut().zip(failed) {
+            *p += usize::from(!failed);
+        }
+    }
+    let total = timings.len();
+    let mut out = Vec::new();
+    for e in &scenario.expect {
+        let share = format!("passes in {} of {total} timings", passes[e.index]);
+        if let Some(f) = own.iter().find(|f| f.index == e.index) {
+            out.push(Failure {
+                message: format!("{} ({share})", f.message),
+                ..f.clone()
+            });
+            // The scenario's own run also failing: more failures of it would say no more.
+            for f in own.iter().filter(|f| f.index == e.index).skip(1) {
+                out.push(f.clone());
+            }
+        } else if let Some((t, message)) = &first[e.index] {
+            out.push(Failure {
+                index: e.index,
+                line: e.line,
+                message: format!("{share}; with {}: {message}", t.replay()),
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// How a view hears a run's events.
