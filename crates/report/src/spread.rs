@@ -9,7 +9,7 @@
 //! says which timing replays each extreme. Spreading the runs over cores is the caller's
 //! business (the command line uses every core); the result does not depend on it.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use probesim_core::{Event, EventKind, Flow, RunError, SimDuration, SimTime, Sink};
@@ -51,8 +51,8 @@ impl Occurrence {
 #[derive(Default)]
 struct Observer {
     out: Vec<Occurrence>,
-    counts: HashMap<(&'static str, Option<String>), u32>,
-    crash_looping: HashMap<String, bool>,
+    counts: BTreeMap<(&'static str, Option<String>), u32>,
+    crash_looping: BTreeMap<String, bool>,
 }
 
 impl Observer {
@@ -177,7 +177,7 @@ impl Spread {
     pub fn of(scenario: &Scenario, timings: &[Timing], runs: &[Vec<Occurrence>]) -> Spread {
         let several = scenario.pod.all_containers().count() > 1;
         let mut rows: Vec<Row> = Vec::new();
-        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut index: BTreeMap<String, usize> = BTreeMap::new();
         for (timing, run) in timings.iter().zip(runs) {
             for o in run {
                 let label = o.label(several);

@@ -104,7 +104,7 @@ mod tests {
         let b: Vec<Timing> = (0..50).map(|i| Timing::draw(7, i, period)).collect();
         assert_eq!(a, b);
         assert!(a.iter().all(|t| t.phase < period));
-        let seeds: std::collections::HashSet<u64> = a.iter().map(|t| t.seed).collect();
+        let seeds: std::collections::BTreeSet<u64> = a.iter().map(|t| t.seed).collect();
         assert_eq!(seeds.len(), 50);
         // The phases cover the period, not one corner of it.
         assert!(a.iter().any(|t| t.phase < SimDuration::from_secs(3)));
