@@ -185,12 +185,16 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
     }
 }
 
-/// How many timings the timeline's closing summary simulates (docs/cli.md#--spread).
-const SUMMARY_TIMINGS: usize = 8;
+/// How many timings the timeline's closing summary simulates (docs/cli.md#--spread): each
+/// costs about a twelfth of the command it ends (it simulates; the command also reads the file
+/// and formats every event), so that two keep the command within 1.2 times its cost without
+/// the summary.
+const SUMMARY_TIMINGS: usize = 2;
 
-/// The timeline's summary is left out of runs estimated at more events than this (the runs it
-/// needs are simulated event by event, without fast-forward).
-const SUMMARY_EVENT_CAP: u64 = 1_000_000;
+/// The timeline's summary is left out of runs estimated at more events than this (about 45
+/// minutes of one probe every 10 s): the runs it needs are simulated event by event, and past
+/// this their share of the command's cost grows past a fifth.
+const SUMMARY_EVENT_CAP: u64 = 1_000;
 
 /// The scenario under `n` timings, matched event by event.
 fn spread_of(scenario: &Scenario, n: usize) -> Result<Spread, RunFailure> {

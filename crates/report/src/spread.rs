@@ -358,7 +358,7 @@ impl Spread {
         let n = self.timings.len();
         writeln!(
             w,
-            "\nOther timings disagree (kubelet jitter and start phase, {n} timings; `--spread {n}` lists every event):"
+            "\nOther timings disagree (kubelet jitter and start phase, {n} timings; `--spread 20` lists every event over 20):"
         )?;
         for r in rows.iter().take(SUMMARY_ROWS) {
             let when = if r.earliest.at == r.latest.at {
