@@ -372,7 +372,9 @@ impl Spread {
                     r.latest.timing.replay()
                 )
             };
-            let share = if r.count == n {
+            let share = if r.count == n && n == 2 {
+                "in both timings".to_owned()
+            } else if r.count == n {
                 format!("in all {n} timings")
             } else {
                 format!(

@@ -7,9 +7,8 @@ use probesim_kube::error::InputError;
 use probesim_kube::yaml::SourceId;
 use probesim_report::check::{CheckResult, Problem, SnapshotCheck, SnapshotState};
 use probesim_report::{render, Format};
-use probesim_scenario::run::{check_timings, check_with, RunFailure};
+use probesim_scenario::run::{check_timings, RunFailure};
 use probesim_scenario::scenario::{Edits, Overrides, Scenario};
-use probesim_scenario::timing;
 
 use probesim::input::{self, Tree};
 
@@ -154,15 +153,7 @@ impl Task<'_> {
             }
         };
         let kubernetes = Some(scenario.profile.version());
-        let checked = match options.timings {
-            None => check_with(&scenario, options.fast_forward),
-            Some(n) => check_timings(
-                &scenario,
-                &timing::timings(&scenario, n),
-                options.fast_forward,
-            ),
-        };
-        let failures = match checked {
+        let failures = match check_timings(&scenario, options.timings, options.fast_forward) {
             Ok(f) => f,
             Err(RunFailure::NoDuration) => {
                 let message = NO_DURATION.to_owned();
