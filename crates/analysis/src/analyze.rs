@@ -35,8 +35,8 @@ const HOUR: SimDuration = SimDuration::from_secs(3600);
 /// The most simulation work one analysis (of every container of a pod) may do, in steps: each
 /// event a simulation reports counts one, and so does each stretch of simulated time as long
 /// as the kubelet's shortest periodic sync (`resync`, or the back-off requeue) in which the
-/// engine may step without reporting anything. kubia's analysis takes 135,843 steps, about
-/// a hundred and fifty times less; past the limit the analysis stops with
+/// engine may step without reporting anything. kubia's analysis takes 49,119 steps, about
+/// four hundred times less; past the limit the analysis stops with
 /// [`AnalysisError::TooCostly`] (docs/analysis.md, "Limits").
 pub const MAX_WORK: u64 = 20_000_000;
 
@@ -460,35 +460,34 @@ impl<'s> Analyzer<'s> {
     }
 
     /// The container-start phases of the trials measured from a change (hang detection, time
-    /// to not Ready): the first offset of every grid step of the container's own cycle (the
-    /// least common multiple of its probe periods and the relist period).
+    /// to not Ready): with a readiness probe on a profile whose manual trigger restarts the
+    /// ticker (P19, 1.32+), the first offset of every grid step of one readiness period; else
+    /// the start on the grid alone.
     ///
-    /// What follows a change long after the start may still depend on where the start fell:
-    /// the relist that sees it triggers the container's readiness worker (P18), which from
-    /// 1.32 restarts its ticker there (P19), and the pod syncs that follow are timed from it
-    /// (R6). Those instants are whole steps, the same for every start within one step (each is
-    /// seen by the same relist), and the container's own grids repeat after its own cycle. The
-    /// property tests compare the figures with direct runs started at other milliseconds.
+    /// What follows a change long after the start depends on where the start fell through the
+    /// readiness worker: the relist that sees the start triggers it (P18), and from 1.32 its
+    /// ticker restarts there (P19), so its grid sits at that relist modulo its period while
+    /// the other grids stay where the pod put them. That relist is the same for every start
+    /// within one step. (Sweeping every step of the whole cycle instead passed the analysis's
+    /// step budget for an eight-container pod.) The property tests compare the figures with
+    /// direct runs started at random milliseconds.
     #[must_use]
     pub fn change_starts(&self, container: usize, space: &GridPhaseSpace) -> Vec<SimDuration> {
-        let unit = ms(space.unit).max(1);
-        let mut own = ms(self.subject.kubelet.pleg_period).max(1);
-        for p in self
+        let readiness = self
             .subject
             .pod
             .container(container)
-            .probes
-            .iter()
-            .flatten()
-        {
-            let period = ms(p.period()).max(1);
-            own = own / gcd(own, period) * period;
-        }
+            .probe(ProbeKind::Readiness)
+            .map(|p| ms(p.period()).max(1));
+        let Some(period) = readiness.filter(|_| self.subject.profile.trigger_resets_grid) else {
+            return vec![SimDuration::ZERO];
+        };
+        let unit = ms(space.unit).max(1);
         space
             .offsets
             .iter()
             .copied()
-            .filter(|o| ms(*o) % unit == 0 && ms(*o) < own)
+            .filter(|o| ms(*o) % unit == 0 && ms(*o) < period)
             .collect()
     }
 
