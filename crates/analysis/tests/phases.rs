@@ -273,3 +273,51 @@ fn random_start_up_sleeps_find_their_extremes_over_the_start_phase() {
     assert_eq!(quickest, Some(SimDuration::from_millis(1)));
     assert_eq!(f.readiness.to_ready.min.value, quickest);
 }
+
+const WEB: &str = "kubernetes: \"1.37\"\nduration: 1h\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n    - name: web\n      image: example/web:1.0\n      startupProbe:\n        httpGet: {path: /started, port: 8080}\n        periodSeconds: 5\n        failureThreshold: 3\n      readinessProbe:\n        httpGet: {path: /ready, port: 8080}\n        periodSeconds: 10\n      livenessProbe:\n        httpGet: {path: /healthz, port: 8080}\n        periodSeconds: 10\n";
+
+/// P18, P19 (1.32+): the relist that sees the start triggers the readiness worker, whose ticker
+/// restarts there, so the time from a failure long after the start to pod not Ready depends on
+/// where the start fell. Direct runs over the start and the failure moment give 20 s to
+/// 29.999 s, which the analysis finds; with the start on the grid alone it said 25.999 s at most.
+#[test]
+fn to_not_ready_sweeps_the_start_phase_as_direct_runs_do() {
+    let subject = Subject::of(&scenario(WEB), "p", None);
+    let f = Analyzer::new(&subject, Sweep::new(2))
+        .container(0, Want::ALL)
+        .expect("analysis")
+        .readiness
+        .to_not_ready
+        .expect("Ready at first");
+    let mut samples = Vec::new();
+    for d in (0..10).flat_map(|s| [s * 1000, s * 1000 + 999]) {
+        for c in (0..10).flat_map(|s| [s * 1000, s * 1000 + 1, s * 1000 + 999]) {
+            let fail = 600_000 + c;
+            let script = format!("pod: ok until {fail}ms then refused");
+            let text = format!(
+                "{WEB}apps:\n  web:\n    pull: {d}ms\n    endpoints:\n      \"http :8080/started\": \"{script}\"\n      \"http :8080/ready\": \"{script}\"\n      \"http :8080/healthz\": \"{script}\"\n"
+            );
+            let mut sim = scenario(&text).simulation();
+            struct NotReady(SimTime, Option<SimTime>);
+            impl Sink for NotReady {
+                type Error = Infallible;
+                fn event(&mut self, e: &Event<'_>) -> Result<Flow, Infallible> {
+                    if matches!(e.kind, EventKind::PodReady { ready: false }) && e.t >= self.0 {
+                        self.1 = Some(e.t);
+                        return Ok(Flow::Stop);
+                    }
+                    Ok(Flow::Continue)
+                }
+            }
+            let from = SimTime::from_millis(fail);
+            let mut seen = NotReady(from, None);
+            sim.run_until(SimTime::from_secs(900), &mut seen)
+                .expect("run");
+            samples.push(seen.1.expect("not Ready").saturating_since(from));
+        }
+    }
+    let (lo, hi) = extremes(&samples);
+    assert_eq!((Some(lo), Some(hi)), values(&f));
+    assert_eq!(hi, SimDuration::from_millis(29_999));
+    assert_eq!(f.max.phase.start, SimDuration::from_secs(5));
+}
