@@ -139,6 +139,10 @@ pub(super) struct Prober {
     pub(super) cache: PerWorker<Option<(u64, ProbeResult)>>,
     /// When the kubelet (and its prober manager) last started, if during the run (P5).
     pub(super) kubelet_started: Option<SimTime>,
+    /// Set from a doProbe that finds its container finished for good until its worker has
+    /// exited: `Some(true)` once its results asked for a sync, which waits for the exit
+    /// (`exit_stopped`). `None` between events.
+    pub(super) hold_sync: Option<bool>,
 }
 
 impl Prober {
@@ -154,6 +158,7 @@ impl Prober {
             worker_by,
             workers: PerWorker::from_vec(workers),
             kubelet_started: None,
+            hold_sync: None,
         }
     }
 }
@@ -253,6 +258,8 @@ impl Prober {
             worker_by: _,
             cache,
             kubelet_started,
+            // Only set inside one doProbe.
+            hold_sync: _,
         } = self;
         v.exact(*alive as u64);
         for (worker, slot) in workers.iter_mut().zip(cache.iter_mut()) {
@@ -535,7 +542,7 @@ impl Simulation {
             match step {
                 DoProbe::Continue => {}
                 DoProbe::Stop => {
-                    self.exit_worker(w);
+                    self.exit_stopped(w, out);
                     return;
                 }
                 DoProbe::InFlight => return,
@@ -551,8 +558,18 @@ impl Simulation {
     ) {
         match step {
             DoProbe::Continue => self.worker_wait(w, out),
-            DoProbe::Stop => self.exit_worker(w),
+            DoProbe::Stop => self.exit_stopped(w, out),
             DoProbe::InFlight => {}
+        }
+    }
+
+    /// P20 after a doProbe that stopped the worker, then the sync its last results asked for
+    /// if [`Simulation::do_probe`] held it back (docs/semantics.md#finished-workers).
+    fn exit_stopped<S: Sink>(&mut self, w: WorkerId, out: &mut Out<'_, S>) {
+        self.exit_worker(w);
+        if self.prober.hold_sync.take() == Some(true) {
+            self.status_may_change();
+            self.request_sync(SyncTrigger::Probe, out);
         }
     }
 
@@ -662,6 +679,9 @@ impl Simulation {
                 self.pod_worker.gate_after = Some(now);
                 self.schedule_relist(now);
                 self.pod_worker.pending.get_or_insert(SyncTrigger::Probe);
+            } else if let Some(held) = self.prober.hold_sync.as_mut() {
+                // P20 first: the worker stops for good and exits before this sync's AddPod.
+                *held = true;
             } else if self.kubelet.probe_sync_delay.is_zero() {
                 // The sync rewrites what parked workers read.
                 self.status_may_change();
@@ -679,6 +699,43 @@ impl Simulation {
 
     /// doProbe up to the point where the probe runs (P22–P31).
     pub(super) fn do_probe<S: Sink>(&mut self, w: WorkerId, out: &mut Out<'_, S>) -> DoProbe {
+        let c = self.prober.workers[w].container;
+        let view = self.status.view[c];
+        // P27, P20: a worker that finds its container finished for good records Failure and
+        // exits; in the kubelet the worker's deferred clean-up runs as doProbe returns, long
+        // before the sync its results ask for reaches AddPod (which waits for a newer relist,
+        // then generates the status), so that AddPod finds the worker gone and creates it
+        // again (docs/semantics.md#finished-workers).
+        let finished = !view.running
+            && view
+                .terminated
+                .is_some_and(|code| !self.keeps_workers(c, code));
+        if !finished {
+            return self.do_probe_checks(w, out);
+        }
+        self.prober.hold_sync = Some(false);
+        let step = self.do_probe_checks(w, out);
+        if step != DoProbe::Stop && self.prober.hold_sync.take() == Some(true) {
+            self.status_may_change();
+            self.request_sync(SyncTrigger::Probe, out);
+        }
+        // On Stop the hold lasts until the worker has exited (`exit_stopped`).
+        step
+    }
+
+    /// P27: whether the probe workers of container `c`, which exited with `code`, keep
+    /// running (worker.go, doProbe: not when the container will not be restarted).
+    pub(super) fn keeps_workers(&self, c: ContainerId, code: i32) -> bool {
+        if self.profile.gate(Gate::ContainerRestartRules) {
+            return self.restarts(c, code);
+        }
+        let sidecar = self.pod.is_init(c.index()) && self.pod.container(c.index()).restartable;
+        (sidecar && self.profile.sidecar_workers_survive_exit)
+            || self.pod.restart_policy != RestartPolicy::Never
+    }
+
+    /// doProbe's checks and the start of its probe (P22–P31).
+    fn do_probe_checks<S: Sink>(&mut self, w: WorkerId, out: &mut Out<'_, S>) -> DoProbe {
         let now = self.now;
         let (c, kind) = (
             self.prober.workers[w].container,
@@ -702,15 +759,7 @@ impl Simulation {
         if !view.running {
             self.set_result(w, id, ProbeResult::Failure, out);
             if let Some(code) = view.terminated {
-                let sidecar =
-                    self.pod.is_init(c.index()) && self.pod.container(c.index()).restartable;
-                let keep = if self.profile.gate(Gate::ContainerRestartRules) {
-                    self.restarts(c, code)
-                } else {
-                    (sidecar && self.profile.sidecar_workers_survive_exit)
-                        || self.pod.restart_policy != RestartPolicy::Never
-                };
-                if !keep {
+                if !self.keeps_workers(c, code) {
                     return DoProbe::Stop;
                 }
             }
