@@ -857,4 +857,5 @@ fn minor(m: u8) -> Profile {
 mod exec_fidelity;
 mod init;
 mod lifecycle;
+mod restart_rules;
 mod versions;
