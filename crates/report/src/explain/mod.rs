@@ -15,6 +15,7 @@ use probesim_core::{
 use crate::trace::{fold, Item, Part, Trace, What};
 
 mod cause;
+mod churn;
 mod restart;
 mod verdict;
 use crate::RunInfo;
@@ -244,6 +245,19 @@ pub(crate) fn write_pod(w: &mut impl fmt::Write, pod: &PodSpec) -> fmt::Result {
             "container"
         };
         write!(w, "  {role} {} (image {})", spec.name, spec.image)?;
+        // ContainerRestartRules: the container's own policy and rules override the pod's.
+        if let Some(own) = spec.restart_policy {
+            write!(w, ", its own restartPolicy {}", restart_policy(own))?;
+            for rule in &spec.restart_rules {
+                let codes: Vec<String> = rule.values.iter().map(ToString::to_string).collect();
+                write!(
+                    w,
+                    ", restarted on exit codes {}[{}]",
+                    if rule.exit_code_in { "" } else { "not in " },
+                    codes.join(", ")
+                )?;
+            }
+        }
         match spec.app.sigterm {
             Sigterm::Ignore => w.write_str(", ignores SIGTERM")?,
             Sigterm::Exit { code: None, after } if after.is_zero() => {}
@@ -707,84 +721,6 @@ impl Story<'_> {
         Ok(())
     }
 
-    /// Whether the `Result` at item `j` comes from a worker created again after its container
-    /// exited: a worker stores a value only when it changes, and once it has stored Failure for
-    /// the exited container (P27) it probes no more, so a result of the same probe after that
-    /// Failure, with no start and no kubelet restart between, is a new worker's
-    /// (docs/semantics.md#finished-workers).
-    fn recreated(&self, j: usize) -> bool {
-        let What::Result { c, probe, .. } = self.trace.items[j].what else {
-            return false;
-        };
-        let mut earlier = false;
-        for item in self.trace.items[..j].iter().rev() {
-            match item.what {
-                What::Result {
-                    c: rc,
-                    probe: rp,
-                    result: ProbeResult::Failure,
-                } if rc == c && rp == probe => earlier = true,
-                What::Exit { c: ec, .. } if ec == c => return earlier,
-                What::Start { c: sc, .. } if sc == c => return false,
-                What::KubeletRestart => return false,
-                _ => {}
-            }
-        }
-        false
-    }
-
-    /// The step that tells why a finished container's workers come back at every sync (P7,
-    /// P20, P27, R4) and what that does to its siblings (P45).
-    fn churn_step(
-        &mut self,
-        w: &mut impl fmt::Write,
-        t: SimTime,
-        c: usize,
-        probe: ProbeKind,
-    ) -> fmt::Result {
-        let name = self.name(c).to_owned();
-        let siblings: Vec<String> = (0..self.trace.names.len())
-            .filter(|&o| o != c && self.pod.container(o).probe(ProbeKind::Readiness).is_some())
-            .map(|o| self.name(o).to_owned())
-            .collect();
-        let triggers = if siblings.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; each of those syncs also triggers the readiness probe of every started container that is not Ready (P45), so {} is probed at every sync while it is not Ready",
-                siblings.join(" and ")
-            )
-        };
-        self.step(
-            w,
-            t,
-            format_args!(
-                "{name} will not run again, yet the pod sync creates its {probe} worker again: every sync calls AddPod, which finds the worker missing (P7); the new worker stores its results in a cache emptied when the old one exited (P20), so they ask for another sync, and it exits (P27); that sync waits for the next relist (R4): from here the kubelet syncs the pod once a second{triggers}"
-            ),
-        )
-    }
-
-    /// `, one every N` for a group of probes at `times`: their spacing when it is even (else
-    /// the probe's period), and why when a churn's syncs probe more often than the period.
-    fn every(&self, c: usize, probe: ProbeKind, times: &[SimTime]) -> String {
-        let period = self.period(c, probe);
-        let period_ms = u64::try_from(period).unwrap_or(0).saturating_mul(1000);
-        let gaps: Vec<u64> = times
-            .windows(2)
-            .map(|p| p[1].saturating_since(p[0]).as_millis())
-            .collect();
-        let even = gaps.windows(2).all(|g| g[0] == g[1]);
-        match gaps.first() {
-            Some(&gap) if even && gap > 0 && gap < period_ms && self.churn.iter().any(|&b| b) => {
-                format!(
-                    ", one every {} (not every {period}s: each sync of the re-created workers above triggers it, P45)",
-                    Took(SimDuration::from_millis(gap))
-                )
-            }
-            _ => format!(", one every {period}s"),
-        }
-    }
-
     fn recent_kill(&self, from: usize, i: usize, c: usize) -> bool {
         self.trace.items[from..i - 1]
             .iter()
@@ -937,11 +873,17 @@ impl Story<'_> {
                 Took(grace)
             ),
         };
-        let restart = match (reason, self.pod.restart_policy) {
-            (KillReason::LivenessProbe | KillReason::StartupProbe, RestartPolicy::Never) => {
-                "; restartPolicy is Never, so it will not be restarted"
+        let spec = self.pod.container(c);
+        let restarts = spec.restarts_after_probe_kill(self.pod.restart_policy);
+        let restart = match (reason, restarts) {
+            (KillReason::LivenessProbe | KillReason::StartupProbe, false) => {
+                if spec.restart_policy.is_some() {
+                    "; its own restartPolicy is Never, so it will not be restarted (R20)"
+                } else {
+                    "; restartPolicy is Never, so it will not be restarted"
+                }
             }
-            (KillReason::LivenessProbe | KillReason::StartupProbe, _) => {
+            (KillReason::LivenessProbe | KillReason::StartupProbe, true) => {
                 "; the probe's worker holds until a new container appears (P35)"
             }
             _ => "",
