@@ -690,6 +690,7 @@ mod agenda;
 mod classify;
 mod cycle;
 mod facts;
+mod finished_workers;
 mod ids;
 mod parking;
 mod pod_actions;
