@@ -139,7 +139,7 @@ fn crash_loop_of_an_image_pulled_on_every_start_matches_direct_runs() {
     }
     let (lo, hi) = extremes(&shows);
     assert_eq!((Some(lo), Some(hi)), values(&f.back_off));
-    assert_eq!(lo, SimDuration::from_millis(3001));
+    assert_eq!(lo, SimDuration::from_millis(4001));
     assert_eq!(hi, SimDuration::from_secs(13));
     let (lo, hi) = extremes(&cycles);
     assert_eq!((Some(lo), Some(hi)), values(&f.cycle));

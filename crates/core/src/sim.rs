@@ -604,6 +604,10 @@ impl Simulation {
         // The timer table after the runtime's own deadlines: of two items at one key, the one
         // considered last goes first.
         self.timers.consider(&mut consider);
+        consider(
+            key_of(self.pod_worker.updates.first().map(|u| u.0), Class::Update),
+            Slot::ProbeUpdate,
+        );
         if !self.created {
             consider(Key::new(SimTime::ZERO, Class::Sync), Slot::Create);
         }
@@ -658,6 +662,7 @@ impl Simulation {
                     self.request_sync(trigger, out);
                 }
             }
+            Slot::ProbeUpdate => self.deliver_update(out),
             Slot::Requeue => {
                 if let Some((_, trigger)) = self.timers.requeue.take() {
                     self.request_sync(trigger, out);

@@ -593,16 +593,17 @@ fn readiness_is_probed_by_the_trigger_of_the_first_status_and_the_grid_resets() 
     // P18, P19, P45 (≥1.32): the PLEG sync at 1 triggers a probe; the next ticks are 11, 21.
     let c = container("app").with_probe(ProbeKind::Readiness, probe(http(), |_| {}));
     let r = run(PodSpec::new("p").with_container(c), vec![], 21);
-    // The initial Failure's own sync triggers a second probe at 1
-    // (docs/semantics.md#updates-at-once, E1).
-    assert_eq!(r.times("probe"), ["1", "1", "11", "21"]);
+    // R4: the sync that the initial Failure asks for waits for the relist at 2; the container
+    // is ready by then, so it sends no trigger (docs/semantics.md#pacing, E1).
+    assert_eq!(r.times("probe"), ["1", "11", "21"]);
     assert_eq!(r.texts("ready"), ["1 ready=true"]);
     assert_eq!(r.texts("podReady"), ["1 pod Ready=true"]);
 }
 
 #[test]
 fn readiness_grid_is_not_reset_before_1_32() {
-    // P19: 1.31 keeps the original grid; the triggered probe is extra.
+    // P19: 1.31 keeps the original grid; the triggered probe is extra. R4: the initial
+    // Failure's sync at 2 finds the container ready and triggers nothing.
     let c = container("app").with_probe(ProbeKind::Readiness, probe(http(), |_| {}));
     let profile = Profile::for_minor(31).expect("1.31");
     let r = run_with(
@@ -612,7 +613,7 @@ fn readiness_grid_is_not_reset_before_1_32() {
         vec![],
         20,
     );
-    assert_eq!(r.times("probe"), ["1", "1", "10", "20"]);
+    assert_eq!(r.times("probe"), ["1", "10", "20"]);
 }
 
 #[test]
@@ -628,9 +629,10 @@ fn failing_readiness_is_reprobed_at_every_sync() {
         vec![(0, ProbeKind::Readiness, b)],
         70,
     );
-    // 1: the PLEG sync's trigger, then the trigger of the sync that the initial Failure caused
-    // (docs/semantics.md#updates-at-once); 31: tick; 61: the resync's trigger (grid reset to 91).
-    assert_eq!(r.times("probe"), ["1", "1", "31", "61"]);
+    // 1: the PLEG sync's trigger; 2: the trigger of the sync that the initial Failure caused,
+    // at the next relist (R4, docs/semantics.md#pacing; grid reset to 32); 32: tick; 62: the
+    // resync's trigger.
+    assert_eq!(r.times("probe"), ["1", "2", "32", "62"]);
     // P42: the cache only changes once.
     assert_eq!(r.texts("result"), ["1 readiness result -> Failure"]);
 }
@@ -767,20 +769,23 @@ fn never_policy_stops_the_worker_of_a_terminated_container() {
         .with_probe(ProbeKind::Readiness, probe(http(), |_| {}));
     let r = run(pod, vec![], 60);
     let readiness: Vec<_> = r.texts("result");
-    // The worker records Failure for the terminated container at 11 s and exits before the
-    // sync that result asks for; that sync's AddPod creates it again, the new worker records
-    // its initial Failure in the empty cache and exits, and its sync waits for the next relist:
-    // one re-created worker per second (docs/semantics.md#finished-workers).
-    let mut expected: Vec<String> = [
-        "1 readiness result -> Failure",
-        "1 readiness result -> Success",
-        "11 readiness result -> Failure",
-    ]
-    .map(str::to_owned)
-    .into();
-    expected.extend((11..=60).map(|t| format!("{t} readiness result -> Failure")));
-    assert_eq!(readiness, expected);
-    // None of those workers probes: each exits at its first doProbe.
+    assert_eq!(
+        readiness[..4],
+        [
+            "1 readiness result -> Failure",
+            "1 readiness result -> Success",
+            "11 readiness result -> Failure",
+            // docs/semantics.md#finished-workers: the sync this Failure asks for re-creates the
+            // worker (AddPod), which records Failure and stops again; each of those syncs waits
+            // for the next relist (R4), so this goes on once a second.
+            "11 readiness result -> Failure",
+        ]
+    );
+    let churn: Vec<String> = (12..=60)
+        .map(|t| format!("{t} readiness result -> Failure"))
+        .collect();
+    assert_eq!(readiness[4..], churn[..]);
+    // After recording Failure for the terminated container each worker exits: no more probes.
     assert!(
         r.times("probe").iter().all(|t| t == "1"),
         "{:?}",
@@ -859,6 +864,57 @@ mod init;
 mod lifecycle;
 mod restart_rules;
 mod versions;
+
+#[test]
+fn delayed_updates_each_make_their_own_sync() {
+    // R1, R2, R3, R4 (docs/semantics.md#delayed-syncs): with a 250 ms delay the updates of
+    // readiness failures at 21 and 21.1 reach the pod worker at 21.25 and 21.35. The first
+    // starts a sync at once; the second asks for one of its own, which waits for the relist at
+    // 22. Neither is absorbed by the other.
+    let failing = |latency_ms: u64| {
+        per_instance(move |_, up| Response {
+            answer: Answer::Status(if up < SimDuration::from_secs(15) {
+                200
+            } else {
+                503
+            }),
+            latency: SimDuration::from_millis(latency_ms),
+        })
+    };
+    let readiness = || {
+        probe(http(), |t| {
+            t.period_seconds = 10;
+            t.failure_threshold = 1;
+        })
+    };
+    let pod = PodSpec::new("p")
+        .with_container(container("a").with_probe(ProbeKind::Readiness, readiness()))
+        .with_container(container("b").with_probe(ProbeKind::Readiness, readiness()));
+    let kubelet = KubeletConfig {
+        probe_sync_delay: SimDuration::from_millis(250),
+        ..KubeletConfig::default()
+    };
+    let r = run_with(
+        pod,
+        Profile::for_minor(37).expect("1.37"),
+        kubelet,
+        vec![
+            (0, ProbeKind::Readiness, failing(0)),
+            (1, ProbeKind::Readiness, failing(100)),
+        ],
+        25,
+    );
+    let syncs: Vec<_> = r
+        .texts("sync")
+        .into_iter()
+        .filter(|s| s.ends_with("(probe)"))
+        .collect();
+    assert_eq!(
+        syncs[syncs.len() - 2..],
+        ["21.25 pod sync (probe)", "22 pod sync (probe)"],
+        "{syncs:#?}"
+    );
+}
 
 #[test]
 fn the_start_phase_delays_only_the_pods_first_start_off_the_tick_grid() {
