@@ -370,3 +370,56 @@ fn checked_every_second(name: &str) -> crate::spec::ContainerSpec {
         .with_probe(ProbeKind::Readiness, every_second())
         .with_probe(ProbeKind::Liveness, every_second())
 }
+
+/// P26, sim/facts.rs: a probe result that has the pod synced within its own step (a liveness
+/// failure, a readiness or startup change) states `status_may_change`, so that parked workers
+/// are looked at again before the next item. No run shows the call today: the sync in the step
+/// generates the status from the snapshot the last relist's own sync already wrote, so a
+/// parked worker's reading (terminal, another instance) cannot change there, and the both-ways
+/// property above cannot fail without it. The fact is pinned here, step by step, instead.
+#[test]
+fn a_probe_result_that_syncs_in_its_step_has_parked_workers_looked_at_again() {
+    use crate::spec::ContainerSpec;
+    let c = ContainerSpec::new("app", "example/app:1.0")
+        .with_probe(ProbeKind::Startup, every_second())
+        .with_probe(ProbeKind::Liveness, every_second());
+    let pod = PodSpec::new("p").with_container(c);
+    let mut sim = Simulation::new(
+        pod.clone(),
+        Profile::newest(),
+        KubeletConfig::default(),
+        7,
+        behaviours_like(&pod),
+    );
+    sim.shortcuts.steady_ticks = false;
+    let mut sink = VecSink::default();
+    let mut out = Out {
+        sink: &mut sink,
+        error: None,
+        stop: false,
+    };
+    let end = SimTime::from_secs(300);
+    let mut syncs = 0;
+    // `run_until`'s loop, one item at a time, without the lane and fast-forward.
+    loop {
+        let (key, slot) = sim.next_due();
+        if key == Key::NEVER || key.at() > end {
+            break;
+        }
+        sim.now = key.at();
+        let before = out.sink.records.len();
+        sim.dispatch(slot, &mut out);
+        let synced_by_probe = out.sink.records[before..]
+            .iter()
+            .any(|r| r.kind == "sync" && r.text == "pod sync (probe)");
+        if matches!(slot, Slot::Worker(_)) && synced_by_probe {
+            syncs += 1;
+            assert!(
+                sim.shortcuts.recheck_parked,
+                "the probe sync at {} left parked workers unchecked",
+                sim.now
+            );
+        }
+    }
+    assert!(syncs >= 3, "{syncs} syncs by a probe result");
+}
