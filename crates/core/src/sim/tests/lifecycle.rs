@@ -276,3 +276,47 @@ fn a_kubelet_restart_forgets_the_back_off() {
         ["0", "3", "15", "37", "79", "161", "200", "212"]
     );
 }
+
+#[test]
+fn a_deletion_or_kubelet_restart_planned_between_two_legs_comes_at_its_instant() {
+    // P14, R22, sim/facts.rs (`kubelet_timers_changed`): planned after a leg that ended between
+    // two relists, a deletion or a kubelet restart comes at its instant, exactly as when it is
+    // planned before the run, not at the next kubelet-wide item.
+    let at = SimTime::from_millis(95_500);
+    let plans: [fn(&mut Simulation, SimTime); 2] = [
+        |s, at| s.delete_at(at, Some(SimDuration::from_secs(10))),
+        |s, at| s.restart_kubelet_at(at),
+    ];
+    for plan in plans {
+        let upfront = run_plan(
+            healthy(),
+            Profile::newest(),
+            KubeletConfig::default(),
+            |s| plan(s, at),
+            200,
+        );
+        let pod = healthy();
+        let behaviours = Behaviours::new(&pod);
+        let mut sim = Simulation::new(
+            pod,
+            Profile::newest(),
+            KubeletConfig::default(),
+            7,
+            behaviours,
+        );
+        let mut sink = VecSink::default();
+        sim.run_until(SimTime::from_millis(95_200), &mut sink)
+            .expect("run");
+        plan(&mut sim, at);
+        sim.run_until(SimTime::from_secs(200), &mut sink)
+            .expect("run");
+        assert!(
+            sink.records
+                .iter()
+                .any(|r| r.t == at && matches!(r.kind, "delete" | "kubeletRestart")),
+            "{:#?}",
+            sink.records
+        );
+        assert_eq!(sink.records, upfront.records);
+    }
+}
