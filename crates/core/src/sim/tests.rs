@@ -837,8 +837,8 @@ fn the_start_phase_delays_only_the_pods_first_start_off_the_tick_grid() {
     assert_eq!(
         starts,
         [
-            "3.5 started (restartCount 0)",
-            "110 started (restartCount 1)"
+            "3.5 new instance, restartCount 0",
+            "110 new instance, restartCount 1"
         ]
     );
     let kills: Vec<String> = sink
