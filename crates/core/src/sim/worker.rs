@@ -139,10 +139,6 @@ pub(super) struct Prober {
     pub(super) cache: PerWorker<Option<(u64, ProbeResult)>>,
     /// When the kubelet (and its prober manager) last started, if during the run (P5).
     pub(super) kubelet_started: Option<SimTime>,
-    /// Set from a doProbe that finds its container finished for good until its worker has
-    /// exited: `Some(true)` once its results asked for a sync, which waits for the exit
-    /// (`exit_stopped`). `None` between events.
-    pub(super) hold_sync: Option<bool>,
 }
 
 impl Prober {
@@ -158,7 +154,6 @@ impl Prober {
             worker_by,
             workers: PerWorker::from_vec(workers),
             kubelet_started: None,
-            hold_sync: None,
         }
     }
 }
@@ -259,7 +254,6 @@ impl Prober {
             cache,
             kubelet_started,
             // Only set inside one doProbe.
-            hold_sync: _,
         } = self;
         v.exact(*alive as u64);
         for (worker, slot) in workers.iter_mut().zip(cache.iter_mut()) {
@@ -542,7 +536,7 @@ impl Simulation {
             match step {
                 DoProbe::Continue => {}
                 DoProbe::Stop => {
-                    self.exit_stopped(w, out);
+                    self.exit_worker(w);
                     return;
                 }
                 DoProbe::InFlight => return,
@@ -558,7 +552,7 @@ impl Simulation {
     ) {
         match step {
             DoProbe::Continue => self.worker_wait(w, out),
-            DoProbe::Stop => self.exit_stopped(w, out),
+            DoProbe::Stop => self.exit_worker(w),
             DoProbe::InFlight => {}
         }
     }
@@ -665,11 +659,7 @@ impl Simulation {
     }
 
     /// doProbe's checks and the start of its probe (P22–P31).
-    pub(super) fn do_probe_checks<S: Sink>(
-        &mut self,
-        w: WorkerId,
-        out: &mut Out<'_, S>,
-    ) -> DoProbe {
+    pub(super) fn do_probe<S: Sink>(&mut self, w: WorkerId, out: &mut Out<'_, S>) -> DoProbe {
         let now = self.now;
         let (c, kind) = (
             self.prober.workers[w].container,
