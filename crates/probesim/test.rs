@@ -14,6 +14,7 @@ use probesim_scenario::run::{describe_horizon, RunFailure, MAX_LISTED_EVENTS};
 use probesim_scenario::scenario::{
     horizon, Edits, ManifestRun, ManifestScenario, Overrides, Scenario,
 };
+use probesim_scenario::timing::Timing;
 use probesim_script::ScriptPlayer;
 
 use crate::error::{Error, ErrorKind};
@@ -61,6 +62,10 @@ pub(crate) struct Recipe {
     pub(crate) keyed: Vec<Keyed>,
     pub(crate) kubernetes: Option<String>,
     pub(crate) seed: Option<u64>,
+    /// The start phase ([`Test::phase`]).
+    pub(crate) phase: Option<SimDuration>,
+    /// The kubelet's jitter drawn from the seed ([`Test::jitter`]).
+    pub(crate) jitter: bool,
     pub(crate) horizon: Option<Horizon>,
     /// `--set PATH=VALUE` edits of the pod, in order.
     pub(crate) sets: Vec<String>,
@@ -135,6 +140,8 @@ impl Test {
                 keyed: Vec::new(),
                 kubernetes: None,
                 seed: None,
+                phase: None,
+                jitter: false,
                 horizon: None,
                 sets: Vec::new(),
                 outside_tree: false,
@@ -289,6 +296,31 @@ impl Test {
     pub fn seed(mut self, seed: u64) -> Test {
         self.recipe.seed = Some(seed);
         self
+    }
+
+    /// How much later than its sync the pod's first container starts (`--phase`, the
+    /// scenario's `phase`): the start's offset on the probe workers' tick grid, at most 1h.
+    /// Later starts are not moved. On 1.21+ this, not the seed, is what puts the app's clock
+    /// anywhere between two ticks (docs/property-testing.md#which-input-covers-what).
+    #[must_use]
+    pub fn phase(mut self, phase: SimDuration) -> Test {
+        self.recipe.phase = Some(phase);
+        self
+    }
+
+    /// Draw the kubelet's jitters (requeue, resync, the back-off expiry on 1.35+) from the
+    /// seed (`--jitter`, `kubelet.jitter: true`).
+    #[must_use]
+    pub fn jitter(mut self) -> Test {
+        self.recipe.jitter = true;
+        self
+    }
+
+    /// One timing of the space `probesim run --spread` and `check --timings` explore: its
+    /// seed, its phase, and the kubelet's jitter on ([`Timing::apply`]).
+    #[must_use]
+    pub fn timing(self, timing: Timing) -> Test {
+        self.seed(timing.seed).phase(timing.phase).jitter()
     }
 
     /// How long to simulate, in the duration syntax: `"10m"`, `"90s"` (`--for`).
@@ -498,6 +530,7 @@ impl Recipe {
                     .scenario
                     .apply(&overrides)
                     .map_err(|e| input(text, &e))?;
+                self.set_timing(&mut built.scenario)?;
                 Ok(Loaded::Manifest(built))
             }
             Input::Scenario { file, text } => {
@@ -524,12 +557,23 @@ impl Recipe {
                     Tree::of(Some(std::path::Path::new(file)), "Test::allow_outside_tree")
                 };
                 let mut files = References::new(tree);
-                let scenario =
+                let mut scenario =
                     Scenario::load_edited(text, file, &mut files, &overrides, &self.edits())
                         .map_err(|e| input(text, &e))?;
+                self.set_timing(&mut scenario)?;
                 Ok(Loaded::Scenario(scenario))
             }
         }
+    }
+
+    /// The phase and jitter given ([`Test::phase`], [`Test::jitter`]) set on `scenario`.
+    pub(crate) fn set_timing(&self, scenario: &mut Scenario) -> Result<(), Error> {
+        if let Some(p) = self.phase {
+            scenario.phase = probesim_scenario::scenario::phase(p)
+                .map_err(|m| Error::new(ErrorKind::Input, format!("--phase: {m}")))?;
+        }
+        scenario.kubelet.jitter |= self.jitter;
+        Ok(())
     }
 }
 
@@ -613,6 +657,7 @@ pub(crate) fn simulation(
         scenario.seed,
         behaviours,
     );
+    sim.delay_first_start(scenario.phase);
     if let Some((at, grace)) = scenario.delete_at {
         sim.delete_at(at, grace);
     }

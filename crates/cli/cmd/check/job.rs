@@ -7,7 +7,7 @@ use probesim_kube::error::InputError;
 use probesim_kube::yaml::SourceId;
 use probesim_report::check::{CheckResult, Problem, SnapshotCheck, SnapshotState};
 use probesim_report::{render, Format};
-use probesim_scenario::run::{check_with, RunFailure};
+use probesim_scenario::run::{check_timings, RunFailure};
 use probesim_scenario::scenario::{Edits, Overrides, Scenario};
 
 use probesim::input::{self, Tree};
@@ -49,6 +49,8 @@ pub struct Options {
     pub allow_outside_tree: bool,
     /// `--set` edits of every scenario's pod.
     pub sets: Vec<String>,
+    /// `--timings N`: check every expectation over N timings too.
+    pub timings: Option<usize>,
 }
 
 /// What a job found, and the error text for standard error.
@@ -151,7 +153,7 @@ impl Task<'_> {
             }
         };
         let kubernetes = Some(scenario.profile.version());
-        let failures = match check_with(&scenario, options.fast_forward) {
+        let failures = match check_timings(&scenario, options.timings, options.fast_forward) {
             Ok(f) => f,
             Err(RunFailure::NoDuration) => {
                 let message = NO_DURATION.to_owned();

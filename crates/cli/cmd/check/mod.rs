@@ -84,6 +84,7 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
         fast_forward: !args.no_fast_forward,
         allow_outside_tree: args.allow_outside_tree,
         sets: args.set.clone(),
+        timings: args.timings.map(|n| n as usize),
     };
     let threads = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),

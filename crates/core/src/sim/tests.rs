@@ -811,3 +811,44 @@ mod exec_fidelity;
 mod init;
 mod lifecycle;
 mod versions;
+
+#[test]
+fn the_start_phase_delays_only_the_pods_first_start_off_the_tick_grid() {
+    // docs/semantics.md#start-phase: the first start waits 3.5 s after its sync; the liveness
+    // grid stays where the worker began (10, 20, …), so the process is 6.5 s old at its first
+    // tick; the restart after the kill (R16) is not delayed.
+    let mut behaviours = Behaviours::new(&kubia());
+    let i = behaviours.add(five_ok_then_500());
+    behaviours.bind(0, ProbeKind::Liveness, i);
+    let mut sim = Simulation::new(
+        kubia(),
+        Profile::newest(),
+        KubeletConfig::default(),
+        7,
+        behaviours,
+    );
+    sim.delay_first_start(SimDuration::from_millis(3500));
+    let mut sink = VecSink::default();
+    sim.run_until(SimTime::from_secs(120), &mut sink)
+        .expect("run");
+    let starts: Vec<String> = sink
+        .records
+        .iter()
+        .filter(|r| r.kind == "start")
+        .map(|r| format!("{} {}", r.t, r.text))
+        .collect();
+    assert_eq!(
+        starts,
+        [
+            "3.5 started (restartCount 0)",
+            "110 started (restartCount 1)"
+        ]
+    );
+    let kills: Vec<String> = sink
+        .records
+        .iter()
+        .filter(|r| r.kind == "kill")
+        .map(|r| r.t.to_string())
+        .collect();
+    assert_eq!(kills, ["80"]);
+}

@@ -50,6 +50,7 @@ const SCENARIO_FIELDS: &[&str] = &[
     "kubernetes",
     "featureGates",
     "seed",
+    "phase",
     "duration",
     "kubelet",
     "pod",
@@ -156,6 +157,9 @@ pub struct Scenario {
     pub feature_gates: Vec<GateOverride>,
     /// `seed` (default 0).
     pub seed: u64,
+    /// `phase` (default 0): how much later than its sync the pod's first container starts,
+    /// its offset on the probe workers' tick grid (docs/scenario-format.md#phase).
+    pub phase: SimDuration,
     /// `duration`: how much virtual time to simulate. Required once overrides are applied
     /// ([`Scenario::apply`]).
     pub duration: Option<SimTime>,
@@ -232,6 +236,12 @@ impl ManifestScenario {
         if s.seed != 0 {
             out.push_str(&format!("seed: {}\n", s.seed));
         }
+        if !s.phase.is_zero() {
+            out.push_str(&format!(
+                "phase: {}\n",
+                emit::string(&probesim_script::format_duration(s.phase))
+            ));
+        }
         if let Some(d) = s.duration {
             out.push_str(&format!(
                 "duration: {}\n",
@@ -239,6 +249,9 @@ impl ManifestScenario {
                     d.saturating_since(SimTime::ZERO)
                 ))
             ));
+        }
+        if s.kubelet.jitter {
+            out.push_str("kubelet:\n  jitter: true\n");
         }
         out.push_str("pod:");
         emit::node_value(&mut out, &self.pod, 2);
@@ -641,6 +654,7 @@ impl Scenario {
             self.seed,
             behaviours,
         );
+        sim.delay_first_start(self.phase);
         if let Some((at, grace)) = self.delete_at {
             sim.delete_at(at, grace);
         }
@@ -648,6 +662,26 @@ impl Scenario {
             sim.restart_kubelet_at(at);
         }
         sim
+    }
+}
+
+/// The longest start phase (`phase`, `--phase`): an hour, longer than any probe period worth
+/// simulating.
+pub const MAX_PHASE: SimDuration = SimDuration::from_secs(3600);
+
+/// A start phase (`phase`, `--phase`) if it is at most [`MAX_PHASE`]; otherwise the error to
+/// report.
+///
+/// # Errors
+/// The message for a phase past the limit.
+pub fn phase(d: SimDuration) -> Result<SimDuration, String> {
+    if d <= MAX_PHASE {
+        Ok(d)
+    } else {
+        Err(format!(
+            "the start phase must be at most 1h (the offset of the first start on the probe workers' tick grid), found {}",
+            probesim_script::format_duration(d)
+        ))
     }
 }
 
