@@ -176,7 +176,7 @@ pub fn container() -> impl Strategy<Value = ContainerSpec> {
 
 /// A container named from `names` with 0–3 probes (at most one of each kind) and an
 /// [`app_spec`].
-fn probed_container(names: &[&'static str]) -> impl Strategy<Value = ContainerSpec> {
+fn probed_container(names: &[&'static str]) -> impl Strategy<Value = ContainerSpec> + use<> {
     (
         prop::sample::select(names.to_vec()),
         prop::sample::select(vec!["example/app:1.0", "example/app:latest", "busybox"]),
@@ -444,7 +444,7 @@ pub fn response_for(
 }
 
 /// An [`AnswerTable`] of 1–6 responses fit for `probe`.
-pub fn answer_table(probe: &ProbeSpec) -> impl Strategy<Value = AnswerTable> {
+pub fn answer_table(probe: &ProbeSpec) -> impl Strategy<Value = AnswerTable> + use<> {
     prop::collection::vec(
         response_for(family(probe.handler()), probe.timeout()),
         1..=6,
@@ -509,7 +509,7 @@ impl Case {
 /// `StartupProbe` is off (1.19 only) the API server drops startup probes, and so does this;
 /// where gate `SidecarContainers` is off the API server drops an init container's
 /// `restartPolicy` (R58), and the probes it would then reject (P61) are left out.
-pub fn pod_for(profile: &Profile) -> impl Strategy<Value = PodSpec> {
+pub fn pod_for(profile: &Profile) -> impl Strategy<Value = PodSpec> + use<> {
     let profile = profile.clone();
     pod().prop_map(move |pod| fit_to(&profile, pod))
 }

@@ -708,6 +708,8 @@ mod timers;
 mod worker;
 
 #[cfg(test)]
+mod cycle_tests;
+#[cfg(test)]
 mod hot_path_tests;
 #[cfg(test)]
 mod kubelet_tests;
