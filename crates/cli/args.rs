@@ -77,6 +77,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
 
+    /// Timing of the runtime's steps, overriding the scenario's `timing`: realistic (latencies,
+    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
+    pub timing: Option<String>,
+
     /// Show every event in the timeline, including pod syncs, as the exact table.
     #[arg(long, short = 'v')]
     pub verbose: bool,
@@ -133,6 +138,11 @@ pub struct CheckArgs {
     /// `1.30,1.37`, or `all` for 1.19 to 1.37; one result per scenario and release.
     #[arg(long, value_name = "VERSIONS")]
     pub kubernetes: Option<String>,
+
+    /// Timing of the runtime's steps, overriding the scenario's `timing`: realistic (latencies,
+    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
+    pub timing: Option<String>,
 
     /// Also compare each scenario's timeline with the snapshot file beside it (`NAME.snap`;
     /// `NAME@1.30.snap` under --kubernetes); a difference or a missing snapshot fails.
@@ -330,6 +340,11 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
 
+    /// Timing of the runtime's steps, overriding the scenario's `timing`: realistic (latencies,
+    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
+    pub timing: Option<String>,
+
     /// The manifest options, as for `run`.
     #[command(flatten)]
     pub manifest: ManifestArgs,
@@ -349,6 +364,7 @@ impl ExplainArgs {
             for_: self.for_.clone(),
             seed: self.seed,
             kubernetes: self.kubernetes.clone(),
+            timing: self.timing.clone(),
             verbose: false,
             at: None,
             only: None,
@@ -404,6 +420,11 @@ pub struct CompareArgs {
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
 
+    /// Timing of the runtime's steps, overriding the files' `timing`: realistic (latencies,
+    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
+    pub timing: Option<String>,
+
     /// Text only: leave the analysis figures out (they take a few hundred simulations).
     #[arg(long)]
     pub no_analysis: bool,
@@ -445,6 +466,7 @@ impl CompareArgs {
             for_: self.for_.clone(),
             seed: self.seed,
             kubernetes: self.kubernetes.clone(),
+            timing: self.timing.clone(),
             verbose: false,
             at: None,
             only: None,

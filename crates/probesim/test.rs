@@ -12,7 +12,7 @@ use probesim_kube::catalog;
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::run::{describe_horizon, RunFailure, MAX_LISTED_EVENTS};
 use probesim_scenario::scenario::{
-    horizon, Edits, ManifestRun, ManifestScenario, Overrides, Scenario,
+    horizon, Edits, ManifestRun, ManifestScenario, Overrides, Scenario, Timing,
 };
 use probesim_script::ScriptPlayer;
 
@@ -61,6 +61,8 @@ pub(crate) struct Recipe {
     pub(crate) keyed: Vec<Keyed>,
     pub(crate) kubernetes: Option<String>,
     pub(crate) seed: Option<u64>,
+    /// [`Test::timing`].
+    pub(crate) timing: Option<Timing>,
     pub(crate) horizon: Option<Horizon>,
     /// `--set PATH=VALUE` edits of the pod, in order.
     pub(crate) sets: Vec<String>,
@@ -135,6 +137,7 @@ impl Test {
                 keyed: Vec::new(),
                 kubernetes: None,
                 seed: None,
+                timing: None,
                 horizon: None,
                 sets: Vec::new(),
                 outside_tree: false,
@@ -288,6 +291,15 @@ impl Test {
     #[must_use]
     pub fn seed(mut self, seed: u64) -> Test {
         self.recipe.seed = Some(seed);
+        self
+    }
+
+    /// The timing of the runtime's steps (`--timing`): [`Timing::Realistic`] (latencies, pulls
+    /// and the kubelet's jitter as on a real node, docs/semantics.md#runtime-durations) or
+    /// [`Timing::Exact`] (zero-latency canonical timing), over the file's `timing`.
+    #[must_use]
+    pub fn timing(mut self, timing: Timing) -> Test {
+        self.recipe.timing = Some(timing);
         self
     }
 
@@ -466,6 +478,7 @@ impl Recipe {
             duration,
             seed: self.seed,
             kubernetes: self.kubernetes.clone(),
+            timing: self.timing,
         })
     }
 

@@ -177,6 +177,9 @@ pub fn load(
             duration: Some(probesim_core::SimTime::from_secs(1)),
             seed: None,
             kubernetes: options.kubernetes.clone(),
+            // The figures are swept over the grids' phases under canonical timing
+            // (docs/analysis.md).
+            timing: Some(probesim_scenario::scenario::Timing::Exact),
         };
         let edits = Edits {
             apps: options.apps.clone(),

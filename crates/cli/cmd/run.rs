@@ -8,7 +8,7 @@ use probesim_kube::catalog;
 use probesim_report::{render_explain, render_with, Filter, Format, ViewOptions};
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::run::RunFailure;
-use probesim_scenario::scenario::{horizon, Edits, ManifestRun, Overrides, Scenario};
+use probesim_scenario::scenario::{horizon, Edits, ManifestRun, Overrides, Scenario, Timing};
 
 use crate::args::{ManifestArgs, RunArgs};
 use crate::cmd::{print_error, print_notes, read_input, references, scenario_file};
@@ -239,6 +239,7 @@ pub fn load_scenario(args: &RunArgs) -> Result<Loaded, ExitStatus> {
         duration,
         seed: args.seed,
         kubernetes: args.kubernetes.clone(),
+        timing: args.timing.as_deref().and_then(Timing::parse),
     };
     let scenario = if catalog::is_manifest(&text) {
         let run = ManifestRun {

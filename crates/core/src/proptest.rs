@@ -161,6 +161,8 @@ pub fn app_spec() -> impl Strategy<Value = AppSpec> {
     (pull, exit, sigterm, pre_stop)
         .prop_map(|(pull, exit, sigterm, pre_stop)| AppSpec {
             pull,
+            pull_then: None,
+            image_present: false,
             exit,
             sigterm,
             pre_stop,

@@ -8,7 +8,7 @@ use probesim_kube::yaml::SourceId;
 use probesim_report::check::{CheckResult, Problem, SnapshotCheck, SnapshotState};
 use probesim_report::{render, Format};
 use probesim_scenario::run::{check_with, RunFailure};
-use probesim_scenario::scenario::{Edits, Overrides, Scenario};
+use probesim_scenario::scenario::{Edits, Overrides, Scenario, Timing};
 
 use probesim::input::{self, Tree};
 
@@ -49,6 +49,8 @@ pub struct Options {
     pub allow_outside_tree: bool,
     /// `--set` edits of every scenario's pod.
     pub sets: Vec<String>,
+    /// `--timing`, over every scenario's `timing`.
+    pub timing: Option<Timing>,
 }
 
 /// What a job found, and the error text for standard error.
@@ -122,6 +124,7 @@ impl Task<'_> {
         }
         let overrides = Overrides {
             kubernetes: release.clone(),
+            timing: options.timing,
             ..Overrides::default()
         };
         let edits = Edits {

@@ -84,6 +84,10 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
         fast_forward: !args.no_fast_forward,
         allow_outside_tree: args.allow_outside_tree,
         sets: args.set.clone(),
+        timing: args
+            .timing
+            .as_deref()
+            .and_then(probesim_scenario::scenario::Timing::parse),
     };
     let threads = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),

@@ -810,4 +810,5 @@ fn minor(m: u8) -> Profile {
 mod exec_fidelity;
 mod init;
 mod lifecycle;
+mod runtime_durations;
 mod versions;
