@@ -245,6 +245,9 @@ impl ManifestScenario {
         if s.seed != 0 {
             out.push_str(&format!("seed: {}\n", s.seed));
         }
+        if s.timing != Timing::default() {
+            out.push_str(&format!("timing: {}\n", s.timing));
+        }
         if let Some(d) = s.duration {
             out.push_str(&format!(
                 "duration: {}\n",

@@ -1,5 +1,5 @@
 //! How long the runtime's steps take (`timing:`, `runtime:`, docs/scenario-format.md#timing):
-//! `exact` is the canonical zero-latency timing (contract §2.2), `realistic` gives every knob the
+//! `exact` is the canonical zero-latency timing (docs/semantics.md#order), `realistic` gives every knob the
 //! file leaves out the default of docs/semantics.md#runtime-durations. The knobs the file sets
 //! are kept as written ([`TimingBase`]), so that `--timing` can choose again after loading.
 
@@ -61,9 +61,9 @@ pub const DEFAULT_START: SimDuration = SimDuration::from_millis(200);
 /// Realistic default: from the kubelet's `StopContainer` to the signal reaching the process.
 pub const DEFAULT_KILL: SimDuration = SimDuration::from_millis(20);
 /// Realistic default: the first pull of an image the node does not have.
-pub const DEFAULT_PULL_FIRST: SimDuration = SimDuration::from_secs(3);
+pub const DEFAULT_PULL_FIRST: SimDuration = SimDuration::from_millis(1500);
 /// Realistic default: a pull of an image the node has (a manifest check with the registry).
-pub const DEFAULT_PULL_THEN: SimDuration = SimDuration::from_millis(700);
+pub const DEFAULT_PULL_THEN: SimDuration = SimDuration::from_millis(500);
 /// Realistic default: how long a plain init container (no `exit:`) runs before it exits 0.
 pub const DEFAULT_INIT_RUN: SimDuration = SimDuration::from_secs(1);
 
@@ -278,7 +278,7 @@ mod tests {
 
     #[test]
     fn exact_is_the_default_and_changes_nothing() {
-        // Contract §2.2: canonical timing unless the file or --timing says otherwise.
+        // docs/semantics.md#runtime-durations: exact unless the file or --timing says otherwise.
         let s = load(&with_pod("")).unwrap();
         assert_eq!(s.timing, Timing::Exact);
         assert_eq!(s.kubelet, KubeletConfig::default());
