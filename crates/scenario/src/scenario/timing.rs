@@ -19,8 +19,8 @@ pub(super) const RUNTIME_FIELDS: &[&str] = &["start", "kill", "initRun"];
 /// Which timing a scenario runs with (`timing:`, `--timing`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Timing {
-    /// Today's canonical timing: runtime steps take no time, the kubelet's jitters take their
-    /// lower bounds, pulls take only what the file says.
+    /// The canonical timing: runtime steps take no time, the kubelet's jitters take their
+    /// lower bounds, pulls take only what the file says. The default.
     #[default]
     Exact,
     /// Every knob the file leaves out takes the default measured on real nodes
@@ -158,6 +158,18 @@ impl Loader<'_> {
 }
 
 impl Scenario {
+    /// This scenario under `timing`: the knobs the file sets keep their values, the others take
+    /// that timing's defaults (as `--timing` would give them).
+    #[must_use]
+    pub fn with_timing(&self, timing: Timing) -> Scenario {
+        let mut s = self.clone();
+        if s.timing != timing {
+            s.timing = timing;
+            s.apply_timing();
+        }
+        s
+    }
+
     /// Gives the knobs the file leaves out the defaults of `self.timing`, from
     /// [`Scenario::timing_base`]; the timing's notes replace the previous ones.
     pub(super) fn apply_timing(&mut self) {
@@ -239,7 +251,7 @@ impl Scenario {
                 .collect();
             if !assumed.is_empty() {
                 notes.push(format!(
-                    "{file}: no `sigterm:` for {}: each process is taken to die of SIGTERM as soon as it arrives (exit code 143); write `apps.<name>.sigterm` (\"ignore\", \"exit after 5s\") to say otherwise",
+                    "{file}: no `sigterm:` for {}: each process is taken to die of SIGTERM as soon as it arrives (exit code 143); write `apps.<name>.sigterm` or pass `--sigterm 'NAME: ignore'` (or \"exit after 5s\") to say otherwise",
                     assumed.join(", ")
                 ));
             }
@@ -283,6 +295,10 @@ mod tests {
         assert_eq!(s.timing, Timing::Exact);
         assert_eq!(s.kubelet, KubeletConfig::default());
         assert_eq!(s.pod.containers[0].app, AppSpec::default());
+        assert_eq!(
+            s.with_timing(Timing::Realistic).kubelet.start_latency,
+            DEFAULT_START
+        );
     }
 
     #[test]
@@ -391,7 +407,7 @@ mod tests {
     fn plain_init_containers_complete_under_realistic_timing_with_a_note() {
         // R63: a plain init container exits 0 after `runtime.initRun` (1 s by default); under
         // exact timing it never exits, and a note says the main containers never start.
-        let s = load(INIT_POD).unwrap();
+        let s = load(&INIT_POD.replace("duration: 1m\n", "duration: 1m\ntiming: exact\n")).unwrap();
         assert_eq!(s.pod.init_containers[0].app.exit, None);
         assert!(
             s.notes
