@@ -86,8 +86,18 @@ fn scenario_replay(recipe: &Recipe, text: &str, file: &str, scenario: &Scenario)
     if !replay.ends_with('\n') {
         replay.push('\n');
     }
+    let mut timing = String::new();
+    if recipe.phase.is_some() {
+        timing.push_str(&format!(
+            " --phase {}",
+            probesim_script::format_duration(scenario.phase)
+        ));
+    }
+    if recipe.jitter {
+        timing.push_str(" --jitter");
+    }
     replay.push_str(&format!(
-        "# replay: probesim run {} --seed {} --kubernetes {}{}\n",
+        "# replay: probesim run {} --seed {}{timing} --kubernetes {}{}\n",
         probesim_kube::printable::printable(file),
         scenario.seed,
         scenario.profile.version(),

@@ -421,6 +421,15 @@ impl Simulation {
         self.kubelet_timers_changed();
     }
 
+    /// Delays the pod's first container start by `phase` after the sync that starts it: the
+    /// start's offset on the probe workers' tick grid (docs/semantics.md#start-phase). Later
+    /// starts are not delayed.
+    pub fn delay_first_start(&mut self, phase: SimDuration) {
+        if !self.created {
+            self.runtime.phase = phase;
+        }
+    }
+
     /// Restarts the kubelet process at `at`: probe workers, result caches, back-off entries and
     /// the pod worker's state are lost; containers keep running; the new kubelet syncs the pod
     /// at once (P5, P14, P25, P45).
@@ -631,6 +640,11 @@ impl Simulation {
             Slot::PullEnd => {
                 self.pod_worker.job.pull_end = None;
                 match self.pod_worker.job.stage {
+                    Some(Stage::Phase(i)) => {
+                        self.runtime.phase = SimDuration::ZERO;
+                        self.pod_worker.job.stage = Some(Stage::Start(i));
+                        self.advance_job(out);
+                    }
                     Some(Stage::Pull(i)) => {
                         let c = self.pod_worker.job.starts[i];
                         let spec = self.pod.container(c.index());
@@ -700,6 +714,7 @@ mod agenda;
 mod classify;
 mod cycle;
 mod facts;
+mod finished_workers;
 mod ids;
 mod parking;
 mod pod_actions;

@@ -136,6 +136,9 @@ pub struct Expect {
     pub line: Option<usize>,
     /// The assertion.
     pub expectation: Expectation,
+    /// `timings: N`: also checked under the first N timings of the scenario
+    /// ([`crate::timing`], as `probesim check --timings N` checks every expectation).
+    pub timings: Option<u32>,
 }
 
 impl fmt::Display for CountRange {
@@ -328,6 +331,7 @@ impl std::error::Error for Failure {}
 /// let expects = [Expect {
 ///     index: 0,
 ///     line: Some(12),
+///     timings: None,
 ///     expectation: Expectation::Count {
 ///         filter: EventFilter { kind: "kill".into(), ..EventFilter::default() },
 ///         between: (SimTime::ZERO, SimTime::from_secs(60)),

@@ -208,7 +208,10 @@ impl Bench {
             error: None,
             stop: false,
         };
-        match self.sim.do_probe(self.w, &mut out) {
+        let step = self.sim.do_probe(self.w, &mut out);
+        // doProbe alone: the worker's exit, and the sync held back for it, are not part of it.
+        self.sim.prober.hold_sync = None;
+        match step {
             DoProbe::Continue => true,
             DoProbe::Stop => false,
             DoProbe::InFlight => panic!("the fake prober answers at once"),

@@ -36,6 +36,9 @@ pub(super) enum Stage {
     Pull(usize),
     /// The runtime creates and starts `starts[i]` (`KubeletConfig::start_latency`).
     Create(usize),
+    /// Waiting out the start phase before the pod's first container start, `starts[i]`
+    /// ([`Simulation::delay_first_start`]).
+    Phase(usize),
 }
 
 /// The sync in progress (one pod worker, R3).
@@ -313,9 +316,11 @@ impl Simulation {
                     }
                     self.pod_worker.job.stage = Some(Stage::Start(0));
                 }
-                Stage::WaitKill(_) | Stage::WaitPodKill | Stage::Pull(_) | Stage::Create(_) => {
-                    return
-                }
+                Stage::WaitKill(_)
+                | Stage::WaitPodKill
+                | Stage::Pull(_)
+                | Stage::Create(_)
+                | Stage::Phase(_) => return,
                 Stage::Start(i) if i < self.pod_worker.job.starts.len() => {
                     let c = self.pod_worker.job.starts[i];
                     if self.start(c, i, out) {
@@ -436,6 +441,14 @@ impl Simulation {
                     .map_or(expiry, |e| e.min(expiry)),
             );
             return false;
+        }
+        // The pod's first container start waits out the start phase (its offset on the probe
+        // workers' tick grid), once.
+        if !self.runtime.phase.is_zero() {
+            self.pod_worker.job.pull_end = Some(now.saturating_add(self.runtime.phase));
+            self.pod_worker.job.stage = Some(Stage::Phase(i));
+            self.pod_worker.job.changed = true;
+            return true;
         }
         let spec = self.pod.container(c.index());
         let pull = match spec.pull_policy {

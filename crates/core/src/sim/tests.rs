@@ -759,7 +759,7 @@ fn status_goes_from_pending_to_running_at_the_first_relist() {
 
 #[test]
 fn never_policy_stops_the_worker_of_a_terminated_container() {
-    // P27 (≤1.33 rule, and ContainerRestartRules: Never never restarts).
+    // P27 (≤1.33 rule, and ContainerRestartRules: Never never restarts), P20, P7, R4.
     let mut pod = crash_loop(RestartPolicy::Never);
     pod.containers.push(container("other"));
     pod.containers[0] = pod.containers[0]
@@ -767,20 +767,67 @@ fn never_policy_stops_the_worker_of_a_terminated_container() {
         .with_probe(ProbeKind::Readiness, probe(http(), |_| {}));
     let r = run(pod, vec![], 60);
     let readiness: Vec<_> = r.texts("result");
-    assert_eq!(
-        readiness,
-        [
-            "1 readiness result -> Failure",
-            "1 readiness result -> Success",
-            "11 readiness result -> Failure"
-        ]
-    );
-    // After recording Failure for the terminated container the worker exits: no more probes.
+    // The worker records Failure for the terminated container at 11 s and exits before the
+    // sync that result asks for; that sync's AddPod creates it again, the new worker records
+    // its initial Failure in the empty cache and exits, and its sync waits for the next relist:
+    // one re-created worker per second (docs/semantics.md#finished-workers).
+    let mut expected: Vec<String> = [
+        "1 readiness result -> Failure",
+        "1 readiness result -> Success",
+        "11 readiness result -> Failure",
+    ]
+    .map(str::to_owned)
+    .into();
+    expected.extend((11..=60).map(|t| format!("{t} readiness result -> Failure")));
+    assert_eq!(readiness, expected);
+    // None of those workers probes: each exits at its first doProbe.
     assert!(
         r.times("probe").iter().all(|t| t == "1"),
         "{:?}",
         r.times("probe")
     );
+    // The syncs of the churn: one per relist from 12 s, after the one at 11 s.
+    let probe_syncs = r
+        .texts("sync")
+        .into_iter()
+        .filter(|s| {
+            s.ends_with("(probe)")
+                && s.split(' ').next().and_then(|t| t.parse::<u64>().ok()) > Some(11)
+        })
+        .count();
+    assert_eq!(probe_syncs, 49);
+}
+
+#[test]
+fn the_churn_of_a_finished_container_waits_for_the_first_worker_on_1_36() {
+    // P7 (≤1.36: AddPod returns at the first existing worker), P20, P27: `other`'s readiness
+    // worker comes first in AddPod's order and exists, so the finished container's worker is
+    // not created again.
+    let mut pod = crash_loop(RestartPolicy::Never);
+    pod.containers.insert(
+        0,
+        container("other").with_probe(ProbeKind::Readiness, probe(http(), |_| {})),
+    );
+    pod.containers[1] = pod.containers[1]
+        .clone()
+        .with_probe(ProbeKind::Readiness, probe(http(), |_| {}));
+    let profile = Profile::for_minor(36).expect("1.36");
+    let r = run_with(pod.clone(), profile, KubeletConfig::default(), vec![], 60);
+    let failures = r
+        .texts("result")
+        .into_iter()
+        .filter(|s| s.ends_with("Failure"))
+        .count();
+    // The initial Failure of each worker at 1 s, and app's worker's last one.
+    assert_eq!(failures, 3, "{:?}", r.texts("result"));
+    // On 1.37 AddPod skips the existing worker and the churn goes on.
+    let r = run_with(pod, Profile::newest(), KubeletConfig::default(), vec![], 60);
+    let failures = r
+        .texts("result")
+        .into_iter()
+        .filter(|s| s.ends_with("Failure"))
+        .count();
+    assert!(failures > 40, "{:?}", r.texts("result"));
 }
 
 fn sidecar(name: &str) -> ContainerSpec {
@@ -810,5 +857,47 @@ fn minor(m: u8) -> Profile {
 mod exec_fidelity;
 mod init;
 mod lifecycle;
+mod restart_rules;
 mod runtime_durations;
 mod versions;
+
+#[test]
+fn the_start_phase_delays_only_the_pods_first_start_off_the_tick_grid() {
+    // docs/semantics.md#start-phase: the first start waits 3.5 s after its sync; the liveness
+    // grid stays where the worker began (10, 20, …), so the process is 6.5 s old at its first
+    // tick; the restart after the kill (R16) is not delayed.
+    let mut behaviours = Behaviours::new(&kubia());
+    let i = behaviours.add(five_ok_then_500());
+    behaviours.bind(0, ProbeKind::Liveness, i);
+    let mut sim = Simulation::new(
+        kubia(),
+        Profile::newest(),
+        KubeletConfig::default(),
+        7,
+        behaviours,
+    );
+    sim.delay_first_start(SimDuration::from_millis(3500));
+    let mut sink = VecSink::default();
+    sim.run_until(SimTime::from_secs(120), &mut sink)
+        .expect("run");
+    let starts: Vec<String> = sink
+        .records
+        .iter()
+        .filter(|r| r.kind == "start")
+        .map(|r| format!("{} {}", r.t, r.text))
+        .collect();
+    assert_eq!(
+        starts,
+        [
+            "3.5 started (restartCount 0)",
+            "110 started (restartCount 1)"
+        ]
+    );
+    let kills: Vec<String> = sink
+        .records
+        .iter()
+        .filter(|r| r.kind == "kill")
+        .map(|r| r.t.to_string())
+        .collect();
+    assert_eq!(kills, ["80"]);
+}

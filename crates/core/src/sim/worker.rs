@@ -139,6 +139,10 @@ pub(super) struct Prober {
     pub(super) cache: PerWorker<Option<(u64, ProbeResult)>>,
     /// When the kubelet (and its prober manager) last started, if during the run (P5).
     pub(super) kubelet_started: Option<SimTime>,
+    /// Set from a doProbe that finds its container finished for good until its worker has
+    /// exited: `Some(true)` once its results asked for a sync, which waits for the exit
+    /// (`exit_stopped`). `None` between events.
+    pub(super) hold_sync: Option<bool>,
 }
 
 impl Prober {
@@ -154,6 +158,7 @@ impl Prober {
             worker_by,
             workers: PerWorker::from_vec(workers),
             kubelet_started: None,
+            hold_sync: None,
         }
     }
 }
@@ -253,6 +258,8 @@ impl Prober {
             worker_by: _,
             cache,
             kubelet_started,
+            // Only set inside one doProbe.
+            hold_sync: _,
         } = self;
         v.exact(*alive as u64);
         for (worker, slot) in workers.iter_mut().zip(cache.iter_mut()) {
@@ -535,7 +542,7 @@ impl Simulation {
             match step {
                 DoProbe::Continue => {}
                 DoProbe::Stop => {
-                    self.exit_worker(w);
+                    self.exit_stopped(w, out);
                     return;
                 }
                 DoProbe::InFlight => return,
@@ -551,7 +558,7 @@ impl Simulation {
     ) {
         match step {
             DoProbe::Continue => self.worker_wait(w, out),
-            DoProbe::Stop => self.exit_worker(w),
+            DoProbe::Stop => self.exit_stopped(w, out),
             DoProbe::InFlight => {}
         }
     }
@@ -662,6 +669,9 @@ impl Simulation {
                 self.pod_worker.gate_after = Some(now);
                 self.schedule_relist(now);
                 self.pod_worker.pending.get_or_insert(SyncTrigger::Probe);
+            } else if let Some(held) = self.prober.hold_sync.as_mut() {
+                // P20 first: the worker stops for good and exits before this sync's AddPod.
+                *held = true;
             } else if self.kubelet.probe_sync_delay.is_zero() {
                 // The sync rewrites what parked workers read.
                 self.status_may_change();
@@ -677,8 +687,12 @@ impl Simulation {
         }
     }
 
-    /// doProbe up to the point where the probe runs (P22–P31).
-    pub(super) fn do_probe<S: Sink>(&mut self, w: WorkerId, out: &mut Out<'_, S>) -> DoProbe {
+    /// doProbe's checks and the start of its probe (P22–P31).
+    pub(super) fn do_probe_checks<S: Sink>(
+        &mut self,
+        w: WorkerId,
+        out: &mut Out<'_, S>,
+    ) -> DoProbe {
         let now = self.now;
         let (c, kind) = (
             self.prober.workers[w].container,
@@ -702,15 +716,7 @@ impl Simulation {
         if !view.running {
             self.set_result(w, id, ProbeResult::Failure, out);
             if let Some(code) = view.terminated {
-                let sidecar =
-                    self.pod.is_init(c.index()) && self.pod.container(c.index()).restartable;
-                let keep = if self.profile.gate(Gate::ContainerRestartRules) {
-                    self.restarts(c, code)
-                } else {
-                    (sidecar && self.profile.sidecar_workers_survive_exit)
-                        || self.pod.restart_policy != RestartPolicy::Never
-                };
-                if !keep {
+                if !self.keeps_workers(c, code) {
                     return DoProbe::Stop;
                 }
             }

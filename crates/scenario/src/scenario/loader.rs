@@ -118,6 +118,16 @@ impl<'s> Loader<'s> {
             )
             .and_then(|s| u64::try_from(s).ok())
         });
+        let phase = f.get("phase").and_then(|n| {
+            let d = self.duration(n, &FieldPath::new("phase"))?;
+            match super::phase(d) {
+                Ok(d) => Some(d),
+                Err(message) => {
+                    self.report(&FieldPath::new("phase"), Some(n.mark), message);
+                    None
+                }
+            }
+        });
         let duration = f
             .get("duration")
             .and_then(|n| self.instant(n, &FieldPath::new("duration")));
@@ -216,6 +226,7 @@ impl<'s> Loader<'s> {
             profile,
             feature_gates,
             seed: seed.unwrap_or(0),
+            phase: phase.unwrap_or(SimDuration::ZERO),
             duration,
             kubelet,
             timing,
@@ -356,6 +367,23 @@ mod tests {
                 max_container_restart_period: Some(SimDuration::from_secs(30)),
                 ..KubeletConfig::default()
             }
+        );
+    }
+
+    #[test]
+    fn the_start_phase_is_read_and_bounded() {
+        // docs/scenario-format.md#phase: a duration, 0 by default, at most 1h.
+        assert_eq!(load(&with_pod("")).unwrap().phase, SimDuration::ZERO);
+        let s = load(&format!("phase: 3.25s\n{}", with_pod(""))).unwrap();
+        assert_eq!(s.phase, SimDuration::from_millis(3250));
+        assert_eq!(
+            errors(&format!("phase: 61m\n{}", with_pod(""))),
+            ["1:8: phase: the start phase must be at most 1h (the offset of the first start on the probe workers' tick grid), found 1h1m"]
+        );
+        assert_eq!(
+            errors(&format!("phase: -1s\n{}", with_pod(""))).len(),
+            1,
+            "a negative phase is refused"
         );
     }
 

@@ -186,6 +186,7 @@ impl Loader<'_> {
                     self.report(&path.child("restartPolicy"), Some(policy.mark), message);
                 }
                 if let Some(mark) = c.restart_policy_rules.take_if(|_| !rules) {
+                    c.restart_rules.clear();
                     let what = "container restart rules";
                     let message = dropped_field(profile, what, Gate::ContainerRestartRules);
                     self.report(&path.child("restartPolicyRules"), Some(mark), message);
