@@ -314,7 +314,7 @@ fn random_scripts_replay_per_seed_and_differ_across_seeds() {
     assert!((2..20).any(|s| kills(s) != a));
 }
 
-// R63, R65, docs/semantics.md#runtime-durations: Test::timing(Realistic) pulls `nginx`
+// R65, R67, docs/semantics.md#runtime-durations: Test::timing(Realistic) pulls `nginx`
 // (`:latest`, pulled on every start: 1.5s, then 500ms) and starts 200ms later; the kills stay on
 // the liveness grid and each restart comes 720ms after its kill (20ms until the signal, a 500ms
 // re-pull, 200ms to create and start). The replay file

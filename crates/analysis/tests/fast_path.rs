@@ -274,9 +274,11 @@ fn recommendations_are_those_of_the_long_way() {
 
 /// Trials that move the container start sweep the whole cycle: the other containers turn Ready
 /// at fixed instants. Here `c0` (no readiness probe) is Ready once its startup probe, held back
-/// by a 5 s initial delay and ticking every 4 s, succeeds at 8 s; `c1`, probed every second,
-/// starting 7.999 s into the pod's 12 s cycle, sees the pod Ready 1 ms after its start, which a
-/// sweep of `c1`'s start over 4 s alone (`c0`'s liveness left out) would miss. R42, P15.
+/// by a 5 s initial delay and ticking every 4 s, succeeds at 8 s, and shows ready from the sync
+/// that success asks for, at the relist of 9 s (R4: the sync of 8 s that saw `c1` start came
+/// first); `c1`, probed every second, starting 7.999 s into the pod's 12 s cycle, sees the pod
+/// Ready 1.001 s after its start, which a sweep of `c1`'s start over 4 s alone (`c0`'s liveness
+/// left out) would miss. R4, R42, P15.
 #[test]
 fn the_start_of_a_container_is_swept_over_the_whole_cycle() {
     let q = |period, delay| Probe {
@@ -308,7 +310,7 @@ fn the_start_of_a_container_is_swept_over_the_whole_cycle() {
     let fast = Analyzer::new(&s, Sweep::new(2));
     let f = figures(&fast).expect("analysis");
     let to_ready = f[1].readiness.to_ready;
-    assert_eq!(to_ready.min.value, Some(SimDuration::from_millis(1)));
+    assert_eq!(to_ready.min.value, Some(SimDuration::from_millis(1001)));
     assert_eq!(to_ready.min.phase.start, SimDuration::from_millis(7999));
     assert_eq!(
         Ok(f),

@@ -2,7 +2,8 @@
 //! the behaviour language and the image pull moving the container start), loaded and run with
 //! the scenario crate, with nothing from the analysis crate in between.
 //!
-//! For a random configuration, a random container-start phase and a random change moment:
+//! For a random configuration, a random container-start phase and a random change moment (the
+//! hang and the failure come long after that start):
 //! - an app failing until `T` survives whenever `T <= startupBudget.min` and is killed whenever
 //!   `T > startupBudget.max` (P20-P27, R13);
 //! - a hang's kill, exit and restart, a failure's not-Ready, a healthy start's Ready and a
@@ -185,8 +186,8 @@ fn within(f: &Figure, v: Option<SimDuration>, what: &str, c: &Config) {
 
 /// The pod's Ready waits for every container's readiness, so the grid cycle of a container's
 /// pod-level figures is that of every probe in the pod: here the app's own probes repeat every
-/// second, but the sidecar's readiness every 2 s, and a start 1 s into that cycle is the worst
-/// (found by the property below before the cycle counted the other containers). R42, P8.
+/// second, but the sidecar's readiness every 2 s (found by the property below before the cycle
+/// counted the other containers). R4, R42, P8.
 #[test]
 fn to_ready_spans_the_grids_of_every_container_in_the_pod() {
     let p = |period, delay| Probe {
@@ -216,9 +217,11 @@ fn to_ready_spans_the_grids_of_every_container_in_the_pod() {
             .map(|(t, _)| t.saturating_since(first));
         within(&f.readiness.to_ready, ready, "readiness.toReady", &c);
     }
+    // 2 s: the sidecar's second readiness trigger comes from the sync its initial Failure asks
+    // for, at the next relist (R4), and from then its 2 s grid decides.
     assert_eq!(
         f.readiness.to_ready.max.value,
-        Some(SimDuration::from_secs(3))
+        Some(SimDuration::from_secs(2))
     );
 }
 
@@ -257,10 +260,11 @@ proptest! {
         let first = seen.starts.first().copied().unwrap_or(SimTime::ZERO);
         let ready = seen.ready.iter().find(|(t, r)| *r && *t >= first).map(|(t, _)| t.saturating_since(first));
         within(&f.readiness.to_ready, ready, "readiness.toReady", &c);
-        // A hang long after the start: kill, exit, replacement.
+        // A hang long after the (random) start: kill, exit, replacement. The start's phase
+        // still counts: the relist that sees it triggers the readiness worker (P18, P19).
         let h = 1_800_000 + change;
         let hang = SimTime::from_millis(h);
-        let s = scenario(&c, 0, &format!("pod: ok until {h}ms then timeout"));
+        let s = scenario(&c, start, &format!("pod: ok until {h}ms then timeout"));
         let seen = run(&s, horizon(hang));
         let kill = seen.kills.iter().copied().find(|t| *t >= hang);
         let exit = kill.and_then(|k| seen.exits.iter().copied().find(|t| *t >= k));
@@ -287,9 +291,9 @@ proptest! {
         if start == 0 {
             prop_assert_eq!(&restarts, &crash.restarts);
         }
-        // A failure long after the start: not Ready.
+        // A failure long after the (random) start: not Ready.
         if let Some(fig) = &f.readiness.to_not_ready {
-            let s = scenario(&c, 0, &format!("pod: ok until {h}ms then refused"));
+            let s = scenario(&c, start, &format!("pod: ok until {h}ms then refused"));
             let seen = run(&s, horizon(hang));
             let not_ready = seen.ready.iter().find(|(t, r)| !*r && *t >= hang).map(|(t, _)| t.saturating_since(hang));
             within(fig, not_ready, "readiness.toNotReady", &c);

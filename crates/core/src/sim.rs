@@ -616,6 +616,10 @@ impl Simulation {
         // The timer table after the runtime's own deadlines: of two items at one key, the one
         // considered last goes first.
         self.timers.consider(&mut consider);
+        consider(
+            key_of(self.pod_worker.updates.first().map(|u| u.0), Class::Update),
+            Slot::ProbeUpdate,
+        );
         if !self.created {
             consider(Key::new(SimTime::ZERO, Class::Sync), Slot::Create);
         }
@@ -682,6 +686,7 @@ impl Simulation {
                     self.request_sync(trigger, out);
                 }
             }
+            Slot::ProbeUpdate => self.deliver_update(out),
             Slot::Requeue => {
                 if let Some((_, trigger)) = self.timers.requeue.take() {
                     self.request_sync(trigger, out);
@@ -726,6 +731,8 @@ mod steady;
 mod timers;
 mod worker;
 
+#[cfg(test)]
+mod cycle_tests;
 #[cfg(test)]
 mod hot_path_tests;
 #[cfg(test)]

@@ -5,7 +5,7 @@
 
 use core::fmt::{self, Write as _};
 
-use probesim_core::cycle::{exact_hash, opt_time, Visitor};
+use probesim_core::cycle::{exact_hash, Visitor};
 use probesim_core::{
     ContainerState, ContainerStatus, Event, EventKind, FastForward, Flow, Phase, SimDuration,
     SimTime, Sink,
@@ -614,7 +614,12 @@ impl<S: Sink> FastForward for ExpectSink<'_, S> {
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         for (_, status, since) in &mut self.containers {
             status.visit_cycle(v);
-            opt_time(v, since);
+            // Only shown, in a failed `at` check's message: never compared (a container that
+            // runs on keeps the instant its state began), moved like the other values.
+            v.exact(u64::from(since.is_some()));
+            if let Some(t) = since {
+                v.past(t, SimDuration::ZERO);
+            }
         }
         exact_hash(v, &(self.phase, self.pod_ready, self.evaluated));
         v.exact(self.failures.len() as u64);

@@ -209,8 +209,6 @@ impl Bench {
             stop: false,
         };
         let step = self.sim.do_probe(self.w, &mut out);
-        // doProbe alone: the worker's exit, and the sync held back for it, are not part of it.
-        self.sim.prober.hold_sync = None;
         match step {
             DoProbe::Continue => true,
             DoProbe::Stop => false,

@@ -139,10 +139,6 @@ pub(super) struct Prober {
     pub(super) cache: PerWorker<Option<(u64, ProbeResult)>>,
     /// When the kubelet (and its prober manager) last started, if during the run (P5).
     pub(super) kubelet_started: Option<SimTime>,
-    /// Set from a doProbe that finds its container finished for good until its worker has
-    /// exited: `Some(true)` once its results asked for a sync, which waits for the exit
-    /// (`exit_stopped`). `None` between events.
-    pub(super) hold_sync: Option<bool>,
 }
 
 impl Prober {
@@ -158,7 +154,6 @@ impl Prober {
             worker_by,
             workers: PerWorker::from_vec(workers),
             kubelet_started: None,
-            hold_sync: None,
         }
     }
 }
@@ -259,7 +254,6 @@ impl Prober {
             cache,
             kubelet_started,
             // Only set inside one doProbe.
-            hold_sync: _,
         } = self;
         v.exact(*alive as u64);
         for (worker, slot) in workers.iter_mut().zip(cache.iter_mut()) {
@@ -542,7 +536,7 @@ impl Simulation {
             match step {
                 DoProbe::Continue => {}
                 DoProbe::Stop => {
-                    self.exit_stopped(w, out);
+                    self.exit_worker(w);
                     return;
                 }
                 DoProbe::InFlight => return,
@@ -558,7 +552,7 @@ impl Simulation {
     ) {
         match step {
             DoProbe::Continue => self.worker_wait(w, out),
-            DoProbe::Stop => self.exit_stopped(w, out),
+            DoProbe::Stop => self.exit_worker(w),
             DoProbe::InFlight => {}
         }
     }
@@ -602,24 +596,17 @@ impl Simulation {
                 result,
             },
         );
-        // R4: an update from a worker that the sync which just ended created (AddPod re-creates
-        // workers that stop at once, e.g. for a container that exited for good) waits for the
-        // next relist like every sync after the first; elsewhere updates sync at once
-        // (docs/semantics.md#updates-at-once).
-        let churn =
-            worker.created_at == self.now && self.pod_worker.last_sync_end == Some(self.now);
-        self.handle_update(worker.container, worker.kind, id, result, churn, out);
+        self.handle_update(worker.container, worker.kind, id, result, out);
     }
 
-    /// The kubelet's handling of a result update (P44, R1, R2), at once
-    /// (docs/semantics.md#updates-at-once).
+    /// The kubelet's handling of a result update (P44, R1, R2): the status at once, the sync it
+    /// asks for after every probe of the instant (docs/semantics.md#updates-at-once).
     pub(super) fn handle_update<S: Sink>(
         &mut self,
         c: ContainerId,
         kind: ProbeKind,
         id: u64,
         result: ProbeResult,
-        gated: bool,
         out: &mut Out<'_, S>,
     ) {
         let now = self.now;
@@ -664,35 +651,15 @@ impl Simulation {
             }
         };
         if sync {
-            if gated && !self.pod_worker.job.active && self.pod_worker.gate_after.is_none() {
-                self.kubelet_timers_changed();
-                self.pod_worker.gate_after = Some(now);
-                self.schedule_relist(now);
-                self.pod_worker.pending.get_or_insert(SyncTrigger::Probe);
-            } else if let Some(held) = self.prober.hold_sync.as_mut() {
-                // P20 first: the worker stops for good and exits before this sync's AddPod.
-                *held = true;
-            } else if self.kubelet.probe_sync_delay.is_zero() {
-                // The sync rewrites what parked workers read.
-                self.status_may_change();
-                self.request_sync(SyncTrigger::Probe, out);
-            } else {
-                let at = now.saturating_add(self.kubelet.probe_sync_delay);
-                self.kubelet_timers_changed();
-                self.timers.sync_due = Some(match self.timers.sync_due {
-                    Some((t, tr)) if t <= at => (t, tr),
-                    _ => (at, SyncTrigger::Probe),
-                });
-            }
+            // Each update on its own (R64), after every probe of its instant, so that its sync
+            // sees all their results (R63); that sync waits for a relist newer than the
+            // previous sync (R4).
+            self.queue_update(now.saturating_add(self.kubelet.probe_sync_delay), c);
         }
     }
 
     /// doProbe's checks and the start of its probe (P22–P31).
-    pub(super) fn do_probe_checks<S: Sink>(
-        &mut self,
-        w: WorkerId,
-        out: &mut Out<'_, S>,
-    ) -> DoProbe {
+    pub(super) fn do_probe<S: Sink>(&mut self, w: WorkerId, out: &mut Out<'_, S>) -> DoProbe {
         let now = self.now;
         let (c, kind) = (
             self.prober.workers[w].container,

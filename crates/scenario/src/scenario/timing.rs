@@ -303,7 +303,7 @@ mod tests {
 
     #[test]
     fn realistic_gives_every_knob_left_out_its_default() {
-        // R63, R64, R65: latencies, pulls and jitter; what the file sets stays.
+        // R65, R66, R67: latencies, pulls and jitter; what the file sets stays.
         let s = load(&with_pod("timing: realistic\n")).unwrap();
         assert!(s.kubelet.jitter);
         assert_eq!(s.kubelet.start_latency, DEFAULT_START);
@@ -361,7 +361,7 @@ mod tests {
 
     #[test]
     fn pull_is_a_duration_two_durations_or_a_mapping_and_image_may_be_present() {
-        // R65.
+        // R67.
         for pull in ["\"29s then 600ms\"", "{first: 29s, then: 600ms}"] {
             let s = load(&with_pod(&format!(
                 "apps:\n  kubia: {{pull: {pull}, image: present}}\n"
@@ -405,7 +405,7 @@ mod tests {
 
     #[test]
     fn plain_init_containers_complete_under_realistic_timing_with_a_note() {
-        // R63: a plain init container exits 0 after `runtime.initRun` (1 s by default); under
+        // R65: a plain init container exits 0 after `runtime.initRun` (1 s by default); under
         // exact timing it never exits, and a note says the main containers never start.
         let s = load(&INIT_POD.replace("duration: 1m\n", "duration: 1m\ntiming: exact\n")).unwrap();
         assert_eq!(s.pod.init_containers[0].app.exit, None);

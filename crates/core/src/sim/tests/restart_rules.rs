@@ -83,7 +83,7 @@ fn a_probe_kill_restarts_by_the_containers_own_policy_only() {
     let r = run(pod, vec![(0, ProbeKind::Liveness, five_ok_then_500())], 200);
     assert_eq!(
         r.texts("kill")[0],
-        "80 kill (Unknown, cause liveness), grace 30s"
+        "80 Unknown (cause liveness), grace period 30s"
     );
     assert_eq!(
         r.events("Killing")[0],
