@@ -3,7 +3,9 @@
 //! team repository's.
 
 use probesim::strategy::{self, seed};
-use probesim::{ErrorKind, KillCause, KillReason, Phase, ProbeKind, SimDuration, SimTime, Test};
+use probesim::{
+    ErrorKind, KillCause, KillReason, Phase, ProbeKind, SimDuration, SimTime, Test, TimingMode,
+};
 use proptest::prelude::*;
 
 const POD: &str = "\
@@ -310,6 +312,29 @@ fn random_scripts_replay_per_seed_and_differ_across_seeds() {
     let a = kills(1);
     assert_eq!(a, kills(1));
     assert!((2..20).any(|s| kills(s) != a));
+}
+
+// R65, R67, docs/semantics.md#runtime-durations: Test::timing(Realistic) pulls `nginx`
+// (`:latest`, pulled on every start: 1.5s, then 500ms) and starts 200ms later; the kills stay on
+// the liveness grid and each restart comes 720ms after its kill (20ms until the signal, a 500ms
+// re-pull, 200ms to create and start). The replay file
+// says `timing: realistic`, so it gives the same run.
+#[test]
+fn realistic_timing_adds_the_runtime_durations_and_replays() {
+    let test = || web().endpoint(":8080", "refused").horizon("3m");
+    let exact = test().run().unwrap();
+    let realistic = test().timing_mode(TimingMode::Realistic).run().unwrap();
+    let ms = |ts: Vec<SimTime>| ts.iter().map(|t| t.as_millis()).collect::<Vec<_>>();
+    assert_eq!(ms(exact.restarts("web")), [30_000, 60_000, 90_000, 120_000]);
+    assert_eq!(
+        ms(realistic.restarts("web")),
+        [30_720, 60_720, 90_720, 120_720]
+    );
+    assert!(realistic.replay().contains("timing: realistic\n"));
+    let replay = Test::scenario_text(realistic.replay(), "replay.yaml")
+        .run()
+        .unwrap();
+    assert_eq!(replay.restarts("web"), realistic.restarts("web"));
 }
 
 proptest! {

@@ -58,6 +58,7 @@ fn round_trip(path: &Path) -> Result<(), Failed> {
             duration: Some(SimTime::from_secs(300)),
             seed: Some(11),
             kubernetes: None,
+            timing: None,
         })
         .map_err(|e| e.render(&text))?;
     let yaml = built.to_yaml();

@@ -77,6 +77,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
 
+    /// Timing of the runtime's steps, overriding the scenario's `timing`: realistic (latencies,
+    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
+    pub timing: Option<String>,
     /// Delay of the pod's first container start after its sync (its offset on the probe
     /// workers' tick grid, at most 1h), overriding the scenario's `phase`.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
@@ -149,6 +153,11 @@ pub struct CheckArgs {
     /// `1.30,1.37`, or `all` for 1.19 to 1.37; one result per scenario and release.
     #[arg(long, value_name = "VERSIONS")]
     pub kubernetes: Option<String>,
+
+    /// Timing of the runtime's steps, overriding the scenario's `timing`: realistic (latencies,
+    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
+    pub timing: Option<String>,
 
     /// Also compare each scenario's timeline with the snapshot file beside it (`NAME.snap`;
     /// `NAME@1.30.snap` under --kubernetes); a difference or a missing snapshot fails.
@@ -352,6 +361,10 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
 
+    /// Timing of the runtime's steps, overriding the scenario's `timing`: realistic (latencies,
+    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
+    pub timing: Option<String>,
     /// Delay of the pod's first container start after its sync, as for `run`.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub phase: Option<String>,
@@ -379,6 +392,7 @@ impl ExplainArgs {
             for_: self.for_.clone(),
             seed: self.seed,
             kubernetes: self.kubernetes.clone(),
+            timing: self.timing.clone(),
             phase: self.phase.clone(),
             jitter: self.jitter,
             spread: None,
@@ -437,6 +451,11 @@ pub struct CompareArgs {
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
 
+    /// Timing of the runtime's steps, overriding the files' `timing`: realistic (latencies,
+    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
+    pub timing: Option<String>,
+
     /// Text only: leave the analysis figures out (they take a few hundred simulations).
     #[arg(long)]
     pub no_analysis: bool,
@@ -478,6 +497,7 @@ impl CompareArgs {
             for_: self.for_.clone(),
             seed: self.seed,
             kubernetes: self.kubernetes.clone(),
+            timing: self.timing.clone(),
             phase: None,
             jitter: false,
             spread: None,

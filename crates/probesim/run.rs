@@ -411,6 +411,7 @@ impl Run {
     /// (timings such as `failureThreshold: 2147483647`; docs/analysis.md, "Limits"), both
     /// [`ErrorKind::Run`] and worded as `probesim analyze` words them.
     pub fn figures(&self) -> Result<Vec<ContainerFigures>, Error> {
+        // As `probesim analyze`, under canonical timing (Subject::of, docs/analysis.md).
         let subject = Subject::of(&self.scenario, &self.scenario.name, None);
         Analyzer::new(&subject, Sweep::new(1))
             .all(Want::ALL)

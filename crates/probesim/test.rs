@@ -12,7 +12,7 @@ use probesim_kube::catalog;
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::run::{describe_horizon, RunFailure, MAX_LISTED_EVENTS};
 use probesim_scenario::scenario::{
-    horizon, Edits, ManifestRun, ManifestScenario, Overrides, Scenario,
+    horizon, Edits, ManifestRun, ManifestScenario, Overrides, Scenario, TimingMode,
 };
 use probesim_scenario::timing::Timing;
 use probesim_script::ScriptPlayer;
@@ -62,6 +62,8 @@ pub(crate) struct Recipe {
     pub(crate) keyed: Vec<Keyed>,
     pub(crate) kubernetes: Option<String>,
     pub(crate) seed: Option<u64>,
+    /// [`Test::timing_mode`].
+    pub(crate) timing_mode: Option<TimingMode>,
     /// The start phase ([`Test::phase`]).
     pub(crate) phase: Option<SimDuration>,
     /// The kubelet's jitter drawn from the seed ([`Test::jitter`]).
@@ -140,6 +142,7 @@ impl Test {
                 keyed: Vec::new(),
                 kubernetes: None,
                 seed: None,
+                timing_mode: None,
                 phase: None,
                 jitter: false,
                 horizon: None,
@@ -295,6 +298,16 @@ impl Test {
     #[must_use]
     pub fn seed(mut self, seed: u64) -> Test {
         self.recipe.seed = Some(seed);
+        self
+    }
+
+    /// The timing of the runtime's steps (`--timing`, the scenario's `timing`):
+    /// [`TimingMode::Realistic`] (latencies, pulls and the kubelet's jitter as on a real node,
+    /// docs/semantics.md#runtime-durations) or [`TimingMode::Exact`] (zero-latency canonical
+    /// timing), over the file's `timing`.
+    #[must_use]
+    pub fn timing_mode(mut self, mode: TimingMode) -> Test {
+        self.recipe.timing_mode = Some(mode);
         self
     }
 
@@ -498,6 +511,7 @@ impl Recipe {
             duration,
             seed: self.seed,
             kubernetes: self.kubernetes.clone(),
+            timing: self.timing_mode,
         })
     }
 

@@ -53,6 +53,10 @@ impl Subject {
     /// the same file (the scenario's `pod:`, or the workload of a manifest file), when known.
     #[must_use]
     pub fn of(scenario: &Scenario, name: &str, manifest: Option<&Node>) -> Subject {
+        // The figures are swept under canonical timing (docs/analysis.md): the sweep itself
+        // moves the start over every phase.
+        let exact = scenario.with_timing(probesim_scenario::scenario::TimingMode::Exact);
+        let scenario = &exact;
         let manifest = manifest.and_then(|n| manifest::read(n, &FieldPath::root()).ok());
         Subject {
             name: name.to_owned(),
@@ -177,6 +181,9 @@ pub fn load(
             duration: Some(probesim_core::SimTime::from_secs(1)),
             seed: None,
             kubernetes: options.kubernetes.clone(),
+            // The figures are swept over the grids' phases under canonical timing
+            // (docs/analysis.md).
+            timing: Some(probesim_scenario::scenario::TimingMode::Exact),
         };
         let edits = Edits {
             apps: options.apps.clone(),
@@ -245,7 +252,15 @@ pub fn load(
             apps,
             kubernetes: options.kubernetes.clone(),
         };
-        let built = Scenario::from_manifest_edited(text, display_path, &run, &options.sets)
+        let mut built = Scenario::from_manifest_edited(text, display_path, &run, &options.sets)
+            .map_err(|e| e.render(text))?;
+        // As for a scenario file: the figures are swept under canonical timing.
+        built
+            .scenario
+            .apply(&Overrides {
+                timing: Some(probesim_scenario::scenario::TimingMode::Exact),
+                ..Overrides::default()
+            })
             .map_err(|e| e.render(text))?;
         let mut subject = Subject::of(
             &built.scenario,

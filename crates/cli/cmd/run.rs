@@ -9,7 +9,7 @@ use probesim_report::spread::Spread;
 use probesim_report::{render_explain, render_with, Filter, Format, ViewOptions};
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::run::RunFailure;
-use probesim_scenario::scenario::{horizon, Edits, ManifestRun, Overrides, Scenario};
+use probesim_scenario::scenario::{horizon, Edits, ManifestRun, Overrides, Scenario, TimingMode};
 use probesim_scenario::timing;
 
 use crate::args::{ManifestArgs, RunArgs};
@@ -322,6 +322,7 @@ pub fn load_scenario(args: &RunArgs) -> Result<Loaded, ExitStatus> {
         duration,
         seed: args.seed,
         kubernetes: args.kubernetes.clone(),
+        timing: args.timing.as_deref().and_then(TimingMode::parse),
     };
     let mut scenario = if catalog::is_manifest(&text) {
         let run = ManifestRun {

@@ -130,7 +130,8 @@ pub fn probe_spec(kind: ProbeKind) -> impl Strategy<Value = ProbeSpec> {
         .boxed()
 }
 
-/// How a process behaves apart from probe answers: a pull of 0–3 s (mostly none), sometimes an
+/// How a process behaves apart from probe answers: a pull of 0–3 s (mostly none; sometimes later
+/// pulls of 0–1 s, or the image already on the node), sometimes an
 /// exit by itself with code 0–3 after 1–600 s of uptime, and SIGTERM either ignored or followed
 /// by an exit (by the signal or with code 0–3) after 0–10 s (docs/scenario-format.md#apps).
 pub fn app_spec() -> impl Strategy<Value = AppSpec> {
@@ -158,13 +159,29 @@ pub fn app_spec() -> impl Strategy<Value = AppSpec> {
         3 => Just(None),
         1 => (0_u64..=10_000).prop_map(|ms| Some(SimDuration::from_millis(ms))),
     ];
-    (pull, exit, sigterm, pre_stop)
-        .prop_map(|(pull, exit, sigterm, pre_stop)| AppSpec {
-            pull,
-            exit,
-            sigterm,
-            pre_stop,
-        })
+    // R67: sometimes later pulls of their own length, sometimes the image already on the node.
+    let then = prop_oneof![
+        3 => Just(None),
+        1 => (0_u64..=1000).prop_map(|ms| Some(SimDuration::from_millis(ms))),
+    ];
+    (
+        pull,
+        exit,
+        sigterm,
+        pre_stop,
+        then,
+        prop::bool::weighted(0.2),
+    )
+        .prop_map(
+            |(pull, exit, sigterm, pre_stop, pull_then, image_present)| AppSpec {
+                pull,
+                pull_then,
+                image_present,
+                exit,
+                sigterm,
+                pre_stop,
+            },
+        )
         .boxed()
 }
 
@@ -305,7 +322,8 @@ pub fn profile() -> impl Strategy<Value = Profile> {
 
 /// The kubelet's timing knobs: mostly the canonical defaults, sometimes a young kubelet (P14),
 /// a probe-sync delay of up to 2 s, another resync period, jitter from the seeded generator,
-/// or a node-level maximum back-off of 1–300 s (R28).
+/// a node-level maximum back-off of 1–300 s (R28), or create/start and kill latencies of up to
+/// 500 ms (R65, R66).
 pub fn kubelet() -> impl Strategy<Value = KubeletConfig> {
     let started_ago = prop_oneof![
         3 => Just(SimDuration::from_secs(3600)),
@@ -324,16 +342,29 @@ pub fn kubelet() -> impl Strategy<Value = KubeletConfig> {
         4 => Just(None),
         1 => (1_u64..=300).prop_map(|s| Some(SimDuration::from_secs(s))),
     ];
-    (started_ago, probe_sync_delay, resync, any::<bool>(), max).prop_map(
-        |(started_ago, probe_sync_delay, resync, jitter, max)| KubeletConfig {
-            started_ago,
-            probe_sync_delay,
-            resync,
-            jitter,
-            max_container_restart_period: max,
-            ..KubeletConfig::default()
-        },
+    // R65, R66: the runtime's latencies, mostly none (timing: exact), else up to half a second.
+    let latency = || {
+        prop_oneof![
+            2 => Just(SimDuration::ZERO),
+            1 => (1_u64..=500).prop_map(SimDuration::from_millis),
+        ]
+    };
+    (
+        (started_ago, probe_sync_delay, resync, any::<bool>(), max),
+        (latency(), latency()),
     )
+        .prop_map(
+            |((started_ago, probe_sync_delay, resync, jitter, max), (start, kill))| KubeletConfig {
+                started_ago,
+                probe_sync_delay,
+                resync,
+                jitter,
+                max_container_restart_period: max,
+                start_latency: start,
+                kill_latency: kill,
+                ..KubeletConfig::default()
+            },
+        )
 }
 
 /// A deterministic application: a non-empty table of responses, answered in turn and cycled,

@@ -59,6 +59,15 @@ pub struct KubeletConfig {
     pub jitter: bool,
     /// The node's `crashLoopBackOff.maxContainerRestartPeriod` (R28), if set.
     pub max_container_restart_period: Option<SimDuration>,
+    /// How long the runtime takes to create and start a container once its image is there
+    /// (`CreateContainer` plus `StartContainer`, docs/semantics.md#runtime-durations): the
+    /// sync blocks meanwhile, and `Created`, `Started` and the new process come at its end.
+    /// Zero in canonical timing.
+    pub start_latency: SimDuration,
+    /// How long a stop takes to reach the process (`StopContainer` to the signal's delivery,
+    /// docs/semantics.md#runtime-durations): until then the old process keeps answering
+    /// probes. Zero in canonical timing.
+    pub kill_latency: SimDuration,
 }
 
 impl Default for KubeletConfig {
@@ -71,6 +80,8 @@ impl Default for KubeletConfig {
             backoff_requeue: SimDuration::from_secs(10),
             jitter: false,
             max_container_restart_period: None,
+            start_latency: SimDuration::ZERO,
+            kill_latency: SimDuration::ZERO,
         }
     }
 }
@@ -382,6 +393,7 @@ impl Simulation {
         let status = PodStatus::initial(&pod, &profile);
         let tally = status::Tally::of_all(&pod, &status);
         let steady = steady::Steady::of_workers(&pod, &profile, &behaviours, &workers);
+        let runtime = ContainerRuntime::new(&pod);
         Simulation {
             shortcuts: Shortcuts::new(steady, &workers),
             prober: Prober::new(workers, n),
@@ -392,7 +404,7 @@ impl Simulation {
             rng: ChaCha8Rng::seed_from_u64(seed),
             now: SimTime::ZERO,
             created: false,
-            runtime: ContainerRuntime::new(n),
+            runtime,
             status: StatusManager::new(status, tally, ni, n),
             pod_worker: PodWorker::new(n),
             timers: Timers::default(),
@@ -631,30 +643,42 @@ impl Simulation {
             Slot::Exit(c) => self.process_exit(c, out),
             Slot::PullEnd => {
                 self.pod_worker.job.pull_end = None;
-                if let Some(Stage::Phase(i)) = self.pod_worker.job.stage {
-                    self.runtime.phase = SimDuration::ZERO;
-                    self.pod_worker.job.stage = Some(Stage::Start(i));
-                    self.advance_job(out);
-                }
-                if let Some(Stage::Pull(i)) = self.pod_worker.job.stage {
-                    let c = self.pod_worker.job.starts[i];
-                    let spec = self.pod.container(c.index());
-                    let took = spec.app.pull;
-                    self.kube_event(
-                        out,
-                        c,
-                        EventType::Normal,
-                        "Pulled",
-                        Message::Pulled {
-                            image: &spec.image,
-                            took,
-                            wording: self.profile.pulled_wording,
-                        },
-                    );
-                    self.runtime.containers[c].image_present = true;
-                    self.create_and_start(c, out);
-                    self.pod_worker.job.stage = Some(Stage::Start(i + 1));
-                    self.advance_job(out);
+                match self.pod_worker.job.stage {
+                    Some(Stage::Phase(i)) => {
+                        self.runtime.phase = SimDuration::ZERO;
+                        self.pod_worker.job.stage = Some(Stage::Start(i));
+                        self.advance_job(out);
+                    }
+                    Some(Stage::Pull(i)) => {
+                        let c = self.pod_worker.job.starts[i];
+                        let spec = self.pod.container(c.index());
+                        let took = spec.app.pull_time(self.runtime.containers[c].image_present);
+                        self.kube_event(
+                            out,
+                            c,
+                            EventType::Normal,
+                            "Pulled",
+                            Message::Pulled {
+                                image: &spec.image,
+                                took,
+                                wording: self.profile.pulled_wording,
+                            },
+                        );
+                        self.runtime.containers[c].image_present = true;
+                        if self.begin_create(c, i) {
+                            return;
+                        }
+                        self.create_and_start(c, out);
+                        self.pod_worker.job.stage = Some(Stage::Start(i + 1));
+                        self.advance_job(out);
+                    }
+                    Some(Stage::Create(i)) => {
+                        let c = self.pod_worker.job.starts[i];
+                        self.create_and_start(c, out);
+                        self.pod_worker.job.stage = Some(Stage::Start(i + 1));
+                        self.advance_job(out);
+                    }
+                    _ => {}
                 }
             }
             Slot::SyncDue => {

@@ -439,8 +439,15 @@ pub struct SelfExit {
 /// answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct AppSpec {
-    /// Time each image pull takes; zero means no pull events at all.
+    /// Time each image pull takes (the first one, when `pull_then` is set); zero, with
+    /// `pull_then` unset or zero, means no pull events at all.
     pub pull: SimDuration,
+    /// Time the pulls after the node has the image take (`pull: {first, then}`): a pull of an
+    /// image already there only checks the registry's manifest. `None`: every pull takes `pull`.
+    pub pull_then: Option<SimDuration>,
+    /// The node has the image before the pod arrives (`image: present`): `IfNotPresent` never
+    /// pulls, `Always` pulls take `pull_then`.
+    pub image_present: bool,
     /// Exit by itself at this uptime.
     pub exit: Option<SelfExit>,
     /// Reaction to SIGTERM.
@@ -448,6 +455,23 @@ pub struct AppSpec {
     /// `lifecycle.preStop`: how long the hook runs when the container is stopped (R24);
     /// `None` when the container has no preStop hook.
     pub pre_stop: Option<SimDuration>,
+}
+
+impl AppSpec {
+    /// Whether pulls are modelled at all (their events are emitted).
+    #[must_use]
+    pub fn pulls(&self) -> bool {
+        !self.pull.is_zero() || self.pull_then.is_some_and(|t| !t.is_zero())
+    }
+
+    /// How long one pull takes, given whether the node already has the image.
+    #[must_use]
+    pub fn pull_time(&self, image_present: bool) -> SimDuration {
+        match self.pull_then {
+            Some(then) if image_present => then,
+            _ => self.pull,
+        }
+    }
 }
 
 /// One container, regular or init.

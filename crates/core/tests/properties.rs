@@ -679,7 +679,8 @@ proptest! {
     }
 
     /// Every kill grants at least 2 s (R21, R24), and the killed instance's process is gone no
-    /// later than the grace period after the kill (R25, docs/semantics.md#kills); a preStop hook
+    /// later than the grace period (plus the kill latency, R66) after the kill (R25,
+    /// docs/semantics.md#kills); a preStop hook
     /// may add up to 2 s, since its whole seconds come off the grace period and the signal keeps at
     /// least 2 s (R24). This holds for probe kills, whole-pod kills, deletions and sidecars alike
     /// (a sidecar's wait for its turn comes off its grace period, R24, R61).
@@ -714,7 +715,11 @@ proptest! {
                             (true, false) | (false, true) => 2,
                             (false, false) => 0,
                         });
-                        let d = t.saturating_add(grace).saturating_add(hook_slack);
+                        // R66: the signal reaches the process after the kill latency.
+                        let d = t
+                            .saturating_add(grace)
+                            .saturating_add(hook_slack)
+                            .saturating_add(case.kubelet.kill_latency);
                         deadline[c] = Some(deadline[c].map_or(d, |old| old.min(d)));
                     }
                 }

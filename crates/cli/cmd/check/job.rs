@@ -8,7 +8,7 @@ use probesim_kube::yaml::SourceId;
 use probesim_report::check::{CheckResult, Problem, SnapshotCheck, SnapshotState};
 use probesim_report::{render, Format};
 use probesim_scenario::run::{check_timings, RunFailure};
-use probesim_scenario::scenario::{Edits, Overrides, Scenario};
+use probesim_scenario::scenario::{Edits, Overrides, Scenario, TimingMode};
 
 use probesim::input::{self, Tree};
 
@@ -49,6 +49,8 @@ pub struct Options {
     pub allow_outside_tree: bool,
     /// `--set` edits of every scenario's pod.
     pub sets: Vec<String>,
+    /// `--timing`, over every scenario's `timing`.
+    pub timing: Option<TimingMode>,
     /// `--timings N`: check every expectation over N timings too.
     pub timings: Option<usize>,
 }
@@ -124,6 +126,7 @@ impl Task<'_> {
         }
         let overrides = Overrides {
             kubernetes: release.clone(),
+            timing: options.timing,
             ..Overrides::default()
         };
         let edits = Edits {

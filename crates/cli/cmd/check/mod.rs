@@ -84,6 +84,10 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
         fast_forward: !args.no_fast_forward,
         allow_outside_tree: args.allow_outside_tree,
         sets: args.set.clone(),
+        timing: args
+            .timing
+            .as_deref()
+            .and_then(probesim_scenario::scenario::TimingMode::parse),
         timings: args.timings.map(|n| n as usize),
     };
     let threads = args.jobs.map_or_else(

@@ -90,6 +90,7 @@ fn run(request: &Request, name: &str) -> Result<String, String> {
         duration,
         seed: None,
         kubernetes: kubernetes.clone(),
+        timing: None,
     };
     let (scenario, file) = if catalog::is_manifest(text) {
         let run = ManifestRun {

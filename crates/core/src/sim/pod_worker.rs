@@ -34,6 +34,8 @@ pub(super) enum Stage {
     Start(usize),
     /// Pulling the image for `starts[i]`.
     Pull(usize),
+    /// The runtime creates and starts `starts[i]` (`KubeletConfig::start_latency`).
+    Create(usize),
     /// Waiting out the start phase before the pod's first container start, `starts[i]`
     /// ([`Simulation::delay_first_start`]).
     Phase(usize),
@@ -54,6 +56,8 @@ pub(super) struct SyncJob {
     pub(super) pod_kill: bool,
     pub(super) parallel: usize,
     pub(super) starts: Vec<ContainerId>,
+    /// When the runtime step the sync waits for ends: an image pull ([`Stage::Pull`]) or a
+    /// create and start ([`Stage::Create`]).
     pub(super) pull_end: Option<SimTime>,
     pub(super) changed: bool,
     pub(super) backoff_expiry: Option<SimTime>,
@@ -333,9 +337,11 @@ impl Simulation {
                     }
                     self.pod_worker.job.stage = Some(Stage::Start(0));
                 }
-                Stage::WaitKill(_) | Stage::WaitPodKill | Stage::Pull(_) | Stage::Phase(_) => {
-                    return
-                }
+                Stage::WaitKill(_)
+                | Stage::WaitPodKill
+                | Stage::Pull(_)
+                | Stage::Create(_)
+                | Stage::Phase(_) => return,
                 Stage::Start(i) if i < self.pod_worker.job.starts.len() => {
                     let c = self.pod_worker.job.starts[i];
                     if self.start(c, i, out) {
@@ -416,7 +422,8 @@ impl Simulation {
         self.signal(c, hook.saturating_add(wait), remaining)
     }
 
-    /// One start (R16, R30, R57): returns whether the sync must wait for a pull.
+    /// One start (R16, R30, R57): returns whether the sync must wait for a pull or the
+    /// runtime's create and start.
     pub(super) fn start<S: Sink>(
         &mut self,
         c: ContainerId,
@@ -470,7 +477,7 @@ impl Simulation {
             PullPolicy::IfNotPresent => !self.runtime.containers[c].image_present,
             PullPolicy::Never => false,
         };
-        if !spec.app.pull.is_zero() {
+        if spec.app.pulls() {
             if pull {
                 self.kube_event(
                     out,
@@ -479,7 +486,8 @@ impl Simulation {
                     "Pulling",
                     Message::Pulling { image: &spec.image },
                 );
-                self.pod_worker.job.pull_end = Some(now.saturating_add(spec.app.pull));
+                let took = spec.app.pull_time(self.runtime.containers[c].image_present);
+                self.pod_worker.job.pull_end = Some(now.saturating_add(took));
                 self.pod_worker.job.stage = Some(Stage::Pull(i));
                 self.pod_worker.job.changed = true;
                 return true;
@@ -496,8 +504,26 @@ impl Simulation {
             );
         }
         self.runtime.containers[c].image_present = true;
+        if self.begin_create(c, i) {
+            return true;
+        }
         self.create_and_start(c, out);
         false
+    }
+
+    /// With a start latency, the runtime's create and start of `starts[i]` begins: the sync
+    /// waits for it ([`Stage::Create`]). Returns whether it waits.
+    pub(super) fn begin_create(&mut self, c: ContainerId, i: usize) -> bool {
+        let latency = self.kubelet.start_latency;
+        if latency.is_zero() {
+            return false;
+        }
+        debug_assert_eq!(self.pod_worker.job.starts[i], c);
+        self.kubelet_timers_changed();
+        self.pod_worker.job.pull_end = Some(self.now.saturating_add(latency));
+        self.pod_worker.job.stage = Some(Stage::Create(i));
+        self.pod_worker.job.changed = true;
+        true
     }
 
     /// `Created`, `Started`, and a new instance in the runtime (R16, R36, R57).

@@ -81,10 +81,18 @@ pub(super) struct ContainerRuntime {
 }
 
 impl ContainerRuntime {
-    /// A runtime with nothing in it, for a pod of `n` containers.
-    pub(super) fn new(n: usize) -> ContainerRuntime {
+    /// A runtime with nothing running, for `pod`: the node has the images its apps say are
+    /// present (`AppSpec::image_present`).
+    pub(super) fn new(pod: &PodSpec) -> ContainerRuntime {
+        let n = pod.container_count();
+        let containers = (0..n)
+            .map(|c| Runtime {
+                image_present: pod.container(c).app.image_present,
+                ..Runtime::default()
+            })
+            .collect();
         ContainerRuntime {
-            containers: PerContainer::from_vec(vec![Runtime::default(); n]),
+            containers: PerContainer::from_vec(containers),
             pending_exits: 0,
             pleg: PerContainer::from_vec(vec![Instances::default(); n]),
             phase: SimDuration::ZERO,
@@ -264,8 +272,12 @@ impl Simulation {
     /// returns whether the process is still alive afterwards (the stop blocks until it exits).
     pub(super) fn signal(&mut self, c: ContainerId, hook: SimDuration, grace: SimDuration) -> bool {
         self.kubelet_timers_changed();
-        // The signal goes out when the preStop hook is done (R24).
-        let now = self.now.saturating_add(hook);
+        // The signal goes out when the preStop hook is done (R24), and reaches the process
+        // after the runtime's stop latency (docs/semantics.md#runtime-durations).
+        let now = self
+            .now
+            .saturating_add(hook)
+            .saturating_add(self.kubelet.kill_latency);
         let rt = &self.runtime.containers[c];
         let alive = rt.instances.running();
         if !alive {

@@ -860,6 +860,7 @@ mod exec_fidelity;
 mod init;
 mod lifecycle;
 mod restart_rules;
+mod runtime_durations;
 mod versions;
 
 #[test]

@@ -4,7 +4,7 @@
 
 use core::ops::Range;
 
-use probesim_core::{AppSpec, ProbeKind};
+use probesim_core::{AppSpec, ProbeKind, SimDuration};
 use probesim_script::{parse_exit, parse_sigterm, ParseError, Script};
 
 use probesim_kube::decode::{self, Fields};
@@ -18,8 +18,17 @@ use probesim_kube::yaml::{Mark, Node, Value};
 use super::endpoints::{containers_by_name, ContainerRef};
 use super::{Loader, ScriptBinding};
 
-pub(super) const APP_FIELDS: &[&str] =
-    &["pull", "exit", "sigterm", "preStop", "probes", "endpoints"];
+pub(super) const APP_FIELDS: &[&str] = &[
+    "pull",
+    "image",
+    "exit",
+    "sigterm",
+    "preStop",
+    "probes",
+    "endpoints",
+];
+
+const PULL_TYPE: &str = "a duration like 2s, \"29s then 600ms\" or {first: 29s, then: 600ms}";
 
 pub(super) const PROBE_TYPES: &[&str] = &["liveness", "readiness", "startup"];
 
@@ -164,6 +173,10 @@ impl Loader<'_> {
                 continue;
             };
             let pod_ip = v.pod.pod_ip.clone();
+            let engine = match container {
+                ContainerRef::Regular(i) => v.init_containers.len() + i,
+                ContainerRef::Init(i) => i,
+            };
             let (cm, spec, out, index) = match container {
                 ContainerRef::Regular(i) => (
                     &m.spec.containers[i],
@@ -178,6 +191,13 @@ impl Loader<'_> {
                     i,
                 ),
             };
+            self.written.push((
+                engine,
+                super::timing::AppWritten {
+                    pull: f.get("pull").is_some(),
+                    image: f.get("image").is_some(),
+                },
+            ));
             let hook = spec.app.pre_stop;
             spec.app = AppSpec {
                 pre_stop: hook,
@@ -204,8 +224,17 @@ impl Loader<'_> {
     pub(super) fn app_spec(&mut self, f: &Fields<'_>, p: &FieldPath) -> AppSpec {
         let mut app = AppSpec::default();
         if let Some(n) = f.get("pull") {
-            if let Some(d) = self.duration(n, &p.child("pull")) {
-                app.pull = d;
+            if let Some((first, then)) = self.pull(n, &p.child("pull")) {
+                app.pull = first;
+                app.pull_then = then;
+            }
+        }
+        if let Some(n) = f.get("image") {
+            let ip = p.child("image");
+            match n.value() {
+                Value::Str("present") => app.image_present = true,
+                Value::Str("absent") => app.image_present = false,
+                _ => decode::type_error(&mut self.d, n, &ip, "\"present\" or \"absent\""),
             }
         }
         if let Some(n) = f.get("exit") {
@@ -231,6 +260,49 @@ impl Loader<'_> {
             }
         }
         app
+    }
+
+    /// `pull: 2s` (every pull), `pull: "29s then 600ms"` or `pull: {first: 29s, then: 600ms}`
+    /// (the first pull, then each pull of an image the node has).
+    fn pull(
+        &mut self,
+        node: &Node,
+        path: &FieldPath,
+    ) -> Option<(SimDuration, Option<SimDuration>)> {
+        match node.value() {
+            Value::Map(_) => {
+                let f = decode::fields(&mut self.d, node, path, &["first", "then"], &[])?;
+                let first = match f.get("first") {
+                    Some(n) => self.duration(n, &path.child("first"))?,
+                    None => SimDuration::ZERO,
+                };
+                let then = match f.get("then") {
+                    Some(n) => Some(self.duration(n, &path.child("then"))?),
+                    None => None,
+                };
+                Some((first, then))
+            }
+            Value::Str(s) if s.contains(" then ") => {
+                let (a, b) = s.split_once(" then ")?;
+                let read = |l: &mut Self, t: &str| match probesim_script::parse_duration(t.trim()) {
+                    Ok(d) => Some(d),
+                    Err(e) => {
+                        l.report(path, Some(node.mark), format!("{e} (expected {PULL_TYPE})"));
+                        None
+                    }
+                };
+                let first = read(self, a)?;
+                let then = read(self, b)?;
+                Some((first, Some(then)))
+            }
+            Value::Str(_) | Value::Int(_) | Value::Float(_) => {
+                self.duration(node, path).map(|d| (d, None))
+            }
+            _ => {
+                decode::type_error(&mut self.d, node, path, PULL_TYPE);
+                None
+            }
+        }
     }
 
     pub(super) fn probe_scripts<'a>(
@@ -268,7 +340,6 @@ impl Loader<'_> {
 mod tests {
     use super::*;
     use crate::scenario::tests::{errors, load, with_pod};
-    use crate::scenario::*;
 
     #[test]
     fn apps_set_pull_exit_and_sigterm() {

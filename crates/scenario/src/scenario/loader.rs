@@ -32,6 +32,7 @@ impl<'s> Loader<'s> {
             notes: Vec::new(),
             services: Vec::new(),
             edits: super::Edits::default(),
+            written: Vec::new(),
             d: Diags::new(),
         }
     }
@@ -131,6 +132,9 @@ impl<'s> Loader<'s> {
             .get("duration")
             .and_then(|n| self.instant(n, &FieldPath::new("duration")));
         let kubelet = self.kubelet(f.get("kubelet"));
+        let jitter_given = f.get("kubelet").and_then(|k| k.get("jitter")).is_some();
+        let timing = self.timing(f.get("timing")).unwrap_or_default();
+        let runtime = self.runtime_knobs(f.get("runtime"));
         let kubelet_restart_at = f
             .get("kubelet")
             .and_then(|k| k.get("restartAt"))
@@ -200,6 +204,21 @@ impl<'s> Loader<'s> {
         } = validated?;
         pod.init_containers = init_containers;
         let name = name.unwrap_or_else(|| default_name(display_path, &pod.name));
+        let count = pod.container_count();
+        let mut written = vec![super::AppWritten::default(); count];
+        for (c, w) in self.written.drain(..) {
+            if let Some(slot) = written.get_mut(c) {
+                *slot = w;
+            }
+        }
+        let timing_base = super::TimingBase {
+            kubelet,
+            jitter: jitter_given,
+            runtime,
+            apps: (0..count).map(|c| pod.container(c).app).collect(),
+            written,
+            notes: Vec::new(),
+        };
         let mut scenario = Scenario {
             name,
             description,
@@ -210,6 +229,8 @@ impl<'s> Loader<'s> {
             phase: phase.unwrap_or(SimDuration::ZERO),
             duration,
             kubelet,
+            timing,
+            timing_base,
             kubelet_restart_at,
             delete_at,
             pod,
@@ -222,6 +243,7 @@ impl<'s> Loader<'s> {
         };
         let fallbacks = scenario.fallback_notes();
         scenario.notes.extend(fallbacks);
+        scenario.apply_timing();
         Some(scenario)
     }
 
@@ -343,6 +365,7 @@ mod tests {
                 backoff_requeue: SimDuration::from_secs(20),
                 jitter: true,
                 max_container_restart_period: Some(SimDuration::from_secs(30)),
+                ..KubeletConfig::default()
             }
         );
     }

@@ -26,6 +26,7 @@ mod manifest_ref;
 mod port_wide_tests;
 #[cfg(test)]
 mod tests;
+mod timing;
 
 use probesim_core::{
     Behaviours, KubeletConfig, PodSpec, ProbeKind, Profile, SimDuration, SimTime, Simulation,
@@ -41,6 +42,8 @@ use probesim_kube::error::{Diagnostic, InputError, Source};
 use probesim_kube::field_path::FieldPath;
 use probesim_kube::yaml::{self, Key, Mark, Node, NodeKind, SourceId, Style};
 
+pub use self::timing::{AppWritten, RuntimeKnobs, TimingBase, TimingMode};
+
 use self::knobs::apply_gates;
 use self::manifest_ref::select_diagnostics;
 
@@ -52,7 +55,9 @@ const SCENARIO_FIELDS: &[&str] = &[
     "seed",
     "phase",
     "duration",
+    "timing",
     "kubelet",
+    "runtime",
     "pod",
     "manifest",
     "select",
@@ -101,6 +106,9 @@ pub struct Overrides {
     pub seed: Option<u64>,
     /// Replaces `kubernetes` (the feature gate overrides are applied again to the new profile).
     pub kubernetes: Option<String>,
+    /// Replaces `timing` (`--timing`): the knobs the file leaves out take the new timing's
+    /// defaults.
+    pub timing: Option<TimingMode>,
 }
 
 /// Edits of a scenario given on the command line, laid over what the file says: `--set` on
@@ -163,8 +171,13 @@ pub struct Scenario {
     /// `duration`: how much virtual time to simulate. Required once overrides are applied
     /// ([`Scenario::apply`]).
     pub duration: Option<SimTime>,
-    /// The kubelet's timing knobs (`kubelet`).
+    /// The kubelet's timing knobs (`kubelet`), with the runtime's latencies (`runtime`), after
+    /// the timing's defaults.
     pub kubelet: KubeletConfig,
+    /// `timing` (default `exact`), or `--timing`.
+    pub timing: TimingMode,
+    /// The knobs `timing` gives defaults to, as written ([`TimingMode`]).
+    pub timing_base: TimingBase,
     /// The pod after defaults and validation, with each container's app behaviour (init
     /// containers included; sidecars have `restartable` set).
     pub pod: PodSpec,
@@ -235,6 +248,9 @@ impl ManifestScenario {
         );
         if s.seed != 0 {
             out.push_str(&format!("seed: {}\n", s.seed));
+        }
+        if s.timing != TimingMode::default() {
+            out.push_str(&format!("timing: {}\n", s.timing));
         }
         if !s.phase.is_zero() {
             out.push_str(&format!(
@@ -591,6 +607,12 @@ impl Scenario {
         if let Some(seed) = o.seed {
             self.seed = seed;
         }
+        if let Some(timing) = o.timing {
+            if timing != self.timing {
+                self.timing = timing;
+                self.apply_timing();
+            }
+        }
         if let Some(duration) = o.duration {
             self.duration = Some(duration);
         }
@@ -735,6 +757,8 @@ struct Loader<'s> {
     services: Vec<catalog::Service>,
     /// The command-line edits laid over the file.
     edits: Edits,
+    /// Per container (engine index), which timing knobs its `apps` entry gives.
+    written: Vec<(usize, AppWritten)>,
     d: Diags,
 }
 

@@ -61,6 +61,7 @@ fn overrides_replace_the_files_values() {
         duration: Some(SimTime::from_secs(5)),
         seed: Some(7),
         kubernetes: Some("1.35".into()),
+        timing: None,
     })
     .unwrap();
     assert_eq!(
@@ -183,6 +184,7 @@ fn emitted_scenarios_replay_to_the_same_timeline() {
             duration: Some(SimTime::from_secs(240)),
             seed: Some(7),
             kubernetes: Some("1.30".into()),
+            timing: None,
         })
         .unwrap();
     let yaml = built.to_yaml();
