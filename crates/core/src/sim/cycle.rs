@@ -62,7 +62,7 @@ pub(super) struct Detector {
 
 /// The power of Brent's (comparisons before the next save) from which failed comparisons make
 /// the detector back off.
-pub(super) const BACK_OFF_FROM: u64 = 16;
+pub(super) const BACK_OFF_FROM: u64 = 32;
 
 impl Detector {
     pub(super) fn new() -> Detector {
