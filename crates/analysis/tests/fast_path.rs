@@ -179,7 +179,9 @@ proptest! {
 }
 
 /// A pod whose containers' liveness periods make the whole cycle long, while what follows a
-/// change in one container repeats sooner: the same figures with far fewer simulations.
+/// change in one container repeats sooner: the same figures with fewer simulations. (What
+/// follows a change repeats with the 60 s resync too, R4: c0's change offsets span 60 s of
+/// the pod's 120 s; before the resync counted, they spanned 6 s of 60 s.)
 #[test]
 fn a_pod_of_unlike_liveness_periods_needs_fewer_simulations_for_the_same_figures() {
     let probe = |period| Probe {
@@ -195,7 +197,7 @@ fn a_pod_of_unlike_liveness_periods_needs_fewer_simulations_for_the_same_figures
         pull_ms: 0,
     };
     let p = Pod {
-        containers: vec![c(3), c(4), c(5)],
+        containers: vec![c(3), c(8), c(5)],
         grace: 5,
         kubernetes: "1.37",
         started_ago: None,
@@ -207,15 +209,17 @@ fn a_pod_of_unlike_liveness_periods_needs_fewer_simulations_for_the_same_figures
         figures(&fast).expect("analysis"),
         figures(&long).expect("analysis")
     );
-    // The pod's cycle is 60 s; what follows a change in c0 repeats every 6 s.
+    // The pod's cycle is 120 s; what follows a change in c0 repeats every 60 s (its probes'
+    // 6 s and the resync's 60 s).
     let space = fast.space(0);
-    assert_eq!(space.cycle, SimDuration::from_secs(60));
+    assert_eq!(space.cycle, SimDuration::from_secs(120));
     assert_eq!(
-        fast.change_offsets(0, &space).len() * 10,
+        fast.change_offsets(0, &space).len() * 2,
         space.offsets.len()
     );
+    assert_eq!(long.change_offsets(0, &space).len(), space.offsets.len());
     assert!(
-        fast.simulations() * 2 < long.simulations(),
+        fast.simulations() * 5 < long.simulations() * 4,
         "{} simulations against {}",
         fast.simulations(),
         long.simulations()
@@ -315,5 +319,48 @@ fn the_start_of_a_container_is_swept_over_the_whole_cycle() {
     assert_eq!(
         Ok(f),
         figures(&Analyzer::new(&s, Sweep::new(2)).exhaustive())
+    );
+}
+
+/// Long after the start the pod syncs only at its resyncs, 60 s apart, and a kill asked for
+/// less than a relist after one waits for the next relist (R4): the change offsets must cover
+/// the resync period too. Here the shortened cycle of c0 was 5 s and the pod's 20 s, so the
+/// shortened sweep missed the change (19.001 s into the cycle) whose kill a resync delays, and
+/// found `hangDetection.kill` at most 6.999 s instead of 7.999 s (found by the property above).
+#[test]
+fn the_change_offsets_cover_the_resync_period() {
+    let probe = |period, failure, timeout| Probe {
+        period,
+        failure,
+        timeout,
+        delay: 0,
+    };
+    let p = Pod {
+        containers: vec![
+            Container {
+                startup: None,
+                readiness: None,
+                liveness: Some(probe(1, 2, 3)),
+                pull_ms: 0,
+            },
+            Container {
+                startup: Some(probe(5, 1, 1)),
+                readiness: None,
+                liveness: Some(probe(4, 1, 1)),
+                pull_ms: 0,
+            },
+        ],
+        grace: 1,
+        kubernetes: "1.37",
+        started_ago: None,
+    };
+    let s = subject(&p);
+    let fast = Analyzer::new(&s, Sweep::new(2));
+    let long = Analyzer::new(&s, Sweep::new(2)).exhaustive();
+    let f = figures(&fast).expect("analysis");
+    assert_eq!(f, figures(&long).expect("analysis"));
+    assert_eq!(
+        f[0].hang.kill.max.value,
+        Some(SimDuration::from_millis(7999))
     );
 }
