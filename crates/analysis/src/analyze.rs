@@ -506,44 +506,30 @@ impl<'s> Analyzer<'s> {
     /// sweep order to reach it, the same phase too. (Trials that move the container start do
     /// not repeat that way: the other containers start, turn Ready and end their startup probes
     /// at fixed instants, so those sweep the whole cycle.)
-    ///
-    /// Long after the start the pod's only syncs are its periodic resyncs, `resync` apart, and
-    /// every sync makes the next wait for a newer relist (R4): a kill a failure asks for less
-    /// than a relist after a resync comes at the next relist. So the change also sweeps the
-    /// resync's period: the offsets run over the least common multiple of that cycle (or of
-    /// `space.cycle`, the exhaustive way) and `resync`, the pattern of `space.offsets`
-    /// repeated (at most `MAX_STEPS` grid steps' worth more).
     #[must_use]
     pub fn change_offsets(&self, container: usize, space: &GridPhaseSpace) -> Vec<SimDuration> {
+        if self.exhaustive {
+            return space.offsets.clone();
+        }
         let s = self.subject;
         let mut cycle = ms(s.kubelet.pleg_period).max(1);
-        if self.exhaustive {
-            cycle = ms(space.cycle).max(1);
-        } else {
-            for other in 0..s.pod.container_count() {
-                for kind in ProbeKind::ALL {
-                    if other != container && kind == ProbeKind::Liveness {
-                        continue;
-                    }
-                    if let Some(p) = s.pod.container(other).probe(kind) {
-                        let period = ms(p.period()).max(1);
-                        cycle = cycle / gcd(cycle, period) * period;
-                    }
+        for other in 0..s.pod.container_count() {
+            for kind in ProbeKind::ALL {
+                if other != container && kind == ProbeKind::Liveness {
+                    continue;
+                }
+                if let Some(p) = s.pod.container(other).probe(kind) {
+                    let period = ms(p.period()).max(1);
+                    cycle = cycle / gcd(cycle, period) * period;
                 }
             }
         }
-        let resync = ms(s.kubelet.resync).max(1);
-        let whole = ms(space.cycle).max(1);
-        let cycle = cycle / gcd(cycle, resync) * resync;
-        let repeats = cycle.div_ceil(whole).min(MAX_STEPS);
-        (0..repeats)
-            .flat_map(|k| {
-                space
-                    .offsets
-                    .iter()
-                    .map(move |o| o.saturating_add(dur(k * whole)))
-            })
-            .filter(|o| ms(*o) < cycle)
+        let cycle = dur(cycle);
+        space
+            .offsets
+            .iter()
+            .copied()
+            .filter(|o| *o < cycle)
             .collect()
     }
 

@@ -225,48 +225,6 @@ fn to_ready_spans_the_grids_of_every_container_in_the_pod() {
     );
 }
 
-/// A kill a liveness failure asks for less than a relist after a periodic resync waits for
-/// the next relist (R4), so `readiness.toNotReady` must cover the change's phase against the
-/// resync (60 s) as well as the probe grids (33 s here): the property below found 4.755 s
-/// against a figure of at most 3.999 s for this pod before the change offsets spanned the
-/// resync period. R4, P8.
-#[test]
-fn to_not_ready_covers_the_phase_of_the_resync() {
-    let p = |period, failure, timeout| Probe {
-        period,
-        failure,
-        timeout,
-        delay: 0,
-        success: 1,
-    };
-    let c = Config {
-        liveness: Some(p(3, 1, 3)),
-        startup: Some(p(11, 1, 1)),
-        readiness: None,
-        other: None,
-        grace: 1,
-        sigterm: "ignore",
-        kubernetes: "1.25",
-    };
-    let f = figures(&c);
-    let fig = f
-        .readiness
-        .to_not_ready
-        .expect("a liveness kill makes the pod not Ready");
-    for change in (0..60_000).step_by(245) {
-        let h = 1_800_000 + change;
-        let hang = SimTime::from_millis(h);
-        let s = scenario(&c, 0, &format!("pod: ok until {h}ms then refused"));
-        let seen = run(&s, hang.saturating_add(SimDuration::from_secs(600)));
-        let not_ready = seen
-            .ready
-            .iter()
-            .find(|(t, r)| !*r && *t >= hang)
-            .map(|(t, _)| t.saturating_since(hang));
-        within(&fig, not_ready, "readiness.toNotReady", &c);
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, failure_persistence: None, ..ProptestConfig::default() })]
 
