@@ -317,3 +317,47 @@ fn the_start_of_a_container_is_swept_over_the_whole_cycle() {
         figures(&Analyzer::new(&s, Sweep::new(2)).exhaustive())
     );
 }
+
+/// Long after the start the pod syncs only at its resyncs, 60 s apart, and a kill asked for
+/// less than a relist after one waits for the next relist (R4): the change offsets must cover
+/// the resync period too. Here the shortened cycle of c0 was 5 s and the pod's 20 s, so the
+/// shortened sweep missed the change (19.001 s into the cycle) whose kill a resync delays, and
+/// found `hangDetection.kill` at most 6.999 s instead of 7.999 s (found by the property above).
+#[test]
+#[ignore = "known gap (docs/analysis.md): sweeping the change over the resync period fixes it but costs benches/eight-containers.yaml its step limit"]
+fn the_change_offsets_cover_the_resync_period() {
+    let probe = |period, failure, timeout| Probe {
+        period,
+        failure,
+        timeout,
+        delay: 0,
+    };
+    let p = Pod {
+        containers: vec![
+            Container {
+                startup: None,
+                readiness: None,
+                liveness: Some(probe(1, 2, 3)),
+                pull_ms: 0,
+            },
+            Container {
+                startup: Some(probe(5, 1, 1)),
+                readiness: None,
+                liveness: Some(probe(4, 1, 1)),
+                pull_ms: 0,
+            },
+        ],
+        grace: 1,
+        kubernetes: "1.37",
+        started_ago: None,
+    };
+    let s = subject(&p);
+    let fast = Analyzer::new(&s, Sweep::new(2));
+    let long = Analyzer::new(&s, Sweep::new(2)).exhaustive();
+    let f = figures(&fast).expect("analysis");
+    assert_eq!(f, figures(&long).expect("analysis"));
+    assert_eq!(
+        f[0].hang.kill.max.value,
+        Some(SimDuration::from_millis(7999))
+    );
+}
