@@ -250,11 +250,6 @@ impl Spread {
                 "  no kill, restart, readiness change or CrashLoopBackOff"
             )?;
         }
-        let disagree: Vec<&str> = self
-            .disagreements()
-            .iter()
-            .map(|r| r.label.as_str())
-            .collect();
         let width = self.rows.iter().map(|r| r.label.chars().count()).max();
         let width = width.unwrap_or(0);
         for r in &self.rows {
@@ -276,7 +271,7 @@ impl Spread {
                     r.latest.timing.replay()
                 )?;
             }
-            if disagree.contains(&r.label.as_str()) {
+            if self.disagrees(r) {
                 writeln!(w, "      why: {}", self.why(r))?;
             }
         }
@@ -405,11 +400,6 @@ impl Spread {
             ", \"timings\": {n}, \"phaseRangeMs\": {}, \"events\": [",
             self.period.as_millis()
         )?;
-        let disagree: Vec<&str> = self
-            .disagreements()
-            .iter()
-            .map(|r| r.label.as_str())
-            .collect();
         for (i, r) in self.rows.iter().enumerate() {
             w.write_all(if i == 0 { b"\n  " } else { b",\n  " })?;
             w.write_all(b"{\"event\": ")?;
@@ -425,9 +415,9 @@ impl Spread {
                 r.occurrence.ordinal,
                 r.count,
                 share(r.count, n),
-                disagree.contains(&r.label.as_str())
+                self.disagrees(r)
             )?;
-            if disagree.contains(&r.label.as_str()) {
+            if self.disagrees(r) {
                 w.write_all(b", \"why\": ")?;
                 crate::json::string(w, self.why(r))?;
             }
