@@ -861,10 +861,7 @@ fn the_phase_moves_the_first_start_and_the_seed_does_not_on_1_21_plus() {
         .replay()
         .contains("--seed 0 --phase 9.5s --kubernetes 1.37"));
     // A timing is a seed, a phase and the kubelet's jitter.
-    let t = probesim::Timing {
-        seed: 5,
-        phase: SimDuration::from_millis(1234),
-    };
+    let t = probesim::Timing::new(5, SimDuration::from_millis(1234));
     let run = base().timing(t).run().unwrap();
     assert!(run.replay().contains("--seed 5 --phase 1.234s --jitter"));
     let refused = base()

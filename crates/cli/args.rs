@@ -90,8 +90,12 @@ pub struct RunArgs {
     #[arg(long)]
     pub jitter: bool,
 
+    /// The runtime's latencies (`--runtime-start` and friends).
+    #[command(flatten)]
+    pub runtime: RuntimeArgs,
+
     /// Simulate N timings (jitter seeds derived from the seed, start phases within the longest
-    /// probe period) and print, for every kill, restart, readiness change and CrashLoopBackOff,
+    /// probe period, under realistic timing the runtime's latencies within their ranges) and print, for every kill, restart, readiness change and CrashLoopBackOff,
     /// its earliest and latest instant and the share of timings it happens in (timeline or
     /// json).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10000))]
@@ -373,6 +377,10 @@ pub struct ExplainArgs {
     #[arg(long)]
     pub jitter: bool,
 
+    /// The runtime's latencies, as for `run`.
+    #[command(flatten)]
+    pub runtime: RuntimeArgs,
+
     /// The manifest options, as for `run`.
     #[command(flatten)]
     pub manifest: ManifestArgs,
@@ -395,6 +403,7 @@ impl ExplainArgs {
             timing: self.timing.clone(),
             phase: self.phase.clone(),
             jitter: self.jitter,
+            runtime: self.runtime.clone(),
             spread: None,
             verbose: false,
             at: None,
@@ -500,6 +509,7 @@ impl CompareArgs {
             timing: self.timing.clone(),
             phase: None,
             jitter: false,
+            runtime: RuntimeArgs::default(),
             spread: None,
             verbose: false,
             at: None,
@@ -511,6 +521,29 @@ impl CompareArgs {
             allow_outside_tree: self.allow_outside_tree,
         }
     }
+}
+
+/// The runtime's latencies, as the scenario's `runtime:` knobs: each one given replaces the
+/// file's and stays fixed under `--spread` (the replay lines of `--spread` and
+/// `check --timings` give these).
+#[derive(Clone, Debug, Default, Args)]
+pub struct RuntimeArgs {
+    /// How long the runtime takes to create and start a container, as `runtime.start`.
+    #[arg(long, value_name = "DURATION")]
+    pub runtime_start: Option<String>,
+
+    /// How long a stop takes to reach the process, as `runtime.kill`.
+    #[arg(long, value_name = "DURATION")]
+    pub runtime_kill: Option<String>,
+
+    /// The image pulls of every container that sets none, 'FIRST then LATER' or one
+    /// duration, as `runtime.pull`.
+    #[arg(long, value_name = "'D then D'")]
+    pub runtime_pull: Option<String>,
+
+    /// How long a plain init container runs before it exits 0, as `runtime.initRun`.
+    #[arg(long, value_name = "DURATION")]
+    pub runtime_init_run: Option<String>,
 }
 
 /// The options that build a scenario from a manifest, shared by `run` and `explain`.

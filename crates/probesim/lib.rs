@@ -84,7 +84,7 @@ pub use probesim_analysis::figure::{ContainerFigures, Extreme, Figure};
 pub use run::{Failure, Interval, Kill, Run, Status};
 pub use test::Test;
 
-pub use probesim_scenario::scenario::TimingMode;
+pub use probesim_scenario::scenario::{RuntimeKnobs, TimingMode};
 pub use probesim_scenario::timing::Timing;
 
 pub use probesim_core::{

@@ -101,6 +101,7 @@ impl Prepared {
             seed: None,
             phase: None,
             jitter: false,
+            runtime: probesim_scenario::scenario::RuntimeKnobs::default(),
             horizon: None,
             bound: Vec::new(),
         }
@@ -186,6 +187,7 @@ pub struct Case<'p> {
     seed: Option<u64>,
     phase: Option<SimDuration>,
     jitter: bool,
+    runtime: probesim_scenario::scenario::RuntimeKnobs,
     horizon: Option<Horizon>,
     bound: Vec<Bound>,
 }
@@ -252,7 +254,8 @@ impl Case<'_> {
 
     /// One timing, as [`Test::timing`].
     #[must_use]
-    pub fn timing(self, timing: crate::Timing) -> Self {
+    pub fn timing(mut self, timing: crate::Timing) -> Self {
+        self.runtime = timing.runtime;
         self.seed(timing.seed).phase(timing.phase).jitter()
     }
 
@@ -288,6 +291,9 @@ impl Case<'_> {
             recipe.phase = self.phase;
         }
         recipe.jitter |= self.jitter;
+        if self.runtime != probesim_scenario::scenario::RuntimeKnobs::default() {
+            recipe.runtime = self.runtime;
+        }
         let mut scenario = prepared.scenario.clone();
         let mut fast = true;
         for (container, key, script) in &self.scripts {

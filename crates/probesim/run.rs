@@ -96,6 +96,19 @@ fn scenario_replay(recipe: &Recipe, text: &str, file: &str, scenario: &Scenario)
     if recipe.jitter {
         timing.push_str(" --jitter");
     }
+    // The latencies of a timing, as the run has them (a file's own value wins); under
+    // realistic timing a latency at its default needs no flag.
+    let (given, has) = (recipe.runtime, scenario.timing_base.runtime);
+    let runtime = probesim_scenario::scenario::RuntimeKnobs {
+        start: given.start.and(has.start),
+        kill: given.kill.and(has.kill),
+        pull: given.pull.and(has.pull),
+        init_run: given.init_run.and(has.init_run),
+    };
+    let realistic = scenario.timing == probesim_scenario::scenario::TimingMode::Realistic;
+    timing.push_str(&probesim_scenario::timing::runtime_flags(
+        &runtime, realistic,
+    ));
     replay.push_str(&format!(
         "# replay: probesim run {} --seed {}{timing} --kubernetes {}{}\n",
         probesim_kube::printable::printable(file),

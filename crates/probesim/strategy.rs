@@ -41,7 +41,40 @@ pub fn phase(period: SimDuration) -> impl Strategy<Value = SimDuration> {
 /// the kubelet's jitter draws, and a start phase in `[0, period)` (pass the longest probe
 /// period of the pod). Shrinks towards seed 0, phase 0.
 pub fn timing(period: SimDuration) -> impl Strategy<Value = crate::Timing> {
-    (seed(), phase(period)).prop_map(|(seed, phase)| crate::Timing { seed, phase })
+    (seed(), phase(period)).prop_map(|(seed, phase)| crate::Timing::new(seed, phase))
+}
+
+/// A latency within `range`, to the millisecond; shrinks towards the range's start.
+fn latency(range: probesim_scenario::timing::LatencyRange) -> impl Strategy<Value = SimDuration> {
+    (range.min.as_millis()..=range.max.as_millis()).prop_map(SimDuration::from_millis)
+}
+
+/// A realistic timing: as [`timing`], and the runtime's latencies drawn within their
+/// documented ranges (container start, kill delivery, first and later pull, init run;
+/// docs/semantics.md#latency-ranges), as `probesim run --spread` draws them under
+/// `timing: realistic`. [`Test::timing`] applies each latency the scenario leaves to its
+/// default. Shrinks towards seed 0, phase 0 and each range's shortest latency.
+pub fn realistic_timing(period: SimDuration) -> impl Strategy<Value = crate::Timing> {
+    use probesim_scenario::timing::{
+        INIT_RUN_RANGE, KILL_RANGE, PULL_FIRST_RANGE, PULL_THEN_RANGE, START_RANGE,
+    };
+    (
+        timing(period),
+        latency(START_RANGE),
+        latency(KILL_RANGE),
+        latency(PULL_FIRST_RANGE),
+        latency(PULL_THEN_RANGE),
+        latency(INIT_RUN_RANGE),
+    )
+        .prop_map(|(t, start, kill, first, then, init_run)| crate::Timing {
+            runtime: probesim_scenario::scenario::RuntimeKnobs {
+                start: Some(start),
+                kill: Some(kill),
+                pull: Some((first, Some(then))),
+                init_run: Some(init_run),
+            },
+            ..t
+        })
 }
 
 /// Whole seconds in `range`; shrinks towards its start.

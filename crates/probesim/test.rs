@@ -12,7 +12,7 @@ use probesim_kube::catalog;
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::run::{describe_horizon, RunFailure, MAX_LISTED_EVENTS};
 use probesim_scenario::scenario::{
-    horizon, Edits, ManifestRun, ManifestScenario, Overrides, Scenario, TimingMode,
+    horizon, Edits, ManifestRun, ManifestScenario, Overrides, RuntimeKnobs, Scenario, TimingMode,
 };
 use probesim_scenario::timing::Timing;
 use probesim_script::ScriptPlayer;
@@ -68,6 +68,8 @@ pub(crate) struct Recipe {
     pub(crate) phase: Option<SimDuration>,
     /// The kubelet's jitter drawn from the seed ([`Test::jitter`]).
     pub(crate) jitter: bool,
+    /// The runtime's latencies of a timing ([`Test::timing`]).
+    pub(crate) runtime: RuntimeKnobs,
     pub(crate) horizon: Option<Horizon>,
     /// `--set PATH=VALUE` edits of the pod, in order.
     pub(crate) sets: Vec<String>,
@@ -145,6 +147,7 @@ impl Test {
                 timing_mode: None,
                 phase: None,
                 jitter: false,
+                runtime: RuntimeKnobs::default(),
                 horizon: None,
                 sets: Vec::new(),
                 outside_tree: false,
@@ -330,9 +333,11 @@ impl Test {
     }
 
     /// One timing of the space `probesim run --spread` and `check --timings` explore: its
-    /// seed, its phase, and the kubelet's jitter on ([`Timing::apply`]).
+    /// seed, its phase, the kubelet's jitter on, and each runtime latency it gives that the
+    /// scenario leaves to its default (one the file sets is kept; [`Timing::apply`]).
     #[must_use]
-    pub fn timing(self, timing: Timing) -> Test {
+    pub fn timing(mut self, timing: Timing) -> Test {
+        self.recipe.runtime = timing.runtime;
         self.seed(timing.seed).phase(timing.phase).jitter()
     }
 
@@ -580,12 +585,15 @@ impl Recipe {
         }
     }
 
-    /// The phase and jitter given ([`Test::phase`], [`Test::jitter`]) set on `scenario`.
+    /// The phase, latencies and jitter given ([`Test::phase`], [`Test::timing`],
+    /// [`Test::jitter`]) set on `scenario`.
     pub(crate) fn set_timing(&self, scenario: &mut Scenario) -> Result<(), Error> {
         if let Some(p) = self.phase {
             scenario.phase = probesim_scenario::scenario::phase(p)
                 .map_err(|m| Error::new(ErrorKind::Input, format!("--phase: {m}")))?;
         }
+        let runtime = probesim_scenario::timing::left_to_default(scenario, self.runtime);
+        scenario.set_runtime(&runtime);
         scenario.kubelet.jitter |= self.jitter;
         Ok(())
     }

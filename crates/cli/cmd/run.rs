@@ -9,10 +9,12 @@ use probesim_report::spread::Spread;
 use probesim_report::{render_explain, render_with, Filter, Format, ViewOptions};
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::run::RunFailure;
-use probesim_scenario::scenario::{horizon, Edits, ManifestRun, Overrides, Scenario, TimingMode};
+use probesim_scenario::scenario::{
+    horizon, Edits, ManifestRun, Overrides, RuntimeKnobs, Scenario, TimingMode,
+};
 use probesim_scenario::timing;
 
-use crate::args::{ManifestArgs, RunArgs};
+use crate::args::{ManifestArgs, RunArgs, RuntimeArgs};
 use crate::cmd::{print_error, print_notes, read_input, references, scenario_file};
 use crate::exit::ExitStatus;
 
@@ -251,6 +253,34 @@ fn io_failure(e: &io::Error) -> ExitStatus {
     ExitStatus::Error
 }
 
+/// `--runtime-start`, `--runtime-kill`, `--runtime-pull` and `--runtime-init-run`, read.
+fn runtime_knobs(args: &RuntimeArgs) -> Result<RuntimeKnobs, ExitStatus> {
+    let read = |flag: &str, text: &str| {
+        probesim_script::parse_duration(text.trim()).map_err(|e| {
+            print_error(&format!("{flag}: {e}"));
+            ExitStatus::Error
+        })
+    };
+    let one =
+        |flag: &str, value: &Option<String>| value.as_deref().map(|t| read(flag, t)).transpose();
+    let pull = match args.runtime_pull.as_deref() {
+        None => None,
+        Some(text) => Some(match text.split_once(" then ") {
+            Some((first, then)) => (
+                read("--runtime-pull", first)?,
+                Some(read("--runtime-pull", then)?),
+            ),
+            None => (read("--runtime-pull", text)?, None),
+        }),
+    };
+    Ok(RuntimeKnobs {
+        start: one("--runtime-start", &args.runtime_start)?,
+        kill: one("--runtime-kill", &args.runtime_kill)?,
+        pull,
+        init_run: one("--runtime-init-run", &args.runtime_init_run)?,
+    })
+}
+
 /// What loading produced: the scenario to run, or the end of the command (`--emit-scenario`
 /// printed the scenario).
 pub enum Loaded {
@@ -302,6 +332,7 @@ pub fn load_scenario(args: &RunArgs) -> Result<Loaded, ExitStatus> {
             return Err(ExitStatus::Error);
         }
     };
+    let runtime = runtime_knobs(&args.runtime)?;
     if let Some(version) = &args.kubernetes {
         if Profile::parse(version).is_none() {
             print_error(&format!(
@@ -342,6 +373,7 @@ pub fn load_scenario(args: &RunArgs) -> Result<Loaded, ExitStatus> {
             print_error(&e.render(&text));
             return Err(ExitStatus::Error);
         }
+        built.scenario.set_runtime(&runtime);
         if let Some(p) = phase {
             built.scenario.phase = p;
         }
@@ -378,13 +410,15 @@ pub fn load_scenario(args: &RunArgs) -> Result<Loaded, ExitStatus> {
             sets: args.manifest.set.clone(),
         };
         let mut files = references(scenario_file(&args.scenario), args.allow_outside_tree);
-        let scenario = match Scenario::load_edited(&text, display, &mut files, &overrides, &edits) {
-            Ok(s) => s,
-            Err(e) => {
-                print_error(&e.render(&text));
-                return Err(ExitStatus::Error);
-            }
-        };
+        let mut scenario =
+            match Scenario::load_edited(&text, display, &mut files, &overrides, &edits) {
+                Ok(s) => s,
+                Err(e) => {
+                    print_error(&e.render(&text));
+                    return Err(ExitStatus::Error);
+                }
+            };
+        scenario.set_runtime(&runtime);
         print_notes(&scenario.notes);
         scenario
     };

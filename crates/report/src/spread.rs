@@ -15,7 +15,7 @@ use std::io::{self, Write};
 use probesim_core::{Event, EventKind, Flow, RunError, SimDuration, SimTime, Sink};
 use probesim_scenario::run::{horizon, RunFailure};
 use probesim_scenario::scenario::Scenario;
-use probesim_scenario::timing::{instant, longest_period, Timing};
+use probesim_scenario::timing::{instant, longest_period, LatencyRange, Timing};
 
 /// At most this many disagreeing rows in the timeline's summary ([`Spread::write_summary`]).
 pub const SUMMARY_ROWS: usize = 5;
@@ -239,11 +239,15 @@ impl Spread {
     /// The writer's.
     pub fn write_text<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
         let n = self.timings.len();
-        writeln!(
-            w,
-            "spread over {n} timings (kubelet jitter drawn from each seed, start phase in [0, {})):",
+        let mut varied = format!(
+            "kubelet jitter drawn from each seed, start phase in [0, {})",
             probesim_script::format_duration(self.period)
-        )?;
+        );
+        for range in self.latency_ranges() {
+            varied.push_str(", ");
+            varied.push_str(&range.describe());
+        }
+        writeln!(w, "spread over {n} timings ({varied}):")?;
         if self.rows.is_empty() {
             writeln!(
                 w,
@@ -276,6 +280,16 @@ impl Spread {
             }
         }
         Ok(())
+    }
+
+    /// The runtime latencies the timings vary, with their ranges (none under
+    /// `timing: exact`, docs/semantics.md#latency-ranges).
+    #[must_use]
+    pub fn latency_ranges(&self) -> Vec<LatencyRange> {
+        self.timings
+            .first()
+            .map(Timing::latency_ranges)
+            .unwrap_or_default()
     }
 
     /// Why the timings may disagree on `row`, in a real cluster's terms: which way it may go
@@ -316,9 +330,14 @@ impl Spread {
     }
 
     /// How far apart an event's instants may lie before the timings disagree on it: the
-    /// longest probe period, at least 1 s.
+    /// longest probe period, at least 1 s (what the start phase moves an event by), plus the
+    /// widths of the latency ranges the timings vary (what the latencies move it by).
     fn tolerance(&self) -> SimDuration {
-        self.period.max(SimDuration::from_secs(1))
+        self.latency_ranges()
+            .iter()
+            .fold(self.period.max(SimDuration::from_secs(1)), |t, r| {
+                t.saturating_add(r.width())
+            })
     }
 
     /// Whether `r`'s latest instant is within [`Spread::tolerance`] of the end of the runs.
@@ -351,9 +370,14 @@ impl Spread {
             return Ok(());
         }
         let n = self.timings.len();
+        let varied = if self.latency_ranges().is_empty() {
+            "kubelet jitter and start phase"
+        } else {
+            "kubelet jitter, start phase and runtime latencies"
+        };
         writeln!(
             w,
-            "\nOther timings disagree (kubelet jitter and start phase, {n} timings; `--spread 20` lists every event over 20):"
+            "\nOther timings disagree ({varied}, {n} timings; `--spread 20` lists every event over 20):"
         )?;
         for r in rows.iter().take(SUMMARY_ROWS) {
             let when = if r.earliest.at == r.latest.at {
@@ -397,9 +421,25 @@ impl Spread {
         crate::json::string(w, scenario)?;
         write!(
             w,
-            ", \"timings\": {n}, \"phaseRangeMs\": {}, \"events\": [",
+            ", \"timings\": {n}, \"phaseRangeMs\": {}",
             self.period.as_millis()
         )?;
+        let ranges = self.latency_ranges();
+        if !ranges.is_empty() {
+            w.write_all(b", \"latencyRangesMs\": {")?;
+            for (i, r) in ranges.iter().enumerate() {
+                let sep = if i == 0 { "" } else { ", " };
+                write!(
+                    w,
+                    "{sep}\"{}\": [{}, {}]",
+                    r.key,
+                    r.min.as_millis(),
+                    r.max.as_millis()
+                )?;
+            }
+            w.write_all(b"}")?;
+        }
+        w.write_all(b", \"events\": [")?;
         for (i, r) in self.rows.iter().enumerate() {
             w.write_all(if i == 0 { b"\n  " } else { b",\n  " })?;
             w.write_all(b"{\"event\": ")?;
@@ -424,11 +464,15 @@ impl Spread {
             for (name, e) in [("earliest", r.earliest), ("latest", r.latest)] {
                 write!(
                     w,
-                    ", \"{name}\": {{\"atMs\": {}, \"seed\": {}, \"phaseMs\": {}, \"replay\": ",
+                    ", \"{name}\": {{\"atMs\": {}, \"seed\": {}, \"phaseMs\": {}, ",
                     e.at.as_millis(),
                     e.timing.seed,
                     e.timing.phase.as_millis()
                 )?;
+                for (key, ms) in e.timing.latencies_ms() {
+                    write!(w, "\"{key}Ms\": {ms}, ")?;
+                }
+                w.write_all(b"\"replay\": ")?;
                 crate::json::string(w, &e.timing.replay())?;
                 w.write_all(b"}")?;
             }
@@ -472,14 +516,17 @@ mod tests {
 
 #[cfg(test)]
 mod spread_tests {
-    use probesim_scenario::scenario::{NoFiles, Overrides, Scenario};
+    use probesim_scenario::scenario::{NoFiles, Overrides, Scenario, TimingMode};
     use probesim_scenario::timing::timings;
 
     use super::*;
 
     fn spread_of(text: &str, n: usize) -> Spread {
-        let s = Scenario::load_with(text, "s.yaml", &mut NoFiles, &Overrides::default())
-            .expect("loads");
+        spread_under(text, n, &Overrides::default())
+    }
+
+    fn spread_under(text: &str, n: usize, overrides: &Overrides) -> Spread {
+        let s = Scenario::load_with(text, "s.yaml", &mut NoFiles, overrides).expect("loads");
         let ts = timings(&s, n);
         let runs: Vec<Vec<Occurrence>> = ts
             .iter()
@@ -527,6 +574,53 @@ mod spread_tests {
                 .find(|o| o.kind == "restart" && o.ordinal == 6)
                 .expect("restart 6");
             assert_eq!(again.at, e.at);
+        }
+    }
+
+    #[test]
+    fn realistic_timings_vary_the_latencies_and_each_extreme_replays() {
+        // docs/semantics.md#latency-ranges (R65, R66, R67): under realistic timing the
+        // runtime's latencies vary too; the header names their ranges, the JSON carries them,
+        // and the timing of each extreme gives the same instant alone.
+        let realistic = Overrides {
+            timing: Some(TimingMode::Realistic),
+            ..Overrides::default()
+        };
+        let spread = spread_under(GRACE_OVERRIDE, 12, &realistic);
+        let mut out = Vec::new();
+        spread.write_text(&mut out).expect("writes");
+        let out = String::from_utf8(out).expect("utf-8");
+        assert!(
+            out.starts_with("spread over 12 timings (kubelet jitter drawn from each seed, start phase in [0, 10s), container start 50ms-600ms, kill delivery 5ms-100ms, first pull 500ms-3s, later pull 200ms-1s):\n"),
+            "{out}"
+        );
+        assert!(out.contains("--runtime-start "), "{out}");
+        let mut json = Vec::new();
+        spread.write_json(&mut json, "s").expect("writes");
+        let json = String::from_utf8(json).expect("utf-8");
+        assert!(
+            json.contains("\"phaseRangeMs\": 10000, \"latencyRangesMs\": {\"start\": [50, 600], \"kill\": [5, 100], \"pullFirst\": [500, 3000], \"pullThen\": [200, 1000]}, \"events\": ["),
+            "{json}"
+        );
+        assert!(json.contains("\"startMs\": "), "{json}");
+        let s =
+            Scenario::load_with(GRACE_OVERRIDE, "s.yaml", &mut NoFiles, &realistic).expect("loads");
+        let restart = |run: &[Occurrence]| {
+            run.iter()
+                .find(|o| o.kind == "restart" && o.ordinal == 1)
+                .map(|o| o.at)
+        };
+        let row = spread
+            .rows
+            .iter()
+            .find(|r| r.label == "restart 1")
+            .expect("restart 1");
+        // The latencies move the first restart off the whole seconds of exact timing.
+        assert_ne!(row.earliest.at.as_millis() % 1000, 0, "{row:?}");
+        for e in [row.earliest, row.latest] {
+            assert!(e.timing.runtime.start.is_some());
+            let alone = observe_timing(&s, e.timing).expect("runs");
+            assert_eq!(restart(&alone), Some(e.at));
         }
     }
 

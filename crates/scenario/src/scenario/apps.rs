@@ -264,7 +264,7 @@ impl Loader<'_> {
 
     /// `pull: 2s` (every pull), `pull: "29s then 600ms"` or `pull: {first: 29s, then: 600ms}`
     /// (the first pull, then each pull of an image the node has).
-    fn pull(
+    pub(super) fn pull(
         &mut self,
         node: &Node,
         path: &FieldPath,

@@ -42,7 +42,10 @@ use probesim_kube::error::{Diagnostic, InputError, Source};
 use probesim_kube::field_path::FieldPath;
 use probesim_kube::yaml::{self, Key, Mark, Node, NodeKind, SourceId, Style};
 
-pub use self::timing::{AppWritten, RuntimeKnobs, TimingBase, TimingMode};
+pub use self::timing::{
+    AppWritten, RuntimeKnobs, TimingBase, TimingMode, DEFAULT_INIT_RUN, DEFAULT_KILL,
+    DEFAULT_PULL_FIRST, DEFAULT_PULL_THEN, DEFAULT_START,
+};
 
 use self::knobs::apply_gates;
 use self::manifest_ref::select_diagnostics;

@@ -14,7 +14,7 @@ use probesim_kube::yaml::{Node, Value};
 use super::{Loader, Scenario};
 
 /// The fields of `runtime:`.
-pub(super) const RUNTIME_FIELDS: &[&str] = &["start", "kill", "initRun"];
+pub(super) const RUNTIME_FIELDS: &[&str] = &["start", "kill", "pull", "initRun"];
 
 /// Which timing a scenario runs with (`timing:`, `--timing`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -67,13 +67,17 @@ pub const DEFAULT_PULL_THEN: SimDuration = SimDuration::from_millis(500);
 /// Realistic default: how long a plain init container (no `exit:`) runs before it exits 0.
 pub const DEFAULT_INIT_RUN: SimDuration = SimDuration::from_secs(1);
 
-/// The `runtime:` knobs as the file writes them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The `runtime:` knobs as the file writes them (or `--runtime-start` and friends give them,
+/// [`Scenario::set_runtime`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RuntimeKnobs {
     /// `runtime.start`: create and start latency.
     pub start: Option<SimDuration>,
     /// `runtime.kill`: from the stop to the signal's delivery.
     pub kill: Option<SimDuration>,
+    /// `runtime.pull`: the image pulls (first, then each pull of an image the node has) of
+    /// every container whose `apps` entry says nothing of pulls.
+    pub pull: Option<(SimDuration, Option<SimDuration>)>,
     /// `runtime.initRun`: how long a plain init container runs.
     pub init_run: Option<SimDuration>,
 }
@@ -134,7 +138,7 @@ impl Loader<'_> {
         }
     }
 
-    /// `runtime: {start: 200ms, kill: 20ms, initRun: 1s}`.
+    /// `runtime: {start: 200ms, kill: 20ms, pull: "1.5s then 500ms", initRun: 1s}`.
     pub(super) fn runtime_knobs(&mut self, node: Option<&Node>) -> RuntimeKnobs {
         let mut k = RuntimeKnobs::default();
         let Some(node) = node else {
@@ -153,6 +157,9 @@ impl Loader<'_> {
                 *slot = self.duration(n, &path.child(field));
             }
         }
+        if let Some(n) = f.get("pull") {
+            k.pull = self.pull(n, &path.child("pull"));
+        }
         k
     }
 }
@@ -168,6 +175,22 @@ impl Scenario {
             s.apply_timing();
         }
         s
+    }
+
+    /// Sets the `runtime:` knobs `knobs` gives, as if the file wrote them (`--runtime-start`,
+    /// `--runtime-kill`, `--runtime-pull`, `--runtime-init-run`, and the latencies a
+    /// [`crate::timing::Timing`] draws): each one given replaces the file's and is kept under
+    /// both timings; the others stay as they are. Changes nothing when `knobs` gives none.
+    pub fn set_runtime(&mut self, knobs: &RuntimeKnobs) {
+        if *knobs == RuntimeKnobs::default() {
+            return;
+        }
+        let r = &mut self.timing_base.runtime;
+        r.start = knobs.start.or(r.start);
+        r.kill = knobs.kill.or(r.kill);
+        r.pull = knobs.pull.or(r.pull);
+        r.init_run = knobs.init_run.or(r.init_run);
+        self.apply_timing();
     }
 
     /// Gives the knobs the file leaves out the defaults of `self.timing`, from
@@ -187,15 +210,19 @@ impl Scenario {
             kubelet.jitter = true;
         }
         let init_run = pick(base.runtime.init_run, DEFAULT_INIT_RUN);
+        let pull = base
+            .runtime
+            .pull
+            .or(realistic.then_some((DEFAULT_PULL_FIRST, Some(DEFAULT_PULL_THEN))));
         let mut notes = Vec::new();
         let file = self.file.clone();
         let inits = self.pod.init_containers.len();
         let mut plain = Vec::new();
         for (c, (app, written)) in base.apps.iter().zip(&base.written).enumerate() {
             let mut app = *app;
-            if realistic && !written.pull && !app.pulls() {
-                app.pull = DEFAULT_PULL_FIRST;
-                app.pull_then = Some(DEFAULT_PULL_THEN);
+            if let (Some((first, then)), false, false) = (pull, written.pull, app.pulls()) {
+                app.pull = first;
+                app.pull_then = then;
             }
             let spec = if c < inits {
                 &mut self.pod.init_containers[c]
@@ -375,6 +402,45 @@ mod tests {
         let s = load(&with_pod("apps:\n  kubia: {pull: 2s}\n")).unwrap();
         let app = s.pod.containers[0].app;
         assert_eq!((app.pull, app.pull_then), (SimDuration::from_secs(2), None));
+    }
+
+    #[test]
+    fn runtime_pull_gives_the_pulls_of_every_container_without_its_own() {
+        // R67: `runtime.pull` (`--runtime-pull`) under both timings; an `apps` pull wins.
+        for timing in ["exact", "realistic"] {
+            let s = load(&INIT_POD.replace(
+                "duration: 1m\n",
+                &format!("duration: 1m\ntiming: {timing}\nruntime: {{pull: \"2s then 300ms\"}}\napps:\n  setup: {{pull: 1s}}\n"),
+            ))
+            .unwrap();
+            let app = s.pod.containers[0].app;
+            assert_eq!(
+                (app.pull, app.pull_then),
+                (
+                    SimDuration::from_secs(2),
+                    Some(SimDuration::from_millis(300))
+                ),
+                "{timing}"
+            );
+            let init = s.pod.init_containers[0].app;
+            assert_eq!(
+                (init.pull, init.pull_then),
+                (SimDuration::from_secs(1), None)
+            );
+        }
+        let mut s = load(&with_pod("timing: realistic\n")).unwrap();
+        s.set_runtime(&RuntimeKnobs {
+            pull: Some((SimDuration::from_millis(700), None)),
+            start: Some(SimDuration::from_millis(90)),
+            ..RuntimeKnobs::default()
+        });
+        let app = s.pod.containers[0].app;
+        assert_eq!(
+            (app.pull, app.pull_then),
+            (SimDuration::from_millis(700), None)
+        );
+        assert_eq!(s.kubelet.start_latency, SimDuration::from_millis(90));
+        assert!(s.kubelet.jitter, "the timing's other defaults stay");
     }
 
     #[test]
