@@ -60,10 +60,18 @@ fn a_back_off_check_close_to_the_expiry_is_marked_with_the_share_that_restarts_a
     );
     assert!(b.text.starts_with("restart 6 of busybox is a back-off decision: this check came 10s before the 1m20s back-off"), "{}", b.text);
     assert!(b.text.contains("restarts at once in 3 of 8 realistic timings (replay: --seed 2 --phase 1.636s --jitter)"), "{}", b.text);
-    assert!(b.text.contains("waits for a later sync in the other 5 (replay: --seed 0 --phase 7.055s --jitter)"), "{}", b.text);
+    assert!(
+        b.text.contains(
+            "waits for a later sync in the other 5 (replay: --seed 0 --phase 7.055s --jitter)"
+        ),
+        "{}",
+        b.text
+    );
     // Its kills, crossings after a success, go the same way in every timing: not marked.
     assert!(
-        !found.iter().any(|b| b.rule == "R91" && b.at < SimTime::from_secs(260)),
+        !found
+            .iter()
+            .any(|b| b.rule == "R91" && b.at < SimTime::from_secs(260)),
         "{found:?}"
     );
 }
@@ -97,7 +105,10 @@ fn a_check_far_from_the_expiry_is_no_candidate() {
     assert!(fixed.contains(&SimTime::from_millis(175_020)), "{fixed:?}");
     assert!(!fixed.contains(&SimTime::from_millis(105_020)), "{fixed:?}");
     let jittered = checks(true);
-    assert!(jittered.contains(&SimTime::from_millis(105_020)), "{jittered:?}");
+    assert!(
+        jittered.contains(&SimTime::from_millis(105_020)),
+        "{jittered:?}"
+    );
 }
 
 #[test]
@@ -115,8 +126,18 @@ fn a_liveness_success_one_failure_short_of_the_threshold_is_marked_with_the_shar
     assert_eq!(found.len(), 1, "{found:?}");
     let b = &found[0];
     assert_eq!((b.rule, b.at), ("R91", SimTime::from_secs(30)));
-    assert!(b.text.contains("succeeds after 2 failures in a row, one short of failureThreshold 3"), "{}", b.text);
-    assert!(b.text.contains("killed about here in 4 of 8 realistic timings"), "{}", b.text);
+    assert!(
+        b.text
+            .contains("succeeds after 2 failures in a row, one short of failureThreshold 3"),
+        "{}",
+        b.text
+    );
+    assert!(
+        b.text
+            .contains("killed about here in 4 of 8 realistic timings"),
+        "{}",
+        b.text
+    );
 }
 
 #[test]
@@ -150,7 +171,12 @@ fn a_startup_success_one_failure_short_of_a_startup_kill_is_marked() {
         .iter()
         .find(|b| b.rule == "R92")
         .expect("the startup race is marked");
-    assert!(b.text.contains("startup probe succeeds 2 failures in a row into its failureThreshold 3"), "{}", b.text);
+    assert!(
+        b.text
+            .contains("startup probe succeeds 2 failures in a row into its failureThreshold 3"),
+        "{}",
+        b.text
+    );
     assert!(b.text.contains("killed about here in"), "{}", b.text);
 }
 
