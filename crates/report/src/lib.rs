@@ -56,6 +56,7 @@ use probesim_core::{
     Event, FastForward, Flow, PodSpec, PodStatus, Profile, SimDuration, SimTime, Sink,
 };
 
+pub mod borderline;
 pub mod check;
 pub mod compare;
 mod describe;

@@ -251,13 +251,18 @@ pub fn render_explain<W: io::Write>(scenario: &Scenario, mut w: W) -> Result<W, 
     let run = trace_run(scenario)?;
     let mut text = String::new();
     let rerun = Changed(scenario);
+    let borderline = crate::borderline::find(scenario, &run.pod, &run.trace);
+    let setting = Setting {
+        borderline: &borderline,
+        ..story_setting(scenario, Some(&rerun))
+    };
     crate::explain::explain(
         &mut text,
         &run.info(scenario),
         scenario.description.as_deref(),
         &run.pod,
         &run.trace,
-        &story_setting(scenario, Some(&rerun)),
+        &setting,
     )
     .map_err(|_| RunFailure::Io(io::Error::other("formatting failed")))?;
     // The story quotes commands and messages from the scenario.
@@ -277,6 +282,7 @@ pub fn story_setting<'a>(scenario: &Scenario, rerun: Option<&'a dyn Rerun>) -> S
                 .crash_loop_backoff(scenario.kubelet.max_container_restart_period),
         ),
         rerun,
+        borderline: &[],
     }
 }
 

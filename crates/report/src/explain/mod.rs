@@ -16,7 +16,8 @@ use crate::trace::{fold, Item, Part, Trace, What};
 
 mod cause;
 mod churn;
-mod restart;
+mod flag;
+pub(crate) mod restart;
 mod verdict;
 use crate::RunInfo;
 use restart::BackOffs;
@@ -78,6 +79,9 @@ pub struct Setting<'a> {
     /// Runs of changed pods; `None`: causes are told from the run alone and no change is
     /// suggested, since none could be measured.
     pub rerun: Option<&'a dyn Rerun>,
+    /// The run's borderline decisions ([`crate::borderline`]), in trace order: each is marked
+    /// under the step of its decision.
+    pub borderline: &'a [crate::borderline::Borderline],
 }
 
 impl fmt::Debug for Setting<'_> {
@@ -85,6 +89,7 @@ impl fmt::Debug for Setting<'_> {
         f.debug_struct("Setting")
             .field("backoff", &self.backoff)
             .field("rerun", &self.rerun.is_some())
+            .field("borderline", &self.borderline)
             .finish()
     }
 }
@@ -131,6 +136,8 @@ pub fn explain(
         consumed: std::collections::BTreeSet::new(),
         backoff: BackOffs::new(trace.names.len(), setting.backoff),
         churn: vec![false; trace.names.len()],
+        flags: setting.borderline,
+        flagged: vec![false; setting.borderline.len()],
     };
     for part in fold(trace) {
         match part {
@@ -162,6 +169,7 @@ pub fn explain(
                 )?;
                 // Keep the worker's run counts as they are after the repetitions.
                 story.count_only(from, to);
+                story.flags(w, to)?;
             }
         }
     }
@@ -331,7 +339,7 @@ fn handler(h: &Handler) -> String {
     }
 }
 
-fn ordinal(n: u32) -> String {
+pub(crate) fn ordinal(n: u32) -> String {
     match n {
         1 => "first".into(),
         2 => "second".into(),
@@ -361,6 +369,9 @@ struct Story<'a> {
     /// Whether the re-creation of a finished container's workers has been told (until it
     /// starts again).
     churn: Vec<bool>,
+    /// The borderline decisions to mark ([`crate::borderline`]), and which are marked.
+    flags: &'a [crate::borderline::Borderline],
+    flagged: Vec<bool>,
 }
 
 impl Story<'_> {
@@ -432,6 +443,7 @@ impl Story<'_> {
         let items = &self.trace.items;
         let mut i = from;
         while i < to {
+            self.flags(w, i)?;
             let item = items[i];
             i += 1;
             if self.consumed.remove(&(i - 1)) {
@@ -718,7 +730,7 @@ impl Story<'_> {
                 }
             }
         }
-        Ok(())
+        self.flags(w, to)
     }
 
     fn recent_kill(&self, from: usize, i: usize, c: usize) -> bool {

@@ -15,7 +15,7 @@ const EXPIRY: SimDuration = SimDuration::from_secs(600);
 /// per container an entry (the delay in force, when it was last updated) and the finish times
 /// of the two newest dead instances.
 #[derive(Clone, Debug)]
-pub(super) struct BackOffs {
+pub(crate) struct BackOffs {
     /// The initial and maximum delay (R28); `None`: not known, decisions are not told.
     curve: Option<(SimDuration, SimDuration)>,
     entries: Vec<Option<(SimDuration, SimTime)>>,
@@ -28,7 +28,7 @@ pub(super) struct BackOffs {
 
 /// What `doBackOff` decided for one start or refusal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Decision {
+pub(crate) enum Decision {
     /// The status the kubelet read holds no dead instance: nothing to judge, no entry changes.
     NoDead,
     /// Not in back-off: the start goes ahead and the entry becomes `next`.
@@ -52,7 +52,7 @@ pub(super) enum Decision {
 }
 
 impl BackOffs {
-    pub(super) fn new(n: usize, curve: Option<(SimDuration, SimDuration)>) -> BackOffs {
+    pub(crate) fn new(n: usize, curve: Option<(SimDuration, SimDuration)>) -> BackOffs {
         BackOffs {
             curve,
             entries: vec![None; n],
@@ -63,7 +63,7 @@ impl BackOffs {
 
     /// The kubelet began to kill container `c` at `t` (a probe's kill, which a start follows in
     /// the same sync).
-    pub(super) fn kill(&mut self, c: usize, t: SimTime) {
+    pub(crate) fn kill(&mut self, c: usize, t: SimTime) {
         self.killed[c] = Some(t);
     }
 
@@ -73,19 +73,19 @@ impl BackOffs {
     }
 
     /// A process of container `c` ended at `t`.
-    pub(super) fn died(&mut self, c: usize, t: SimTime) {
+    pub(crate) fn died(&mut self, c: usize, t: SimTime) {
         self.deaths[c] = [Some(t), self.deaths[c][0]];
     }
 
     /// The kubelet restarted: its entries are gone.
-    pub(super) fn forget(&mut self) {
+    pub(crate) fn forget(&mut self) {
         self.entries.fill(None);
     }
 
     /// `doBackOff` at `now` for container `c`, on the status the sync read: in a kill's sync,
     /// the status from before the kill, without the death the kill caused (R16). A start
     /// updates the entry; a refusal does not.
-    pub(super) fn decide(&mut self, c: usize, now: SimTime, start: bool) -> Option<Decision> {
+    pub(crate) fn decide(&mut self, c: usize, now: SimTime, start: bool) -> Option<Decision> {
         let read = self.killed[c].take().unwrap_or(now);
         let (initial, max) = self.curve?;
         let died = match self.deaths[c] {

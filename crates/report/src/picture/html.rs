@@ -100,6 +100,11 @@ pub fn html(
     crate::explain::explain(&mut story, info, None, pod, trace, setting)?;
     let (steps, verdict) = story_parts(&story);
     let marks: Vec<SimTime> = steps.iter().filter_map(|s| s.at).collect();
+    let flags: Vec<(SimTime, String)> = setting
+        .borderline
+        .iter()
+        .map(|b| (b.at, b.line()))
+        .collect();
 
     // Following a step's link marks the step (`:target`) and shows the cursor at its instant.
     write!(w, "<style>")?;
@@ -113,12 +118,15 @@ pub fn html(
             )?;
         }
     }
+    if !flags.is_empty() {
+        write!(w, "{}", super::flag::page_style())?;
+    }
     writeln!(w, "</style>")?;
     writeln!(w, "<div class=\"teach\">")?;
     writeln!(w, "<section id=\"picture\">")?;
     writeln!(w, "<h2>Timeline</h2>")?;
     writeln!(w, "<div class=\"scroll\">")?;
-    svg_marked(w, info, pod, trace, &marks)?;
+    svg_marked(w, info, pod, trace, &marks, &flags)?;
     writeln!(w, "</div>")?;
     writeln!(w, "</section>")?;
     writeln!(w, "<section id=\"story\">")?;
@@ -128,8 +136,13 @@ pub fn html(
         match step.at {
             Some(_) => writeln!(
                 w,
-                "<li id=\"step-{}\"><a class=\"t\" href=\"#step-{}\">{}</a>{}</li>",
+                "<li id=\"step-{}\"{}><a class=\"t\" href=\"#step-{}\">{}</a>{}</li>",
                 i + 1,
+                if step.flag {
+                    " class=\"borderline\""
+                } else {
+                    ""
+                },
                 i + 1,
                 Esc(step.time),
                 Esc(step.text)
@@ -163,6 +176,9 @@ pub fn html(
             super::DEFS
         )?;
     }
+    if !flags.is_empty() {
+        super::flag::legend(w)?;
+    }
     writeln!(w, "</dl>")?;
     writeln!(w, "</section>")?;
 
@@ -182,7 +198,7 @@ pub fn html(
     // Every Kubernetes Event the kubelet recorded, folded cycles as one row.
     writeln!(w, "<section id=\"events\">")?;
     writeln!(w, "<h2>Events</h2>")?;
-    events_table(w, pod, trace)?;
+    events_table(w, pod, trace, setting.borderline)?;
     writeln!(w, "</section>")?;
 
     writeln!(
@@ -203,6 +219,8 @@ struct Step<'a> {
     text: &'a str,
     /// The instant the step starts at, when its time reads as one.
     at: Option<SimTime>,
+    /// A borderline decision's mark (`⚠ borderline at t=…`, [`crate::borderline`]).
+    flag: bool,
 }
 
 /// The steps of the story's "What happens" part, and its verdict as one paragraph.
@@ -221,12 +239,15 @@ fn story_parts(story: &str) -> (Vec<Step<'_>>, String) {
         }
         match part {
             "What happens" => {
+                let flag = trimmed.starts_with(super::flag::PREFIX);
                 let (time, text) = match trimmed.find(':') {
-                    Some(i) if trimmed.starts_with("t=") => trimmed.split_at(i),
+                    Some(i) if trimmed.starts_with("t=") || flag => trimmed.split_at(i),
                     _ => ("", trimmed),
                 };
                 let start = time
                     .strip_prefix("t=")
+                    .or_else(|| time.strip_prefix(super::flag::PREFIX))
+                    .and_then(|t| t.split(' ').next())
                     .and_then(|t| t.split('–').next())
                     .and_then(|t| parse_duration(t).ok());
                 steps.push(Step {
@@ -234,6 +255,7 @@ fn story_parts(story: &str) -> (Vec<Step<'_>>, String) {
                     time,
                     text,
                     at: start.map(|d| SimTime::ZERO.saturating_add(d)),
+                    flag,
                 });
             }
             "Verdict" => {
@@ -249,7 +271,13 @@ fn story_parts(story: &str) -> (Vec<Step<'_>>, String) {
 }
 
 /// The Kubernetes Events as recorded, one row each; folded cycles as one row.
-fn events_table(w: &mut impl fmt::Write, pod: &PodSpec, trace: &Trace) -> fmt::Result {
+fn events_table(
+    w: &mut impl fmt::Write,
+    pod: &PodSpec,
+    trace: &Trace,
+    flags: &[crate::borderline::Borderline],
+) -> fmt::Result {
+    let mut flagged = 0;
     let (_, parts) = Scale::new(trace, pod);
     writeln!(w, "<div class=\"scroll\"><table>")?;
     writeln!(
@@ -260,7 +288,8 @@ fn events_table(w: &mut impl fmt::Write, pod: &PodSpec, trace: &Trace) -> fmt::R
     for part in parts {
         match part {
             Part::Shown { from, to, .. } => {
-                for item in &trace.items[from..to] {
+                for (j, item) in trace.items.iter().enumerate().take(to).skip(from) {
+                    super::flag::rows(w, flags, &mut flagged, j)?;
                     let What::Event {
                         c,
                         event_type,
@@ -308,6 +337,7 @@ fn events_table(w: &mut impl fmt::Write, pod: &PodSpec, trace: &Trace) -> fmt::R
                 cycle,
                 ..
             } => {
+                super::flag::rows(w, flags, &mut flagged, from)?;
                 let n = trace.items[from..to]
                     .iter()
                     .filter(|i| matches!(i.what, What::Event { .. }))
@@ -323,6 +353,7 @@ fn events_table(w: &mut impl fmt::Write, pod: &PodSpec, trace: &Trace) -> fmt::R
             }
         }
     }
+    super::flag::rows(w, flags, &mut flagged, usize::MAX)?;
     writeln!(w, "</tbody>")?;
     writeln!(w, "</table></div>")
 }

@@ -21,6 +21,7 @@ use crate::explain::{At, Took};
 use crate::trace::{fold, unfolded, Part, ResultCause, Trace, What};
 use crate::RunInfo;
 
+mod flag;
 pub mod html;
 mod lanes;
 mod sink;
@@ -237,18 +238,20 @@ pub fn svg(
     pod: &PodSpec,
     trace: &Trace,
 ) -> fmt::Result {
-    svg_marked(w, info, pod, trace, &[])
+    svg_marked(w, info, pod, trace, &[], &[])
 }
 
 /// [`svg`] with a hidden cursor at each of `marks`, a vertical line with the id `at-<ms>` that
 /// the page shows when a link to it is followed (`:target`): the explanation's steps point at
-/// their place in the picture this way, without a script.
+/// their place in the picture this way, without a script. Each of `flags` (an instant and its
+/// text) is a borderline decision's mark ([`flag`]).
 pub(crate) fn svg_marked(
     w: &mut impl fmt::Write,
     info: &RunInfo<'_>,
     pod: &PodSpec,
     trace: &Trace,
     marks: &[SimTime],
+    flags: &[(SimTime, String)],
 ) -> fmt::Result {
     let (scale, _) = Scale::new(trace, pod);
     // Lanes.
@@ -515,6 +518,7 @@ pub(crate) fn svg_marked(
             At(t)
         )?;
     }
+    flag::draw(w, &scale, plot_bottom, flags)?;
     writeln!(w, "</svg>")
 }
 

@@ -110,10 +110,15 @@ impl<W: io::Write> PictureSink<W> {
                 None => final_status(&info, end, pod, status)?,
             };
             let changed = self.story.as_deref().map(crate::render::Changed);
+            let borderline = self
+                .story
+                .as_deref()
+                .map_or_else(Vec::new, |s| crate::borderline::find(s, pod, &trace));
             let setting = match (&self.story, &changed) {
-                (Some(scenario), Some(rerun)) => {
-                    crate::render::story_setting(scenario, Some(rerun))
-                }
+                (Some(scenario), Some(rerun)) => crate::explain::Setting {
+                    borderline: &borderline,
+                    ..crate::render::story_setting(scenario, Some(rerun))
+                },
                 _ => crate::explain::Setting::default(),
             };
             super::html::html(
