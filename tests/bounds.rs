@@ -313,7 +313,7 @@ fn describe_is_held_to_the_event_limit() {
 /// mark holds.
 #[test]
 fn a_day_of_probes_every_second_draws_in_bounded_bytes() {
-    let text = "name: dense\nkubernetes: \"1.37\"\nduration: 24h\npod:\n  apiVersion: v1\n  kind: Pod\n  \
+    let text = "name: dense\nkubernetes: \"1.37\"\nduration: 24h\ntiming: exact\npod:\n  apiVersion: v1\n  kind: Pod\n  \
                 metadata: {name: p}\n  spec:\n    containers:\n    - name: app\n      image: x\n      \
                 ports: [{containerPort: 8080}]\n      \
                 livenessProbe: {httpGet: {path: /, port: 8080}, periodSeconds: 1}\n      \

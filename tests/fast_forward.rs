@@ -227,7 +227,7 @@ impl Case {
 
     fn yaml(&self) -> String {
         let mut y = format!(
-            "name: generated\nkubernetes: \"{}\"\nseed: 0\nduration: {}s\nkubelet:\n  resync: {}s\n",
+            "name: generated\nkubernetes: \"{}\"\nseed: 0\nduration: {}s\ntiming: exact\nkubelet:\n  resync: {}s\n",
             self.release, self.horizon_s, self.resync
         );
         if let Some(t) = self.restart_at {

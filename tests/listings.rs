@@ -24,10 +24,12 @@ fn random_day() -> Scenario {
 }
 
 /// A container that exits at once under a 1 s back-off cap, for a day: 21,600 events an hour,
-/// a run that repeats from its first minute.
+/// a run that repeats from its first minute (under exact timing: jitter would make every cycle
+/// differ).
 const CRASH_LOOP: &str = "\
 duration: 24h
 kubernetes: \"1.37\"
+timing: exact
 kubelet:
   maxContainerRestartPeriod: 1s
 pod:

@@ -78,7 +78,8 @@ pub struct RunArgs {
     pub kubernetes: Option<String>,
 
     /// Timing of the runtime's steps, overriding the scenario's `timing`: realistic (latencies,
-    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    /// pulls and the kubelet's jitter as on a real node; the default) or exact (zero-latency canonical
+    /// timing).
     #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
     pub timing: Option<String>,
 
@@ -140,7 +141,8 @@ pub struct CheckArgs {
     pub kubernetes: Option<String>,
 
     /// Timing of the runtime's steps, overriding the scenario's `timing`: realistic (latencies,
-    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    /// pulls and the kubelet's jitter as on a real node; the default) or exact (zero-latency canonical
+    /// timing).
     #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
     pub timing: Option<String>,
 
@@ -341,7 +343,8 @@ pub struct ExplainArgs {
     pub kubernetes: Option<String>,
 
     /// Timing of the runtime's steps, overriding the scenario's `timing`: realistic (latencies,
-    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    /// pulls and the kubelet's jitter as on a real node; the default) or exact (zero-latency canonical
+    /// timing).
     #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
     pub timing: Option<String>,
 
@@ -421,7 +424,8 @@ pub struct CompareArgs {
     pub kubernetes: Option<String>,
 
     /// Timing of the runtime's steps, overriding the files' `timing`: realistic (latencies,
-    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    /// pulls and the kubelet's jitter as on a real node; the default) or exact (zero-latency canonical
+    /// timing).
     #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
     pub timing: Option<String>,
 

@@ -401,7 +401,16 @@ impl Run {
     /// (timings such as `failureThreshold: 2147483647`; docs/analysis.md, "Limits"), both
     /// [`ErrorKind::Run`] and worded as `probesim analyze` words them.
     pub fn figures(&self) -> Result<Vec<ContainerFigures>, Error> {
-        let subject = Subject::of(&self.scenario, &self.scenario.name, None);
+        // As `probesim analyze`: the figures are swept under canonical timing
+        // (docs/semantics.md#runtime-durations).
+        let mut exact = self.scenario.clone();
+        exact
+            .apply(&probesim_scenario::scenario::Overrides {
+                timing: Some(probesim_scenario::scenario::Timing::Exact),
+                ..probesim_scenario::scenario::Overrides::default()
+            })
+            .map_err(|e| Error::new(ErrorKind::Input, e.to_string()))?;
+        let subject = Subject::of(&exact, &exact.name, None);
         Analyzer::new(&subject, Sweep::new(1))
             .all(Want::ALL)
             .map_err(|e| Error::new(ErrorKind::Run, e.to_string()))

@@ -248,7 +248,15 @@ pub fn load(
             apps,
             kubernetes: options.kubernetes.clone(),
         };
-        let built = Scenario::from_manifest_edited(text, display_path, &run, &options.sets)
+        let mut built = Scenario::from_manifest_edited(text, display_path, &run, &options.sets)
+            .map_err(|e| e.render(text))?;
+        // As for a scenario file: the figures are swept under canonical timing.
+        built
+            .scenario
+            .apply(&Overrides {
+                timing: Some(probesim_scenario::scenario::Timing::Exact),
+                ..Overrides::default()
+            })
             .map_err(|e| e.render(text))?;
         let mut subject = Subject::of(
             &built.scenario,

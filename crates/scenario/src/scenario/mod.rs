@@ -170,7 +170,7 @@ pub struct Scenario {
     /// The kubelet's timing knobs (`kubelet`), with the runtime's latencies (`runtime`), after
     /// the timing's defaults.
     pub kubelet: KubeletConfig,
-    /// `timing` (default `exact`), or `--timing`.
+    /// `timing` (default `realistic`), or `--timing`.
     pub timing: Timing,
     /// The knobs `timing` gives defaults to, as written ([`Timing`]).
     pub timing_base: TimingBase,

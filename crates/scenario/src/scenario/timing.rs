@@ -19,13 +19,13 @@ pub(super) const RUNTIME_FIELDS: &[&str] = &["start", "kill", "initRun"];
 /// Which timing a scenario runs with (`timing:`, `--timing`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Timing {
-    /// Today's canonical timing: runtime steps take no time, the kubelet's jitters take their
+    /// The canonical timing: runtime steps take no time, the kubelet's jitters take their
     /// lower bounds, pulls take only what the file says.
-    #[default]
     Exact,
     /// Every knob the file leaves out takes the default measured on real nodes
     /// (docs/semantics.md#runtime-durations): jitter drawn from the seed, create and start
-    /// latency, kill latency, image pulls, plain init containers that complete.
+    /// latency, kill latency, image pulls, plain init containers that complete. The default.
+    #[default]
     Realistic,
 }
 
@@ -239,7 +239,7 @@ impl Scenario {
                 .collect();
             if !assumed.is_empty() {
                 notes.push(format!(
-                    "{file}: no `sigterm:` for {}: each process is taken to die of SIGTERM as soon as it arrives (exit code 143); write `apps.<name>.sigterm` (\"ignore\", \"exit after 5s\") to say otherwise",
+                    "{file}: no `sigterm:` for {}: each process is taken to die of SIGTERM as soon as it arrives (exit code 143); write `apps.<name>.sigterm` or pass `--sigterm 'NAME: ignore'` (or \"exit after 5s\") to say otherwise",
                     assumed.join(", ")
                 ));
             }
@@ -277,9 +277,13 @@ mod tests {
     const INIT_POD: &str = "duration: 1m\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    initContainers:\n    - {name: setup, image: busybox:1.36}\n    containers:\n    - {name: app, image: app:1.0}\n";
 
     #[test]
-    fn exact_is_the_default_and_changes_nothing() {
-        // docs/semantics.md#runtime-durations: exact unless the file or --timing says otherwise.
+    fn realistic_is_the_default_and_exact_changes_nothing() {
+        // docs/semantics.md#runtime-durations: realistic unless the file or --timing says
+        // otherwise; exact is the canonical timing, every knob at its zero-latency value.
         let s = load(&with_pod("")).unwrap();
+        assert_eq!(s.timing, Timing::Realistic);
+        assert!(s.kubelet.jitter);
+        let s = load(&with_pod("timing: exact\n")).unwrap();
         assert_eq!(s.timing, Timing::Exact);
         assert_eq!(s.kubelet, KubeletConfig::default());
         assert_eq!(s.pod.containers[0].app, AppSpec::default());
@@ -391,7 +395,7 @@ mod tests {
     fn plain_init_containers_complete_under_realistic_timing_with_a_note() {
         // R63: a plain init container exits 0 after `runtime.initRun` (1 s by default); under
         // exact timing it never exits, and a note says the main containers never start.
-        let s = load(INIT_POD).unwrap();
+        let s = load(&INIT_POD.replace("duration: 1m\n", "duration: 1m\ntiming: exact\n")).unwrap();
         assert_eq!(s.pod.init_containers[0].app.exit, None);
         assert!(
             s.notes
