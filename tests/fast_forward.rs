@@ -599,3 +599,73 @@ fn the_event_recorder_fast_forwards_with_the_run() {
         assert!(plain.0.contains("false, false"), "{file}: {}", plain.0);
     }
 }
+
+/// A scenario of one container whose `kind` probe every second answers `script`, for `hours`.
+fn probed_every_second(kind: &str, script: &str, hours: u64) -> Scenario {
+    let yaml = format!(
+        r#"name: counted
+kubernetes: "1.37"
+duration: {hours}h
+# Exact timing: under realistic timing the kubelet's jitter makes every restart cycle differ.
+timing: exact
+pod:
+  apiVersion: v1
+  kind: Pod
+  metadata: {{name: counted}}
+  spec:
+    containers:
+    - name: web
+      image: example/web:1.0
+      {kind}Probe: {{httpGet: {{path: /healthz, port: 8080}}, periodSeconds: 1}}
+apps:
+  web:
+    endpoints:
+      "http :8080/healthz": "{script}"
+expect:
+  - at: 30h
+    container: web
+    ready: false
+  - timeline: {{kind: ready, container: web}}
+    between: [1h, 40h]
+    count: {{min: 1000}}
+"#
+    );
+    Scenario::from_str(&yaml, "counted.yaml").expect("the scenario loads")
+}
+
+/// A purely counted `repeat` script reads no clock (docs/script-language.md): a readiness probe
+/// that flaps with it, on a container that never restarts, repeats every round of requests and
+/// is jumped, with the step-by-step verdicts, summary and Events; so is a liveness probe whose
+/// failures restart the container, and a script with a latency. A timed `repeat` script on a
+/// container that never restarts reads its uptime and is not jumped.
+#[test]
+fn purely_counted_repeat_scripts_are_jumped() {
+    for (kind, script, jumps) in [
+        ("readiness", "3x500 then 5x200 repeat", true),
+        ("readiness", "2x200 after 300ms then 500 repeat", true),
+        ("liveness", "3x200 then 3x500 repeat", true),
+        ("readiness", "200 for 5s then 500 for 3s repeat", false),
+    ] {
+        let scenario = probed_every_second(kind, script, 48);
+        let (plain, plain_state, _) = check(&scenario, false);
+        let (fast, fast_state, skipped) = check(&scenario, true);
+        assert_eq!(plain, fast, "{kind} {script}");
+        assert_eq!(plain_state, fast_state, "{kind} {script}");
+        assert_eq!(
+            skipped > SimDuration::from_secs(36 * 3600),
+            jumps,
+            "{kind} {script}: skipped {skipped:?}"
+        );
+        assert_eq!(
+            summary(&scenario, false),
+            summary(&scenario, true),
+            "{kind} {script}"
+        );
+        let (plain, fast) = (recorded(&scenario, false), recorded(&scenario, true));
+        assert_eq!(
+            plain,
+            (fast.0, fast.1, SimDuration::ZERO),
+            "{kind} {script}"
+        );
+    }
+}

@@ -4,7 +4,7 @@
 
 use probesim::strategy::{self, seed};
 use probesim::{
-    ErrorKind, KillCause, KillReason, Phase, ProbeKind, SimDuration, SimTime, Test, Timing,
+    ErrorKind, KillCause, KillReason, Phase, ProbeKind, SimDuration, SimTime, Test, TimingMode,
 };
 use proptest::prelude::*;
 
@@ -317,15 +317,15 @@ fn random_scripts_replay_per_seed_and_differ_across_seeds() {
     assert!((2..20).any(|s| kills(s) != a));
 }
 
-// R63, R65, docs/semantics.md#runtime-durations: realistic timing (the default) pulls `nginx`
+// R65, R67, docs/semantics.md#runtime-durations: realistic timing (the default) pulls `nginx`
 // (`:latest`, pulled on every start: 1.5s, then 500ms) and starts 200ms later; the kills stay on
 // the liveness grid and each restart comes 720ms after its kill (20ms until the signal, a 500ms
-// re-pull, 200ms to create and start). Test::timing(Exact) is the zero-latency timing, and its
+// re-pull, 200ms to create and start). Test::timing_mode(Exact) is the zero-latency timing, and its
 // replay file says `timing: exact`, so it gives the same run.
 #[test]
 fn realistic_timing_adds_the_runtime_durations_and_replays() {
     let test = || web().endpoint(":8080", "refused").horizon("3m");
-    let exact = test().timing(Timing::Exact).run().unwrap();
+    let exact = test().timing_mode(TimingMode::Exact).run().unwrap();
     let realistic = test().run().unwrap();
     let ms = |ts: Vec<SimTime>| ts.iter().map(|t| t.as_millis()).collect::<Vec<_>>();
     assert_eq!(ms(exact.restarts("web")), [30_000, 60_000, 90_000, 120_000]);
@@ -531,7 +531,7 @@ fn killed_starting(refuse: SimDuration, pull: SimDuration) -> bool {
         .pull(&probesim::format_duration(pull))
         .horizon("5m")
         // The figures are computed under canonical timing (docs/semantics.md#runtime-durations).
-        .timing(Timing::Exact)
+        .timing_mode(TimingMode::Exact)
         .run()
         .unwrap();
     let kills = run.kills();
@@ -826,4 +826,70 @@ fn bundled_scenarios_state_their_release() {
         "{:?}",
         run.notes()
     );
+}
+
+// docs/property-testing.md#which-input-covers-what: on 1.21+ the seed leaves the tick grid where
+// it is; `Test::phase` moves the app's clock against it. kubia's liveness probe (period 10 s)
+// answers 200 five times, then 500: with the start 9.5 s late, the grid's ticks at 10, 20, …
+// meet a process 0.5 s old at the first, so the kill stays at 80 s; the restart after it is
+// not delayed.
+#[test]
+fn the_phase_moves_the_first_start_and_the_seed_does_not_on_1_21_plus() {
+    let base = || {
+        Test::scenario("scenarios/kubia-unhealthy.yaml")
+            .unwrap()
+            .horizon("2m")
+    };
+    let plain = base().run().unwrap();
+    let seeded = base().seed(42).run().unwrap();
+    assert_eq!(
+        plain.kills(),
+        seeded.kills(),
+        "the seed changes nothing on 1.37"
+    );
+    let late = base().phase(SimDuration::from_millis(9500)).run().unwrap();
+    assert_eq!(late.kills()[0].at, SimTime::from_secs(80));
+    assert!(late
+        .status_at(SimTime::from_secs(9))
+        .container("kubia")
+        .is_some_and(|c| !c.started));
+    assert!(plain
+        .status_at(SimTime::from_secs(9))
+        .container("kubia")
+        .is_some_and(|c| c.started));
+    assert_eq!(
+        plain.restarts("kubia"),
+        late.restarts("kubia"),
+        "restarts are not moved"
+    );
+    assert!(late
+        .replay()
+        .contains("--seed 0 --phase 9.5s --kubernetes 1.37"));
+    // A timing is a seed, a phase and the kubelet's jitter.
+    let t = probesim::Timing {
+        seed: 5,
+        phase: SimDuration::from_millis(1234),
+    };
+    let run = base().timing(t).run().unwrap();
+    assert!(run.replay().contains("--seed 5 --phase 1.234s --jitter"));
+    let refused = base()
+        .phase(SimDuration::from_secs(3601))
+        .run()
+        .unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::Input);
+    assert!(refused
+        .to_string()
+        .contains("--phase: the start phase must be at most 1h"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    // strategy::timing: phases within the period given, and a run for every one.
+    #[test]
+    fn timings_draw_phases_within_the_period(t in strategy::timing(SimDuration::from_secs(10))) {
+        prop_assert!(t.phase < SimDuration::from_secs(10));
+        let run = Test::scenario("scenarios/kubia-unhealthy.yaml").unwrap().horizon("90s").timing(t).run().unwrap();
+        prop_assert_eq!(run.kills().len(), 1);
+    }
 }

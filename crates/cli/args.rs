@@ -82,6 +82,21 @@ pub struct RunArgs {
     /// timing).
     #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
     pub timing: Option<String>,
+    /// Delay of the pod's first container start after its sync (its offset on the probe
+    /// workers' tick grid, at most 1h), overriding the scenario's `phase`.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    pub phase: Option<String>,
+
+    /// Draw the kubelet's jitters (requeue, resync) from the seed, as `kubelet.jitter: true`.
+    #[arg(long)]
+    pub jitter: bool,
+
+    /// Simulate N timings (jitter seeds derived from the seed, start phases within the longest
+    /// probe period) and print, for every kill, restart, readiness change and CrashLoopBackOff,
+    /// its earliest and latest instant and the share of timings it happens in (timeline or
+    /// json).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10000))]
+    pub spread: Option<u32>,
 
     /// Show every event in the timeline, including pod syncs, as the exact table.
     #[arg(long, short = 'v')]
@@ -178,6 +193,12 @@ pub struct CheckArgs {
     /// livenessProbe.failureThreshold=1 (repeatable; see `probesim run --help`).
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub set: Vec<String>,
+
+    /// Check every expectation over N timings (jitter seeds derived from the scenario's seed,
+    /// start phases within its longest probe period): the share of timings that pass, and a
+    /// failing one to replay with `probesim run --seed S --phase P --jitter`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10000))]
+    pub timings: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -347,6 +368,13 @@ pub struct ExplainArgs {
     /// timing).
     #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
     pub timing: Option<String>,
+    /// Delay of the pod's first container start after its sync, as for `run`.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    pub phase: Option<String>,
+
+    /// Draw the kubelet's jitters from the seed, as for `run`.
+    #[arg(long)]
+    pub jitter: bool,
 
     /// The manifest options, as for `run`.
     #[command(flatten)]
@@ -368,6 +396,9 @@ impl ExplainArgs {
             seed: self.seed,
             kubernetes: self.kubernetes.clone(),
             timing: self.timing.clone(),
+            phase: self.phase.clone(),
+            jitter: self.jitter,
+            spread: None,
             verbose: false,
             at: None,
             only: None,
@@ -471,6 +502,9 @@ impl CompareArgs {
             seed: self.seed,
             kubernetes: self.kubernetes.clone(),
             timing: self.timing.clone(),
+            phase: None,
+            jitter: false,
+            spread: None,
             verbose: false,
             at: None,
             only: None,

@@ -84,7 +84,8 @@ pub use probesim_analysis::figure::{ContainerFigures, Extreme, Figure};
 pub use run::{Failure, Interval, Kill, Run, Status};
 pub use test::Test;
 
-pub use probesim_scenario::scenario::Timing;
+pub use probesim_scenario::scenario::TimingMode;
+pub use probesim_scenario::timing::Timing;
 
 pub use probesim_core::{
     Answer, Attempt, Behaviour, ContainerState, ContainerStatus, Drawing, Draws, HandlerFamily,

@@ -99,6 +99,8 @@ impl Prepared {
             container: None,
             scripts: Vec::new(),
             seed: None,
+            phase: None,
+            jitter: false,
             horizon: None,
             bound: Vec::new(),
         }
@@ -182,6 +184,8 @@ pub struct Case<'p> {
     container: Option<String>,
     scripts: Vec<(Option<String>, String, String)>,
     seed: Option<u64>,
+    phase: Option<SimDuration>,
+    jitter: bool,
     horizon: Option<Horizon>,
     bound: Vec<Bound>,
 }
@@ -232,6 +236,26 @@ impl Case<'_> {
         self
     }
 
+    /// The start phase, as [`Test::phase`].
+    #[must_use]
+    pub fn phase(mut self, phase: SimDuration) -> Self {
+        self.phase = Some(phase);
+        self
+    }
+
+    /// The kubelet's jitter drawn from the seed, as [`Test::jitter`].
+    #[must_use]
+    pub fn jitter(mut self) -> Self {
+        self.jitter = true;
+        self
+    }
+
+    /// One timing, as [`Test::timing`].
+    #[must_use]
+    pub fn timing(self, timing: crate::Timing) -> Self {
+        self.seed(timing.seed).phase(timing.phase).jitter()
+    }
+
     /// How long to simulate, as [`Test::horizon`].
     #[must_use]
     pub fn horizon(mut self, duration: &str) -> Self {
@@ -260,6 +284,10 @@ impl Case<'_> {
         if self.horizon.is_some() {
             recipe.horizon = self.horizon;
         }
+        if self.phase.is_some() {
+            recipe.phase = self.phase;
+        }
+        recipe.jitter |= self.jitter;
         let mut scenario = prepared.scenario.clone();
         let mut fast = true;
         for (container, key, script) in &self.scripts {
@@ -299,6 +327,7 @@ impl Case<'_> {
                 ..overrides
             })
             .map_err(|e| Error::new(ErrorKind::Input, e.render(recipe.text())))?;
+        recipe.set_timing(&mut scenario)?;
         let closures = !self.bound.is_empty();
         let fault = Fault::default();
         let sim = simulation(&scenario, self.bound, &fault)?;

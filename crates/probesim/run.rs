@@ -86,8 +86,18 @@ fn scenario_replay(recipe: &Recipe, text: &str, file: &str, scenario: &Scenario)
     if !replay.ends_with('\n') {
         replay.push('\n');
     }
+    let mut timing = String::new();
+    if recipe.phase.is_some() {
+        timing.push_str(&format!(
+            " --phase {}",
+            probesim_script::format_duration(scenario.phase)
+        ));
+    }
+    if recipe.jitter {
+        timing.push_str(" --jitter");
+    }
     replay.push_str(&format!(
-        "# replay: probesim run {} --seed {} --kubernetes {}{}\n",
+        "# replay: probesim run {} --seed {}{timing} --kubernetes {}{}\n",
         probesim_kube::printable::printable(file),
         scenario.seed,
         scenario.profile.version(),
@@ -401,16 +411,8 @@ impl Run {
     /// (timings such as `failureThreshold: 2147483647`; docs/analysis.md, "Limits"), both
     /// [`ErrorKind::Run`] and worded as `probesim analyze` words them.
     pub fn figures(&self) -> Result<Vec<ContainerFigures>, Error> {
-        // As `probesim analyze`: the figures are swept under canonical timing
-        // (docs/semantics.md#runtime-durations).
-        let mut exact = self.scenario.clone();
-        exact
-            .apply(&probesim_scenario::scenario::Overrides {
-                timing: Some(probesim_scenario::scenario::Timing::Exact),
-                ..probesim_scenario::scenario::Overrides::default()
-            })
-            .map_err(|e| Error::new(ErrorKind::Input, e.to_string()))?;
-        let subject = Subject::of(&exact, &exact.name, None);
+        // As `probesim analyze`, under canonical timing (Subject::of, docs/analysis.md).
+        let subject = Subject::of(&self.scenario, &self.scenario.name, None);
         Analyzer::new(&subject, Sweep::new(1))
             .all(Want::ALL)
             .map_err(|e| Error::new(ErrorKind::Run, e.to_string()))

@@ -37,6 +37,13 @@ pub fn phase(period: SimDuration) -> impl Strategy<Value = SimDuration> {
     (0..period.as_millis().max(1)).prop_map(SimDuration::from_millis)
 }
 
+/// A timing of the space `probesim run --spread` explores ([`Test::timing`]): any seed for
+/// the kubelet's jitter draws, and a start phase in `[0, period)` (pass the longest probe
+/// period of the pod). Shrinks towards seed 0, phase 0.
+pub fn timing(period: SimDuration) -> impl Strategy<Value = crate::Timing> {
+    (seed(), phase(period)).prop_map(|(seed, phase)| crate::Timing { seed, phase })
+}
+
 /// Whole seconds in `range`; shrinks towards its start.
 pub fn seconds(range: RangeInclusive<u64>) -> impl Strategy<Value = SimDuration> {
     range.prop_map(SimDuration::from_secs)

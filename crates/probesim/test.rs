@@ -12,8 +12,9 @@ use probesim_kube::catalog;
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::run::{describe_horizon, RunFailure, MAX_LISTED_EVENTS};
 use probesim_scenario::scenario::{
-    horizon, Edits, ManifestRun, ManifestScenario, Overrides, Scenario, Timing,
+    horizon, Edits, ManifestRun, ManifestScenario, Overrides, Scenario, TimingMode,
 };
+use probesim_scenario::timing::Timing;
 use probesim_script::ScriptPlayer;
 
 use crate::error::{Error, ErrorKind};
@@ -61,8 +62,12 @@ pub(crate) struct Recipe {
     pub(crate) keyed: Vec<Keyed>,
     pub(crate) kubernetes: Option<String>,
     pub(crate) seed: Option<u64>,
-    /// [`Test::timing`].
-    pub(crate) timing: Option<Timing>,
+    /// [`Test::timing_mode`].
+    pub(crate) timing_mode: Option<TimingMode>,
+    /// The start phase ([`Test::phase`]).
+    pub(crate) phase: Option<SimDuration>,
+    /// The kubelet's jitter drawn from the seed ([`Test::jitter`]).
+    pub(crate) jitter: bool,
     pub(crate) horizon: Option<Horizon>,
     /// `--set PATH=VALUE` edits of the pod, in order.
     pub(crate) sets: Vec<String>,
@@ -137,7 +142,9 @@ impl Test {
                 keyed: Vec::new(),
                 kubernetes: None,
                 seed: None,
-                timing: None,
+                timing_mode: None,
+                phase: None,
+                jitter: false,
                 horizon: None,
                 sets: Vec::new(),
                 outside_tree: false,
@@ -294,13 +301,39 @@ impl Test {
         self
     }
 
-    /// The timing of the runtime's steps (`--timing`): [`Timing::Realistic`] (latencies, pulls
-    /// and the kubelet's jitter as on a real node, docs/semantics.md#runtime-durations) or
-    /// [`Timing::Exact`] (zero-latency canonical timing), over the file's `timing`.
+    /// The timing of the runtime's steps (`--timing`, the scenario's `timing`):
+    /// [`TimingMode::Realistic`] (latencies, pulls and the kubelet's jitter as on a real node,
+    /// docs/semantics.md#runtime-durations) or [`TimingMode::Exact`] (zero-latency canonical
+    /// timing), over the file's `timing`.
     #[must_use]
-    pub fn timing(mut self, timing: Timing) -> Test {
-        self.recipe.timing = Some(timing);
+    pub fn timing_mode(mut self, mode: TimingMode) -> Test {
+        self.recipe.timing_mode = Some(mode);
         self
+    }
+
+    /// How much later than its sync the pod's first container starts (`--phase`, the
+    /// scenario's `phase`): the start's offset on the probe workers' tick grid, at most 1h.
+    /// Later starts are not moved. On 1.21+ this, not the seed, is what puts the app's clock
+    /// anywhere between two ticks (docs/property-testing.md#which-input-covers-what).
+    #[must_use]
+    pub fn phase(mut self, phase: SimDuration) -> Test {
+        self.recipe.phase = Some(phase);
+        self
+    }
+
+    /// Draw the kubelet's jitters (requeue, resync, the back-off expiry on 1.35+) from the
+    /// seed (`--jitter`, `kubelet.jitter: true`).
+    #[must_use]
+    pub fn jitter(mut self) -> Test {
+        self.recipe.jitter = true;
+        self
+    }
+
+    /// One timing of the space `probesim run --spread` and `check --timings` explore: its
+    /// seed, its phase, and the kubelet's jitter on ([`Timing::apply`]).
+    #[must_use]
+    pub fn timing(self, timing: Timing) -> Test {
+        self.seed(timing.seed).phase(timing.phase).jitter()
     }
 
     /// How long to simulate, in the duration syntax: `"10m"`, `"90s"` (`--for`).
@@ -478,7 +511,7 @@ impl Recipe {
             duration,
             seed: self.seed,
             kubernetes: self.kubernetes.clone(),
-            timing: self.timing,
+            timing: self.timing_mode,
         })
     }
 
@@ -511,6 +544,7 @@ impl Recipe {
                     .scenario
                     .apply(&overrides)
                     .map_err(|e| input(text, &e))?;
+                self.set_timing(&mut built.scenario)?;
                 Ok(Loaded::Manifest(built))
             }
             Input::Scenario { file, text } => {
@@ -537,12 +571,23 @@ impl Recipe {
                     Tree::of(Some(std::path::Path::new(file)), "Test::allow_outside_tree")
                 };
                 let mut files = References::new(tree);
-                let scenario =
+                let mut scenario =
                     Scenario::load_edited(text, file, &mut files, &overrides, &self.edits())
                         .map_err(|e| input(text, &e))?;
+                self.set_timing(&mut scenario)?;
                 Ok(Loaded::Scenario(scenario))
             }
         }
+    }
+
+    /// The phase and jitter given ([`Test::phase`], [`Test::jitter`]) set on `scenario`.
+    pub(crate) fn set_timing(&self, scenario: &mut Scenario) -> Result<(), Error> {
+        if let Some(p) = self.phase {
+            scenario.phase = probesim_scenario::scenario::phase(p)
+                .map_err(|m| Error::new(ErrorKind::Input, format!("--phase: {m}")))?;
+        }
+        scenario.kubelet.jitter |= self.jitter;
+        Ok(())
     }
 }
 
@@ -626,6 +671,7 @@ pub(crate) fn simulation(
         scenario.seed,
         behaviours,
     );
+    sim.delay_first_start(scenario.phase);
     if let Some((at, grace)) = scenario.delete_at {
         sim.delete_at(at, grace);
     }

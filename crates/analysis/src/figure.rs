@@ -105,8 +105,8 @@ pub struct GridPhaseSpace {
     /// The finest step of those grids: every instant of the engine's grids is a multiple.
     pub unit: SimDuration,
     /// The offsets swept in each cycle: each grid step, one millisecond after it, halfway and
-    /// one millisecond before the next (with start-up jitter, where the seeds move the grids:
-    /// each step and one millisecond after it).
+    /// one millisecond before the next (with start-up jitter too: the seeds move the probe
+    /// workers' grids, not the relist grid).
     pub offsets: Vec<SimDuration>,
     /// The seeds swept: one without start-up jitter, several with it.
     pub seeds: Vec<u64>,

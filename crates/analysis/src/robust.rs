@@ -62,7 +62,14 @@ pub fn to_not_ready_alone(
     let jobs = change_jobs(a, index)?;
     let samples: Result<Vec<_>, _> = sweep
         .run(&jobs, |&(seed, change)| {
-            a.to_not_ready(index, App::ReadinessFailAt(change), change, seed, &space)
+            a.to_not_ready(
+                index,
+                App::ReadinessFailAt(change),
+                SimDuration::ZERO,
+                change,
+                seed,
+                &space,
+            )
         })
         .into_iter()
         .collect();

@@ -53,6 +53,10 @@ impl Subject {
     /// the same file (the scenario's `pod:`, or the workload of a manifest file), when known.
     #[must_use]
     pub fn of(scenario: &Scenario, name: &str, manifest: Option<&Node>) -> Subject {
+        // The figures are swept under canonical timing (docs/analysis.md): the sweep itself
+        // moves the start over every phase.
+        let exact = scenario.with_timing(probesim_scenario::scenario::TimingMode::Exact);
+        let scenario = &exact;
         let manifest = manifest.and_then(|n| manifest::read(n, &FieldPath::root()).ok());
         Subject {
             name: name.to_owned(),
@@ -179,7 +183,7 @@ pub fn load(
             kubernetes: options.kubernetes.clone(),
             // The figures are swept over the grids' phases under canonical timing
             // (docs/analysis.md).
-            timing: Some(probesim_scenario::scenario::Timing::Exact),
+            timing: Some(probesim_scenario::scenario::TimingMode::Exact),
         };
         let edits = Edits {
             apps: options.apps.clone(),
@@ -254,7 +258,7 @@ pub fn load(
         built
             .scenario
             .apply(&Overrides {
-                timing: Some(probesim_scenario::scenario::Timing::Exact),
+                timing: Some(probesim_scenario::scenario::TimingMode::Exact),
                 ..Overrides::default()
             })
             .map_err(|e| e.render(text))?;

@@ -2,7 +2,8 @@
 //! the behaviour language and the image pull moving the container start), loaded and run with
 //! the scenario crate, with nothing from the analysis crate in between.
 //!
-//! For a random configuration, a random container-start phase and a random change moment:
+//! For a random configuration, a random container-start phase and a random change moment (the
+//! hang and the failure come long after that start):
 //! - an app failing until `T` survives whenever `T <= startupBudget.min` and is killed whenever
 //!   `T > startupBudget.max` (P20-P27, R13);
 //! - a hang's kill, exit and restart, a failure's not-Ready, a healthy start's Ready and a
@@ -14,14 +15,14 @@
 
 use std::convert::Infallible;
 
-use probesim_analysis::analyze::{Analyzer, Want};
+use probesim_analysis::analyze::{AnalysisError, Analyzer, Want};
 use probesim_analysis::figure::{ContainerFigures, Figure};
 use probesim_analysis::subject::Subject;
 use probesim_analysis::sweep::Sweep;
 use probesim_core::{
     ContainerState, Event, EventKind, Flow, SimDuration, SimTime, Sink, WaitingReason,
 };
-use probesim_scenario::scenario::Scenario;
+use probesim_scenario::scenario::{Scenario, TimingMode};
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
@@ -115,7 +116,10 @@ fn scenario_with(c: &Config, pull_ms: u64, script: &str, app: &str) -> Scenario 
         "kubernetes: \"{}\"\nduration: 1h\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {{name: p}}\n  spec:\n    terminationGracePeriodSeconds: {}\n    containers:\n    - name: app\n      image: example/app:1.0\n{probes}apps:\n  app:\n    pull: {pull_ms}ms\n    sigterm: {}\n{app}    endpoints:\n      \"http :8080/\": \"{script}\"\n",
         c.kubernetes, c.grace, c.sigterm
     );
-    Scenario::from_str(&text, "property.yaml").unwrap_or_else(|e| panic!("{e}\n{text}"))
+    // Under exact timing, as the figures are swept (docs/analysis.md).
+    Scenario::from_str(&text, "property.yaml")
+        .unwrap_or_else(|e| panic!("{e}\n{text}"))
+        .with_timing(TimingMode::Exact)
 }
 
 #[derive(Default)]
@@ -165,11 +169,17 @@ fn run(s: &Scenario, until: SimTime) -> Seen {
     seen
 }
 
-fn figures(c: &Config) -> ContainerFigures {
+/// The figures, or `None` when the analysis refuses the pod as too costly (its step limit,
+/// docs/analysis.md "Limits"): a refusal gives no figure to check.
+fn figures(c: &Config) -> Option<ContainerFigures> {
     let s = scenario(c, 0, "ok");
     let subject = Subject::of(&s, "p", None);
     let analyzer = Analyzer::new(&subject, Sweep::new(2));
-    analyzer.container(0, Want::ALL).unwrap()
+    match analyzer.container(0, Want::ALL) {
+        Ok(f) => Some(f),
+        Err(AnalysisError::TooCostly { .. }) => None,
+        Err(e) => panic!("{e}"),
+    }
 }
 
 fn ms(t: u64) -> SimDuration {
@@ -183,10 +193,29 @@ fn within(f: &Figure, v: Option<SimDuration>, what: &str, c: &Config) {
     );
 }
 
+/// As [`within`], for the figures measured from a change (hang detection, time to not Ready),
+/// allowing the known gap of the phase sweep (docs/analysis.md, "A known gap of the phase
+/// sweep"): since every sync waits for a newer relist (R4), a kill or status write asked for
+/// just after another sync comes up to a relist (1 s here) later, at a phase of the change
+/// against that sync the sweep does not visit. Anything further out still fails.
+fn within_the_known_gap(f: &Figure, v: Option<SimDuration>, what: &str, c: &Config) {
+    const RELIST: SimDuration = SimDuration::from_secs(1);
+    let near = match (v, f.min.value, f.max.value) {
+        (Some(v), Some(lo), Some(hi)) => {
+            v.saturating_add(RELIST) >= lo && v <= hi.saturating_add(RELIST)
+        }
+        _ => false,
+    };
+    assert!(
+        f.contains(v) || near,
+        "{what}: direct simulation gives {v:?}, outside {f:?} by more than the known gap\n{c:?}"
+    );
+}
+
 /// The pod's Ready waits for every container's readiness, so the grid cycle of a container's
 /// pod-level figures is that of every probe in the pod: here the app's own probes repeat every
-/// second, but the sidecar's readiness every 2 s, and a start 1 s into that cycle is the worst
-/// (found by the property below before the cycle counted the other containers). R42, P8.
+/// second, but the sidecar's readiness every 2 s (found by the property below before the cycle
+/// counted the other containers). R4, R42, P8.
 #[test]
 fn to_ready_spans_the_grids_of_every_container_in_the_pod() {
     let p = |period, delay| Probe {
@@ -205,7 +234,7 @@ fn to_ready_spans_the_grids_of_every_container_in_the_pod() {
         sigterm: "ignore",
         kubernetes: "1.30",
     };
-    let f = figures(&c);
+    let f = figures(&c).expect("a small pod is analysed");
     for start in [0, 1000, 5000] {
         let seen = run(&scenario(&c, start, "ok"), SimTime::from_secs(60));
         let first = seen.starts[0];
@@ -216,9 +245,11 @@ fn to_ready_spans_the_grids_of_every_container_in_the_pod() {
             .map(|(t, _)| t.saturating_since(first));
         within(&f.readiness.to_ready, ready, "readiness.toReady", &c);
     }
+    // 2 s: the sidecar's second readiness trigger comes from the sync its initial Failure asks
+    // for, at the next relist (R4), and from then its 2 s grid decides.
     assert_eq!(
         f.readiness.to_ready.max.value,
-        Some(SimDuration::from_secs(3))
+        Some(SimDuration::from_secs(2))
     );
 }
 
@@ -232,7 +263,9 @@ proptest! {
         change in 0u64..40_000,
         t_frac in 0u64..=1000,
     ) {
-        let f = figures(&c);
+        let Some(f) = figures(&c) else {
+            return Ok(());
+        };
         let horizon = |from: SimTime| from.saturating_add(SimDuration::from_secs(4 * 3600));
         // P20-P27, R13: the start-up budget.
         if let Some(b) = &f.startup_budget {
@@ -257,18 +290,19 @@ proptest! {
         let first = seen.starts.first().copied().unwrap_or(SimTime::ZERO);
         let ready = seen.ready.iter().find(|(t, r)| *r && *t >= first).map(|(t, _)| t.saturating_since(first));
         within(&f.readiness.to_ready, ready, "readiness.toReady", &c);
-        // A hang long after the start: kill, exit, replacement.
+        // A hang long after the (random) start: kill, exit, replacement. The start's phase
+        // still counts: the relist that sees it triggers the readiness worker (P18, P19).
         let h = 1_800_000 + change;
         let hang = SimTime::from_millis(h);
-        let s = scenario(&c, 0, &format!("pod: ok until {h}ms then timeout"));
+        let s = scenario(&c, start, &format!("pod: ok until {h}ms then timeout"));
         let seen = run(&s, horizon(hang));
         let kill = seen.kills.iter().copied().find(|t| *t >= hang);
         let exit = kill.and_then(|k| seen.exits.iter().copied().find(|t| *t >= k));
         let restart = exit.and_then(|e| seen.starts.iter().skip(1).copied().find(|t| *t >= e));
         let since = |t: Option<SimTime>| t.map(|t| t.saturating_since(hang));
-        within(&f.hang.kill, since(kill), "hangDetection.kill", &c);
-        within(&f.hang.exit, since(exit), "hangDetection.exit", &c);
-        within(&f.hang.restarted, since(restart), "hangDetection.restarted", &c);
+        within_the_known_gap(&f.hang.kill, since(kill), "hangDetection.kill", &c);
+        within_the_known_gap(&f.hang.exit, since(exit), "hangDetection.exit", &c);
+        within_the_known_gap(&f.hang.restarted, since(restart), "hangDetection.restarted", &c);
         // R26-R30: a process exiting with 1 a second after every start.
         let crash = f.crash_loop.as_ref().unwrap_or_else(|| panic!("restartPolicy Always restarts"));
         let s = scenario_with(&c, start, "ok", "    exit: \"1 after 1s\"\n");
@@ -287,12 +321,12 @@ proptest! {
         if start == 0 {
             prop_assert_eq!(&restarts, &crash.restarts);
         }
-        // A failure long after the start: not Ready.
+        // A failure long after the (random) start: not Ready.
         if let Some(fig) = &f.readiness.to_not_ready {
-            let s = scenario(&c, 0, &format!("pod: ok until {h}ms then refused"));
+            let s = scenario(&c, start, &format!("pod: ok until {h}ms then refused"));
             let seen = run(&s, horizon(hang));
             let not_ready = seen.ready.iter().find(|(t, r)| !*r && *t >= hang).map(|(t, _)| t.saturating_since(hang));
-            within(fig, not_ready, "readiness.toNotReady", &c);
+            within_the_known_gap(fig, not_ready, "readiness.toNotReady", &c);
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod generate;
 pub mod recommend;
 pub mod run;
 pub mod serve;
+pub mod spread;
 
 use std::io::{self, Write};
 use std::path::Path;

@@ -5,10 +5,12 @@ use std::io::{self, Write};
 use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use probesim_core::Profile;
 use probesim_kube::catalog;
+use probesim_report::spread::Spread;
 use probesim_report::{render_explain, render_with, Filter, Format, ViewOptions};
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::run::RunFailure;
-use probesim_scenario::scenario::{horizon, Edits, ManifestRun, Overrides, Scenario, Timing};
+use probesim_scenario::scenario::{horizon, Edits, ManifestRun, Overrides, Scenario, TimingMode};
+use probesim_scenario::timing;
 
 use crate::args::{ManifestArgs, RunArgs};
 use crate::cmd::{print_error, print_notes, read_input, references, scenario_file};
@@ -115,6 +117,13 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
             return ExitStatus::Error;
         }
     }
+    if let Some(n) = args.spread {
+        if explain || !matches!(format, Format::Timeline | Format::Json) {
+            print_error("--spread applies only to run --format timeline or json");
+            return ExitStatus::Error;
+        }
+        return spread(&scenario, display, n as usize, format == Format::Json);
+    }
     let view = ViewOptions {
         readable: !args.verbose,
         verbose: args.verbose,
@@ -126,14 +135,32 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
         at,
         fast_forward: !args.no_fast_forward,
     };
-    let stdout = io::BufWriter::new(io::stdout().lock());
-    let rendered = if explain {
-        render_explain(&scenario, stdout)
-    } else {
-        render_with(&scenario, format, &view, stdout)
-    };
+    // The timeline for people ends with the timings that disagree, simulated on the other
+    // cores while it is written.
+    let summary = format == Format::Timeline
+        && !explain
+        && !args.verbose
+        && view.filter.kinds.is_none()
+        && view.filter.container.is_none()
+        && probesim_scenario::run::horizon(&scenario).is_ok_and(|end| {
+            probesim_scenario::run::estimate_events(&scenario, end) <= SUMMARY_EVENT_CAP
+        });
+    let (rendered, spread) = std::thread::scope(|s| {
+        let spread = summary.then(|| s.spawn(|| spread_of(&scenario, SUMMARY_TIMINGS)));
+        let stdout = io::BufWriter::new(io::stdout().lock());
+        let rendered = if explain {
+            render_explain(&scenario, stdout)
+        } else {
+            render_with(&scenario, format, &view, stdout)
+        };
+        let spread = spread.and_then(|h| h.join().ok()).and_then(Result::ok);
+        (rendered, spread)
+    });
     match rendered {
-        Ok(mut w) => match w.flush() {
+        Ok(mut w) => match spread
+            .map_or(Ok(()), |s| s.write_summary(&mut w))
+            .and_then(|()| w.flush())
+        {
             Ok(()) => ExitStatus::Success,
             Err(e) => io_failure(&e),
         },
@@ -155,6 +182,48 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
             print_error(&format!("{display}: {e}"));
             ExitStatus::Error
         }
+    }
+}
+
+/// How many timings the timeline's closing summary simulates (docs/cli.md#--spread): each
+/// costs about a twelfth of the command it ends (it simulates; the command also reads the file
+/// and formats every event), so that two keep the command within 1.2 times its cost without
+/// the summary.
+const SUMMARY_TIMINGS: usize = 2;
+
+/// The timeline's summary is left out of runs estimated at more events than this (about 45
+/// minutes of one probe every 10 s): the runs it needs are simulated event by event, and past
+/// this their share of the command's cost grows past a fifth.
+const SUMMARY_EVENT_CAP: u64 = 1_000;
+
+/// The scenario under `n` timings, matched event by event.
+fn spread_of(scenario: &Scenario, n: usize) -> Result<Spread, RunFailure> {
+    let timings = timing::timings(scenario, n);
+    let runs = crate::cmd::spread::each_timing(&timings, |t| {
+        probesim_report::spread::observe_timing(scenario, t)
+    });
+    let observed = runs.into_iter().collect::<Result<Vec<_>, _>>()?;
+    Ok(Spread::of(scenario, &timings, &observed))
+}
+
+/// `run --spread N`: the scenario under `n` timings, matched event by event.
+fn spread(scenario: &Scenario, display: &str, n: usize, json: bool) -> ExitStatus {
+    let spread = match spread_of(scenario, n) {
+        Ok(s) => s,
+        Err(e) => {
+            print_error(&format!("{display}: {e}"));
+            return ExitStatus::Error;
+        }
+    };
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    let written = if json {
+        spread.write_json(&mut stdout, &scenario.name)
+    } else {
+        spread.write_text(&mut stdout)
+    };
+    match written.and_then(|()| stdout.flush()) {
+        Ok(()) => ExitStatus::Success,
+        Err(e) => io_failure(&e),
     }
 }
 
@@ -219,6 +288,20 @@ pub fn load_scenario(args: &RunArgs) -> Result<Loaded, ExitStatus> {
             return Err(ExitStatus::Error);
         }
     };
+    let phase = match args.phase.as_deref().map(probesim_script::parse_duration) {
+        None => None,
+        Some(Ok(d)) => match probesim_scenario::scenario::phase(d) {
+            Ok(d) => Some(d),
+            Err(message) => {
+                print_error(&format!("--phase: {message}"));
+                return Err(ExitStatus::Error);
+            }
+        },
+        Some(Err(e)) => {
+            print_error(&format!("--phase: {e}"));
+            return Err(ExitStatus::Error);
+        }
+    };
     if let Some(version) = &args.kubernetes {
         if Profile::parse(version).is_none() {
             print_error(&format!(
@@ -239,9 +322,9 @@ pub fn load_scenario(args: &RunArgs) -> Result<Loaded, ExitStatus> {
         duration,
         seed: args.seed,
         kubernetes: args.kubernetes.clone(),
-        timing: args.timing.as_deref().and_then(Timing::parse),
+        timing: args.timing.as_deref().and_then(TimingMode::parse),
     };
-    let scenario = if catalog::is_manifest(&text) {
+    let mut scenario = if catalog::is_manifest(&text) {
         let run = ManifestRun {
             select: args.manifest.select.clone(),
             apps: app_args(&args.manifest),
@@ -259,6 +342,10 @@ pub fn load_scenario(args: &RunArgs) -> Result<Loaded, ExitStatus> {
             print_error(&e.render(&text));
             return Err(ExitStatus::Error);
         }
+        if let Some(p) = phase {
+            built.scenario.phase = p;
+        }
+        built.scenario.kubelet.jitter |= args.jitter;
         if args.emit_scenario {
             let mut stdout = io::stdout().lock();
             return Ok(Loaded::Done(
@@ -301,5 +388,9 @@ pub fn load_scenario(args: &RunArgs) -> Result<Loaded, ExitStatus> {
         print_notes(&scenario.notes);
         scenario
     };
+    if let Some(p) = phase {
+        scenario.phase = p;
+    }
+    scenario.kubelet.jitter |= args.jitter;
     Ok(Loaded::Scenario(Box::new(scenario)))
 }

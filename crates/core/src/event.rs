@@ -8,9 +8,8 @@
 //! a probe run and a kill; its parts hold the Kubernetes Event and its message texts (`kube`),
 //! a probe's output texts (`output`), the API view of a container and its pod (`status`), and the
 //! closed sets of `reason` values (`vocabulary`), and an event in words as the timelines print
-//! it (`text`). Everything is re-exported here.
-
-use core::fmt;
+//! it (`text`): the one rendering of an event, which [`Record`](crate::Record) keeps for the
+//! engine's tests too. Everything is re-exported here.
 
 use crate::spec::ProbeKind;
 use crate::time::{SimDuration, SimTime};
@@ -340,79 +339,6 @@ impl EventKind<'_> {
             | EventKind::Delete { .. }
             | EventKind::Deleted
             | EventKind::KubeletRestart => None,
-        }
-    }
-}
-
-/// A terse one-line description for the engine's own tests ([`Record`](crate::Record)'s text).
-/// What the timelines print is [`EventKind::describe`].
-impl fmt::Display for EventKind<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EventKind::Probe {
-                probe,
-                outcome,
-                output,
-                duration,
-                ..
-            } => {
-                write!(f, "{probe} probe: {}", outcome.as_str())?;
-                if !duration.is_zero() {
-                    write!(f, " after {duration}s")?;
-                }
-                let mut text = String::new();
-                fmt::write(&mut text, format_args!("{output}"))?;
-                if !text.is_empty() {
-                    write!(f, " ({text})")?;
-                }
-                Ok(())
-            }
-            EventKind::Result { probe, result, .. } => {
-                write!(f, "{probe} result -> {}", result.as_str())
-            }
-            EventKind::Kill {
-                reason,
-                cause,
-                grace,
-                ..
-            } => {
-                write!(f, "kill ({}", reason.as_str())?;
-                if !cause.implied_by(*reason) {
-                    write!(f, ", cause {}", cause.as_str())?;
-                }
-                write!(f, "), grace {grace}s")
-            }
-            EventKind::Exit {
-                exit_code, reason, ..
-            } => {
-                write!(f, "exited with code {exit_code} ({})", reason.as_str())
-            }
-            EventKind::Start { restart_count, .. } => {
-                write!(f, "started (restartCount {restart_count})")
-            }
-            EventKind::BackOff { backoff, .. } => {
-                write!(f, "start refused: in back-off {}", backoff.go())
-            }
-            EventKind::Ready { ready, .. } => write!(f, "ready={ready}"),
-            EventKind::Started { started, .. } => write!(f, "started={started}"),
-            EventKind::Status { status, .. } => write!(f, "{status}"),
-            EventKind::PodReady { ready } => write!(f, "pod Ready={ready}"),
-            EventKind::Phase { phase } => write!(f, "phase {}", phase.as_str()),
-            EventKind::Sync { trigger } => write!(f, "pod sync ({})", trigger.as_str()),
-            EventKind::Delete { grace } => write!(f, "pod deleted, grace {grace}s"),
-            EventKind::Deleted => f.write_str("pod object removed"),
-            EventKind::KubeletRestart => f.write_str("kubelet restarted"),
-            EventKind::Event(e) => {
-                write!(f, "{} {}: {}", e.event_type.as_str(), e.reason, e.message)?;
-                match e.recorded {
-                    Some(r) if r.count > 1 && !r.sent => {
-                        write!(f, " (x{} since {}s, not sent)", r.count, r.first)
-                    }
-                    Some(r) if r.count > 1 => write!(f, " (x{} since {}s)", r.count, r.first),
-                    Some(r) if !r.sent => f.write_str(" (not sent)"),
-                    _ => Ok(()),
-                }
-            }
         }
     }
 }

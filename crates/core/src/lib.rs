@@ -76,6 +76,6 @@ pub use sim::{Behaviours, Conditions, KubeletConfig, PodStatus, RunEnd, RunError
 pub use sink::{CountSink, FastForward, Flow, NameSlots, Record, Sink, VecSink};
 pub use spec::{
     AppSpec, ContainerSpec, Handler, PodSpec, Port, ProbeKind, ProbeSpec, ProbeTiming, PullPolicy,
-    RestartPolicy, Scheme, SelfExit, Sigterm, SpecError,
+    RestartPolicy, RestartRule, Scheme, SelfExit, Sigterm, SpecError,
 };
 pub use time::{SimDuration, SimTime};

@@ -159,7 +159,7 @@ pub fn app_spec() -> impl Strategy<Value = AppSpec> {
         3 => Just(None),
         1 => (0_u64..=10_000).prop_map(|ms| Some(SimDuration::from_millis(ms))),
     ];
-    // R65: sometimes later pulls of their own length, sometimes the image already on the node.
+    // R67: sometimes later pulls of their own length, sometimes the image already on the node.
     let then = prop_oneof![
         3 => Just(None),
         1 => (0_u64..=1000).prop_map(|ms| Some(SimDuration::from_millis(ms))),
@@ -193,7 +193,7 @@ pub fn container() -> impl Strategy<Value = ContainerSpec> {
 
 /// A container named from `names` with 0–3 probes (at most one of each kind) and an
 /// [`app_spec`].
-fn probed_container(names: &[&'static str]) -> impl Strategy<Value = ContainerSpec> {
+fn probed_container(names: &[&'static str]) -> impl Strategy<Value = ContainerSpec> + use<> {
     (
         prop::sample::select(names.to_vec()),
         prop::sample::select(vec!["example/app:1.0", "example/app:latest", "busybox"]),
@@ -323,7 +323,7 @@ pub fn profile() -> impl Strategy<Value = Profile> {
 /// The kubelet's timing knobs: mostly the canonical defaults, sometimes a young kubelet (P14),
 /// a probe-sync delay of up to 2 s, another resync period, jitter from the seeded generator,
 /// a node-level maximum back-off of 1–300 s (R28), or create/start and kill latencies of up to
-/// 500 ms (R63, R64).
+/// 500 ms (R65, R66).
 pub fn kubelet() -> impl Strategy<Value = KubeletConfig> {
     let started_ago = prop_oneof![
         3 => Just(SimDuration::from_secs(3600)),
@@ -342,7 +342,7 @@ pub fn kubelet() -> impl Strategy<Value = KubeletConfig> {
         4 => Just(None),
         1 => (1_u64..=300).prop_map(|s| Some(SimDuration::from_secs(s))),
     ];
-    // R63, R64: the runtime's latencies, mostly none (timing: exact), else up to half a second.
+    // R65, R66: the runtime's latencies, mostly none (timing: exact), else up to half a second.
     let latency = || {
         prop_oneof![
             2 => Just(SimDuration::ZERO),
@@ -475,7 +475,7 @@ pub fn response_for(
 }
 
 /// An [`AnswerTable`] of 1–6 responses fit for `probe`.
-pub fn answer_table(probe: &ProbeSpec) -> impl Strategy<Value = AnswerTable> {
+pub fn answer_table(probe: &ProbeSpec) -> impl Strategy<Value = AnswerTable> + use<> {
     prop::collection::vec(
         response_for(family(probe.handler()), probe.timeout()),
         1..=6,
@@ -540,7 +540,7 @@ impl Case {
 /// `StartupProbe` is off (1.19 only) the API server drops startup probes, and so does this;
 /// where gate `SidecarContainers` is off the API server drops an init container's
 /// `restartPolicy` (R58), and the probes it would then reject (P61) are left out.
-pub fn pod_for(profile: &Profile) -> impl Strategy<Value = PodSpec> {
+pub fn pod_for(profile: &Profile) -> impl Strategy<Value = PodSpec> + use<> {
     let profile = profile.clone();
     pod().prop_map(move |pod| fit_to(&profile, pod))
 }

@@ -421,6 +421,15 @@ impl Simulation {
         self.kubelet_timers_changed();
     }
 
+    /// Delays the pod's first container start by `phase` after the sync that starts it: the
+    /// start's offset on the probe workers' tick grid (docs/semantics.md#start-phase). Later
+    /// starts are not delayed.
+    pub fn delay_first_start(&mut self, phase: SimDuration) {
+        if !self.created {
+            self.runtime.phase = phase;
+        }
+    }
+
     /// Restarts the kubelet process at `at`: probe workers, result caches, back-off entries and
     /// the pod worker's state are lost; containers keep running; the new kubelet syncs the pod
     /// at once (P5, P14, P25, P45).
@@ -607,6 +616,10 @@ impl Simulation {
         // The timer table after the runtime's own deadlines: of two items at one key, the one
         // considered last goes first.
         self.timers.consider(&mut consider);
+        consider(
+            key_of(self.pod_worker.updates.first().map(|u| u.0), Class::Update),
+            Slot::ProbeUpdate,
+        );
         if !self.created {
             consider(Key::new(SimTime::ZERO, Class::Sync), Slot::Create);
         }
@@ -631,6 +644,11 @@ impl Simulation {
             Slot::PullEnd => {
                 self.pod_worker.job.pull_end = None;
                 match self.pod_worker.job.stage {
+                    Some(Stage::Phase(i)) => {
+                        self.runtime.phase = SimDuration::ZERO;
+                        self.pod_worker.job.stage = Some(Stage::Start(i));
+                        self.advance_job(out);
+                    }
                     Some(Stage::Pull(i)) => {
                         let c = self.pod_worker.job.starts[i];
                         let spec = self.pod.container(c.index());
@@ -668,6 +686,7 @@ impl Simulation {
                     self.request_sync(trigger, out);
                 }
             }
+            Slot::ProbeUpdate => self.deliver_update(out),
             Slot::Requeue => {
                 if let Some((_, trigger)) = self.timers.requeue.take() {
                     self.request_sync(trigger, out);
@@ -700,6 +719,7 @@ mod agenda;
 mod classify;
 mod cycle;
 mod facts;
+mod finished_workers;
 mod ids;
 mod parking;
 mod pod_actions;
@@ -711,6 +731,8 @@ mod steady;
 mod timers;
 mod worker;
 
+#[cfg(test)]
+mod cycle_tests;
 #[cfg(test)]
 mod hot_path_tests;
 #[cfg(test)]

@@ -100,19 +100,22 @@ pub struct Record {
     pub kind: &'static str,
     /// The container, if the event is about one.
     pub container: Option<String>,
-    /// The one-line description ([`EventKind`]'s `Display`).
+    /// The event in the timeline's words ([`EventKind::describe`], instants in seconds).
     pub text: String,
 }
 
 impl Record {
-    /// Renders an event.
+    /// Renders an event in the words the timelines print.
     #[must_use]
     pub fn of(event: &Event<'_>) -> Record {
+        let mut text = String::new();
+        // Writing to a `String` with `seconds` cannot fail.
+        let _ = event.kind.describe(&mut text, &crate::event::seconds);
         Record {
             t: event.t,
             kind: event.kind.name(),
             container: event.kind.container().map(str::to_owned),
-            text: event.kind.to_string(),
+            text,
         }
     }
 }

@@ -94,6 +94,25 @@ impl RestartPolicy {
     }
 }
 
+/// One of a regular container's `restartPolicyRules` (KEP-5307, gate `ContainerRestartRules`):
+/// `action: Restart` when the exit code is (`In`) or is not (`NotIn`) one of `values`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RestartRule {
+    /// `exitCodes.operator`: `In` when true, `NotIn` when false.
+    pub exit_code_in: bool,
+    /// `exitCodes.values`.
+    pub values: Vec<i32>,
+}
+
+impl RestartRule {
+    /// Whether the rule matches a container that exited with `code`
+    /// (`findMatchingContainerRestartRule`, pkg/api/v1/pod/util.go).
+    #[must_use]
+    pub fn matches(&self, code: i32) -> bool {
+        self.values.contains(&code) == self.exit_code_in
+    }
+}
+
 /// A container's `imagePullPolicy` after defaulting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PullPolicy {
@@ -468,6 +487,12 @@ pub struct ContainerSpec {
     pub probes: [Option<ProbeSpec>; 3],
     /// For init containers: `restartPolicy: Always` makes it a sidecar.
     pub restartable: bool,
+    /// For regular containers: its own `restartPolicy` (gate `ContainerRestartRules`), which
+    /// overrides the pod's.
+    pub restart_policy: Option<RestartPolicy>,
+    /// For regular containers: its `restartPolicyRules`, in order (only with
+    /// [`ContainerSpec::restart_policy`]).
+    pub restart_rules: Vec<RestartRule>,
     /// The process's behaviour.
     pub app: AppSpec,
 }
@@ -482,8 +507,39 @@ impl ContainerSpec {
             pull_policy: PullPolicy::IfNotPresent,
             probes: [None, None, None],
             restartable: false,
+            restart_policy: None,
+            restart_rules: Vec::new(),
             app: AppSpec::default(),
         }
+    }
+
+    /// Whether the container is restarted after exiting with `code` in a pod whose policy is
+    /// `pod` (`ContainerShouldRestart`, pkg/api/v1/pod/util.go): the first matching rule
+    /// restarts it, else its own policy decides, else the pod's.
+    #[must_use]
+    pub fn should_restart(&self, pod: RestartPolicy, code: i32) -> bool {
+        let policy = match self.restart_policy {
+            Some(own) => {
+                if self.restart_rules.iter().any(|r| r.matches(code)) {
+                    return true;
+                }
+                own
+            }
+            None => pod,
+        };
+        match policy {
+            RestartPolicy::Always => true,
+            RestartPolicy::OnFailure => code != 0,
+            RestartPolicy::Never => false,
+        }
+    }
+
+    /// Whether the container is restarted after a liveness or startup kill in a pod whose
+    /// policy is `pod`: its own policy when set, the rules aside since it has not exited
+    /// (computePodActions, kuberuntime_manager.go), else the pod's.
+    #[must_use]
+    pub fn restarts_after_probe_kill(&self, pod: RestartPolicy) -> bool {
+        self.restart_policy.unwrap_or(pod) != RestartPolicy::Never
     }
 
     /// Sets one probe (builder style, for tests and examples).

@@ -122,8 +122,34 @@ pub struct ContainerManifest {
     pub restart_policy: Option<At<String>>,
     /// Where `restartPolicyRules` is, if set.
     pub restart_policy_rules: Option<Mark>,
+    /// The entries of `restartPolicyRules`, in order.
+    pub restart_rules: Vec<RestartRuleManifest>,
     /// `lifecycle.preStop`, if set.
     pub pre_stop: Option<PreStopManifest>,
+}
+
+/// One entry of a container's `restartPolicyRules` (KEP-5307).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RestartRuleManifest {
+    /// Where the entry starts.
+    pub mark: Mark,
+    /// `action`.
+    pub action: Option<At<String>>,
+    /// `exitCodes`: where it starts, its `operator` and its `values`.
+    pub exit_codes: Option<ExitCodesManifest>,
+}
+
+/// A restart rule's `exitCodes`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExitCodesManifest {
+    /// Where it starts.
+    pub mark: Mark,
+    /// `operator`.
+    pub operator: Option<At<String>>,
+    /// Where `values` is, if set.
+    pub values_mark: Option<Mark>,
+    /// `values`.
+    pub values: Vec<At<i64>>,
 }
 
 /// A container's `lifecycle.preStop` hook (R24): probesim needs to know that it exists and,

@@ -15,6 +15,7 @@
 mod build;
 mod defaults;
 mod notes;
+mod restart_rules;
 #[cfg(test)]
 mod tests;
 mod wording;
@@ -229,14 +230,8 @@ impl Validator {
             for kind in PROBE_ORDER {
                 self.probe(c, kind, &p.child(kind.field()));
             }
-            if let Some(rp) = &c.restart_policy {
-                self.push(
-                    &p.child("restartPolicy"),
-                    rp.mark,
-                    "container-level restart policies (ContainerRestartRules) are not modelled by probesim"
-                        .to_owned(),
-                );
-            }
+            // ContainerRestartRules (the release keeps these fields only with the gate).
+            self.container_restart_policy(c, &p);
         }
         self.host_network(m, &containers_path);
         let init_path = path.child("initContainers");
@@ -256,6 +251,14 @@ impl Validator {
                 if !restartable {
                     self.not_supported(&p.child("restartPolicy"), rp, &["Always"]);
                 }
+            }
+            if let Some(mark) = c.restart_policy_rules {
+                self.push(
+                    &p.child("restartPolicyRules"),
+                    mark,
+                    "restart rules of init containers (ContainerRestartRules) are not modelled by probesim"
+                        .to_owned(),
+                );
             }
             for kind in PROBE_ORDER {
                 let probe_path = p.child(kind.field());
@@ -373,14 +376,6 @@ impl Validator {
                     &["Always", "IfNotPresent", "Never"],
                 );
             }
-        }
-        if let Some(mark) = c.restart_policy_rules {
-            self.push(
-                &path.child("restartPolicyRules"),
-                mark,
-                "container restart rules (ContainerRestartRules) are not modelled by probesim"
-                    .to_owned(),
-            );
         }
     }
 

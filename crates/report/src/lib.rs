@@ -66,6 +66,7 @@ pub mod listing;
 pub mod picture;
 mod readable;
 mod render;
+pub mod spread;
 mod tabwriter;
 mod text;
 mod tracker;

@@ -5,7 +5,7 @@
 
 use core::fmt::{self, Write as _};
 
-use probesim_core::cycle::{exact_hash, opt_time, Visitor};
+use probesim_core::cycle::{exact_hash, Visitor};
 use probesim_core::{
     ContainerState, ContainerStatus, Event, EventKind, FastForward, Flow, Phase, SimDuration,
     SimTime, Sink,
@@ -136,6 +136,9 @@ pub struct Expect {
     pub line: Option<usize>,
     /// The assertion.
     pub expectation: Expectation,
+    /// `timings: N`: also checked under the first N timings of the scenario
+    /// ([`crate::timing`], as `probesim check --timings N` checks every expectation).
+    pub timings: Option<u32>,
 }
 
 impl fmt::Display for CountRange {
@@ -328,6 +331,7 @@ impl std::error::Error for Failure {}
 /// let expects = [Expect {
 ///     index: 0,
 ///     line: Some(12),
+///     timings: None,
 ///     expectation: Expectation::Count {
 ///         filter: EventFilter { kind: "kill".into(), ..EventFilter::default() },
 ///         between: (SimTime::ZERO, SimTime::from_secs(60)),
@@ -610,7 +614,12 @@ impl<S: Sink> FastForward for ExpectSink<'_, S> {
     fn visit_cycle(&mut self, v: &mut dyn Visitor) -> bool {
         for (_, status, since) in &mut self.containers {
             status.visit_cycle(v);
-            opt_time(v, since);
+            // Only shown, in a failed `at` check's message: never compared (a container that
+            // runs on keeps the instant its state began), moved like the other values.
+            v.exact(u64::from(since.is_some()));
+            if let Some(t) = since {
+                v.past(t, SimDuration::ZERO);
+            }
         }
         exact_hash(v, &(self.phase, self.pod_ready, self.evaluated));
         v.exact(self.failures.len() as u64);

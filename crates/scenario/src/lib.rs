@@ -53,3 +53,4 @@ pub mod limit;
 pub mod run;
 pub mod scenario;
 pub mod set;
+pub mod timing;

@@ -10,6 +10,7 @@ use probesim_core::{ProbeKind, Recorder, RunError, SimTime, Simulation, Sink};
 
 use crate::expect::{ExpectSink, Failure};
 use crate::scenario::Scenario;
+use crate::timing::Timing;
 
 /// Why a run could not produce its output.
 #[derive(Debug)]
@@ -144,6 +145,87 @@ pub fn check_with(scenario: &Scenario, fast_forward: bool) -> Result<Vec<Failure
     })?;
     let (_, failures) = sink.finish(end);
     Ok(failures)
+}
+
+/// [`check_with`] over timings as well ([`crate::timing`]): each expectation under the first
+/// `max(timings, its own timings: N)` timings of the scenario (`probesim check --timings N`,
+/// `timings: N` on an expectation). The scenario's own failures come back with the share of
+/// timings in which their expectation passes; an expectation that passes in the scenario's own
+/// run but fails in some timing fails with that share and the first failing timing to replay.
+/// Without timings to check, exactly [`check_with`].
+///
+/// # Errors
+/// As [`check_with`], for the scenario or any timing.
+pub fn check_timings(
+    scenario: &Scenario,
+    timings: Option<usize>,
+    fast_forward: bool,
+) -> Result<Vec<Failure>, RunFailure> {
+    let own = check_with(scenario, fast_forward)?;
+    let wanted: Vec<usize> = scenario
+        .expect
+        .iter()
+        .map(|e| {
+            timings
+                .unwrap_or(0)
+                .max(e.timings.map_or(0, |t| t as usize))
+        })
+        .collect();
+    let total = wanted.iter().copied().max().unwrap_or(0);
+    if total == 0 {
+        return Ok(own);
+    }
+    let n = scenario.expect.len();
+    let mut passes = vec![0usize; n];
+    let mut first: Vec<Option<(Timing, String)>> = vec![None; n];
+    for (k, t) in crate::timing::timings(scenario, total)
+        .into_iter()
+        .enumerate()
+    {
+        let mut s = scenario.clone();
+        t.apply(&mut s);
+        let failures = check_with(&s, fast_forward)?;
+        let mut failed = vec![false; n];
+        for f in failures {
+            if let Some(slot) = failed.get_mut(f.index) {
+                *slot = true;
+                if k < wanted[f.index] {
+                    first[f.index].get_or_insert((t, f.message));
+                }
+            }
+        }
+        for (i, failed) in failed.into_iter().enumerate() {
+            passes[i] += usize::from(k < wanted[i] && !failed);
+        }
+    }
+    let mut out = Vec::new();
+    for e in &scenario.expect {
+        let mine = own.iter().filter(|f| f.index == e.index);
+        if wanted[e.index] == 0 {
+            out.extend(mine.cloned());
+            continue;
+        }
+        let share = format!(
+            "passes in {} of {} timings",
+            passes[e.index], wanted[e.index]
+        );
+        let mut mine = mine.peekable();
+        if let Some(f) = mine.next() {
+            out.push(Failure {
+                message: format!("{} ({share})", f.message),
+                ..f.clone()
+            });
+            // The scenario's own further failures of it, as they are.
+            out.extend(mine.cloned());
+        } else if let Some((t, message)) = &first[e.index] {
+            out.push(Failure {
+                index: e.index,
+                line: e.line,
+                message: format!("{share}; with {}: {message}", t.replay()),
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// How a view hears a run's events.

@@ -150,6 +150,12 @@ impl ScriptPlayer {
         &self.script
     }
 
+    /// Whether some step ends at a time (`for`, `until`): only then does the clock decide an
+    /// answer ([`Step::end`]).
+    fn timed(&self) -> bool {
+        self.script.steps().iter().any(Step::is_timed)
+    }
+
     /// In the last step of a script that does not repeat: every later answer is that step's.
     fn done(&self) -> bool {
         !self.script.is_repeating() && self.cursor.step + 1 >= self.script.steps().len()
@@ -283,8 +289,11 @@ impl BehaviourShortcuts for ScriptPlayer {
     /// time: its cursor's beginning is a point on the clock, which only works while no `until`
     /// (an absolute pod time) lies ahead; otherwise the player says it cannot be visited.
     /// A container's script reads uptime until it reaches its last step for good.
+    ///
+    /// A script none of whose steps ends at a time (`3x500 then 5x200 repeat`) never reads its
+    /// clock: only the requests counted decide its answers.
     fn reads_uptime(&self) -> bool {
-        !self.script.is_pod_scoped() && !self.done()
+        !self.script.is_pod_scoped() && !self.done() && self.timed()
     }
 
     fn visit_cycle(&mut self, v: &mut dyn Visitor, instances: Option<u64>) -> bool {
@@ -324,7 +333,15 @@ impl BehaviourShortcuts for ScriptPlayer {
         v.exact(u64::from(done));
         if !done {
             v.exact(self.cursor.step as u64);
-            v.exact(self.cursor.begin.as_millis());
+            if self.timed() {
+                v.exact(self.cursor.begin.as_millis());
+            } else {
+                // Read by no step (none ends at a time): never compared, moved with the
+                // uptime it recorded, as the step-by-step run moves it.
+                let mut begin = SimTime::ZERO.saturating_add(self.cursor.begin);
+                v.past(&mut begin, SimDuration::ZERO);
+                self.cursor.begin = begin.saturating_since(SimTime::ZERO);
+            }
             v.exact(self.cursor.answered);
         }
         true
@@ -416,6 +433,19 @@ mod tests {
         assert!(latencies.iter().any(|ms| *ms < 300) && latencies.iter().any(|ms| *ms > 1800));
         assert_eq!(play(7), responses);
         assert_ne!(play(8), responses);
+    }
+
+    /// docs/fast-forward.md#when-it-does-not-jump: a script none of whose steps ends at a time
+    /// never reads its clock, so fast-forward may treat its container as the same an hour later.
+    #[test]
+    fn only_a_script_with_a_timed_step_reads_uptime() {
+        assert!(!player("3x500 then 5x200 repeat").reads_uptime());
+        assert!(!player("2x200 after 100ms..2s then 500 repeat").reads_uptime());
+        assert!(!player("3x200 then 500").reads_uptime());
+        assert!(player("200 for 5s then 500 repeat").reads_uptime());
+        assert!(player("3x200 then 500 until 1m then 200").reads_uptime());
+        // A pod-scoped script reads pod time, never uptime.
+        assert!(!player("pod: 200 for 5s then 500 repeat").reads_uptime());
     }
 
     /// The answers of one instance to requests at these uptimes, in milliseconds.

@@ -7,8 +7,8 @@ use probesim_kube::error::InputError;
 use probesim_kube::yaml::SourceId;
 use probesim_report::check::{CheckResult, Problem, SnapshotCheck, SnapshotState};
 use probesim_report::{render, Format};
-use probesim_scenario::run::{check_with, RunFailure};
-use probesim_scenario::scenario::{Edits, Overrides, Scenario, Timing};
+use probesim_scenario::run::{check_timings, RunFailure};
+use probesim_scenario::scenario::{Edits, Overrides, Scenario, TimingMode};
 
 use probesim::input::{self, Tree};
 
@@ -50,7 +50,9 @@ pub struct Options {
     /// `--set` edits of every scenario's pod.
     pub sets: Vec<String>,
     /// `--timing`, over every scenario's `timing`.
-    pub timing: Option<Timing>,
+    pub timing: Option<TimingMode>,
+    /// `--timings N`: check every expectation over N timings too.
+    pub timings: Option<usize>,
 }
 
 /// What a job found, and the error text for standard error.
@@ -154,7 +156,7 @@ impl Task<'_> {
             }
         };
         let kubernetes = Some(scenario.profile.version());
-        let failures = match check_with(&scenario, options.fast_forward) {
+        let failures = match check_timings(&scenario, options.timings, options.fast_forward) {
             Ok(f) => f,
             Err(RunFailure::NoDuration) => {
                 let message = NO_DURATION.to_owned();

@@ -87,7 +87,8 @@ pub fn check(args: &CheckArgs) -> ExitStatus {
         timing: args
             .timing
             .as_deref()
-            .and_then(probesim_scenario::scenario::Timing::parse),
+            .and_then(probesim_scenario::scenario::TimingMode::parse),
+        timings: args.timings.map(|n| n as usize),
     };
     let threads = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, std::num::NonZero::get),

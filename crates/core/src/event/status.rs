@@ -1,8 +1,6 @@
 //! The API view of a container and its pod as kubectl shows them: a container's state and
 //! status (R37), why it is waiting (R34, R38), why it terminated (R26), and the pod's phase (R43).
 
-use core::fmt;
-
 use crate::time::{SimDuration, SimTime};
 
 /// `state.terminated.reason` as the runtime sets it (R26).
@@ -169,26 +167,5 @@ impl Default for ContainerStatus {
             started: false,
             restart_count: 0,
         }
-    }
-}
-
-impl fmt::Display for ContainerStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.state.name())?;
-        if let Some(r) = self.state.reason() {
-            write!(f, " ({r})")?;
-        }
-        if let ContainerState::Terminated(t) = self.state {
-            write!(f, " exitCode={}", t.exit_code)?;
-        }
-        write!(f, ", restartCount {}", self.restart_count)?;
-        if let Some(last) = self.last_state {
-            write!(
-                f,
-                ", lastState exitCode={} finishedAt={}",
-                last.exit_code, last.finished_at
-            )?;
-        }
-        Ok(())
     }
 }

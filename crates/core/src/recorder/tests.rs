@@ -31,7 +31,7 @@ fn repeats_are_counted_from_the_first_occurrence() {
     let texts: Vec<_> = r.into_inner().records.into_iter().map(|x| x.text).collect();
     assert_eq!(
         texts[1],
-        "Normal Killing: Stopping container a (x2 since 10s)"
+        "Normal Killing: Stopping container a  [x2 since 10s]"
     );
 }
 
@@ -48,7 +48,10 @@ fn a_kubelet_restart_starts_a_new_correlator() {
     });
     killing(41, "a", &mut r);
     let texts: Vec<_> = r.into_inner().records.into_iter().map(|x| x.text).collect();
-    assert!(texts[29].ends_with("(x30 since 0s, not sent)"), "{texts:?}");
+    assert!(
+        texts[29].ends_with("  [x30 since 0s, not sent]"),
+        "{texts:?}"
+    );
     assert_eq!(texts[31], "Normal Killing: Stopping container a");
 }
 
@@ -61,11 +64,11 @@ fn the_burst_of_25_is_spent_then_one_event_per_300_seconds_gets_through() {
     }
     killing(329, "a", &mut r);
     let texts: Vec<_> = r.into_inner().records.into_iter().map(|x| x.text).collect();
-    assert!(texts[24].ends_with("(x25 since 0s)"));
-    assert!(texts[25].ends_with("(x26 since 0s, not sent)"));
+    assert!(texts[24].ends_with("  [x25 since 0s]"));
+    assert!(texts[25].ends_with("  [x26 since 0s, not sent]"));
     // 25 tokens at 0; 29 s of refill is not enough; at 329 s more than 300 s have passed
     // since the bucket was last full.
-    assert!(texts[30].ends_with("(x31 since 0s)"), "{}", texts[30]);
+    assert!(texts[30].ends_with("  [x31 since 0s]"), "{}", texts[30]);
 }
 
 #[test]
@@ -84,7 +87,7 @@ fn ten_distinct_messages_in_one_group_become_combined_events() {
     );
     assert_eq!(
         texts[10],
-        "Normal Killing: (combined from similar events): Stopping container c10 (x2 since 9s)"
+        "Normal Killing: (combined from similar events): Stopping container c10  [x2 since 9s]"
     );
 }
 

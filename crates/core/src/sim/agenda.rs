@@ -26,6 +26,9 @@ pub(super) enum Class {
     Tick = 3,
     Wake = 4,
     Completion = 5,
+    /// Probe result updates reach the pod worker after every probe of their instant (R63,
+    /// docs/semantics.md#one-sync).
+    Update = 6,
 }
 
 /// A deadline key: time in the high bits, class in the low three, so one integer comparison
@@ -93,6 +96,8 @@ pub(super) enum Slot {
     Requeue,
     Delete,
     KubeletRestart,
+    /// The first of the probe result updates waiting for the pod worker (R1, R2).
+    ProbeUpdate,
     Worker(WorkerId),
 }
 

@@ -5,6 +5,17 @@
 //! The detector is Brent's: it keeps one saved snapshot and compares every new one with it,
 //! saving a new one after 1, 2, 4, 8 … comparisons, so a cycle of λ syncs is found within a few
 //! multiples of λ syncs after the state becomes periodic, with memory for two snapshots.
+//!
+//! Comparing costs a walk of the whole state, so a run that never repeats must not pay for it
+//! at every sync (docs/fast-forward.md#what-it-costs):
+//!
+//! - when the generator drew since the last sync compared, no state before can come back (its
+//!   position is an exact value and only grows), so the state is not even recorded;
+//! - after failed comparisons the detector backs off: the steps between two comparisons double
+//!   at every other save of Brent's once a save's power reaches [`BACK_OFF_FROM`], so the
+//!   comparisons of a long run that never repeats grow as the square root of its steps. The
+//!   spacing stays the same for at least two rounds of Brent's, so a saved state that is not
+//!   yet on the cycle of compared states is followed by one that is, compared as often.
 
 use crate::cycle::{count32, exact_hash, Apply, Capture};
 use crate::cycle::{Snapshot, Visitor};
@@ -30,12 +41,28 @@ pub(super) struct Detector {
     /// Simulated time skipped so far.
     pub(super) skipped: SimDuration,
     /// Steps taken since the last snapshot, and the size of that snapshot: a snapshot is taken
-    /// only once the steps since the last one outnumber an eighth of its values, so comparing
-    /// costs at most a small share of simulating (a pod of 2,500 containers syncs thousands of
-    /// times while its probes start).
+    /// only once the steps since the last one outnumber an eighth of its values (times
+    /// `spacing`), so comparing costs at most a small share of simulating (a pod of 2,500
+    /// containers syncs thousands of times while its probes start).
     pub(super) steps: u64,
     last_size: u64,
+    /// The back-off after failed comparisons: a factor on the steps between two snapshots,
+    /// 1 after a jump, doubled at every other save once Brent's power reaches
+    /// [`BACK_OFF_FROM`]; and the saves since it last grew.
+    spacing: u64,
+    saves: u64,
+    /// The generator's position at the last sync that was due for a comparison: when it moved
+    /// since, the state cannot be one seen before.
+    word: Option<u128>,
+    /// Syncs that were due and compared, and those not recorded because the generator moved
+    /// (tests read them).
+    pub(super) compared: u64,
+    pub(super) drawn: u64,
 }
+
+/// The power of Brent's (comparisons before the next save) from which failed comparisons make
+/// the detector back off.
+pub(super) const BACK_OFF_FROM: u64 = 32;
 
 impl Detector {
     pub(super) fn new() -> Detector {
@@ -50,19 +77,45 @@ impl Detector {
             skipped: SimDuration::ZERO,
             steps: 0,
             last_size: 0,
+            spacing: 1,
+            saves: 0,
+            word: None,
+            compared: 0,
+            drawn: 0,
         }
     }
 
     /// Whether to compare at this sync's end. Which syncs are compared depends only on the run
-    /// (the steps between syncs), so once the run repeats, so do the compared states.
+    /// (the steps between syncs, the back-off), so once the run repeats, so do the compared
+    /// states.
     pub(super) fn due(&self) -> bool {
-        self.enabled && self.steps.saturating_mul(8) >= self.last_size
+        self.enabled && self.steps.saturating_mul(8) >= self.last_size.saturating_mul(self.spacing)
     }
 
     fn restart(&mut self) {
         self.has_saved = false;
         self.power = 1;
         self.lam = 0;
+    }
+
+    /// After a jump (or when fast-forward is turned on): compare as often as at the start.
+    fn reset_back_off(&mut self) {
+        self.spacing = 1;
+        self.saves = 0;
+    }
+
+    /// `current` becomes the saved snapshot, and Brent's power doubles; every other save from
+    /// [`BACK_OFF_FROM`] on, the spacing of comparisons doubles too.
+    fn save(&mut self) {
+        core::mem::swap(&mut self.saved, &mut self.current);
+        self.has_saved = true;
+        self.power = self.power.saturating_mul(2);
+        self.lam = 0;
+        self.saves += 1;
+        if self.power >= BACK_OFF_FROM && self.saves >= 2 {
+            self.spacing = self.spacing.saturating_mul(2);
+            self.saves = 0;
+        }
     }
 }
 
@@ -80,6 +133,8 @@ impl Simulation {
     pub fn set_fast_forward(&mut self, on: bool) {
         self.cycle.enabled = on;
         self.cycle.restart();
+        self.cycle.reset_back_off();
+        self.cycle.word = None;
     }
 
     /// How much simulated time fast-forward has skipped so far (zero when it never jumped).
@@ -91,6 +146,16 @@ impl Simulation {
     /// At the end of a pod sync: compares the state with the saved one and jumps whole cycles
     /// towards `until` when they match.
     pub(super) fn cycle_point<S: Sink>(&mut self, until: SimTime, sink: &mut S) {
+        let word = self.rng.get_word_pos();
+        if self.cycle.word.replace(word) != Some(word) {
+            // The generator drew since the last sync compared (or this is the first): no state
+            // before this one comes back, and this one only if nothing draws until the next.
+            self.cycle.restart();
+            self.cycle.steps = 0;
+            self.cycle.drawn += 1;
+            return;
+        }
+        self.cycle.compared += 1;
         let (current, visited) = self.capture(sink);
         if !visited {
             self.cycle.enabled = false;
@@ -105,6 +170,7 @@ impl Simulation {
             self.cycle.current = current;
             self.cycle.restart();
             if jumped {
+                self.cycle.reset_back_off();
                 return;
             }
         } else {
@@ -112,10 +178,7 @@ impl Simulation {
         }
         self.cycle.lam += 1;
         if !self.cycle.has_saved || self.cycle.lam >= self.cycle.power {
-            core::mem::swap(&mut self.cycle.saved, &mut self.cycle.current);
-            self.cycle.has_saved = true;
-            self.cycle.power = self.cycle.power.saturating_mul(2);
-            self.cycle.lam = 0;
+            self.cycle.save();
         }
     }
 

@@ -17,7 +17,9 @@
 //! Fast-forward needs no fact: it compares the model's state itself and rebuilds the caches
 //! after a jump ([`Simulation::clock_jumped`]). A fact stated too often costs time, never
 //! correctness; one left out is a bug the both-ways tests (`hot_path_tests`, `status_tests`)
-//! are there to catch.
+//! are there to catch. Where a fact is stated but no run can show its absence today (the
+//! `status_may_change` of the step that runs a probe result's sync), a step-by-step test in
+//! `hot_path_tests` pins that it is stated.
 
 use super::{ContainerId, Simulation, WorkerId};
 use crate::time::SimDuration;

@@ -370,3 +370,57 @@ fn checked_every_second(name: &str) -> crate::spec::ContainerSpec {
         .with_probe(ProbeKind::Readiness, every_second())
         .with_probe(ProbeKind::Liveness, every_second())
 }
+
+/// P26, R63, sim/facts.rs: the sync a probe result asks for may rewrite the status parked
+/// workers read, so the step that runs it states `status_may_change` (through
+/// `kubelet_item_runs`: the update reaches the pod worker as its own kubelet-wide item, after
+/// every probe of its instant), and parked workers are looked at again before the next item.
+/// No run shows the fact today: that sync generates the status from the snapshot the last
+/// relist's own sync already wrote, so the both-ways property above cannot fail without it.
+/// It is pinned here, step by step, instead.
+#[test]
+fn the_sync_of_a_probe_result_has_parked_workers_looked_at_again() {
+    use crate::spec::ContainerSpec;
+    let c = ContainerSpec::new("app", "example/app:1.0")
+        .with_probe(ProbeKind::Startup, every_second())
+        .with_probe(ProbeKind::Liveness, every_second());
+    let pod = PodSpec::new("p").with_container(c);
+    let mut sim = Simulation::new(
+        pod.clone(),
+        Profile::newest(),
+        KubeletConfig::default(),
+        7,
+        behaviours_like(&pod),
+    );
+    sim.shortcuts.steady_ticks = false;
+    let mut sink = VecSink::default();
+    let mut out = Out {
+        sink: &mut sink,
+        error: None,
+        stop: false,
+    };
+    let end = SimTime::from_secs(300);
+    let mut syncs = 0;
+    // `run_until`'s loop, one item at a time, without the lane and fast-forward.
+    loop {
+        let (key, slot) = sim.next_due();
+        if key == Key::NEVER || key.at() > end {
+            break;
+        }
+        sim.now = key.at();
+        let before = out.sink.records.len();
+        sim.dispatch(slot, &mut out);
+        let synced_by_probe = out.sink.records[before..]
+            .iter()
+            .any(|r| r.kind == "sync" && r.text == "pod sync (probe)");
+        if synced_by_probe {
+            syncs += 1;
+            assert!(
+                sim.shortcuts.recheck_parked,
+                "the probe sync at {} left parked workers unchecked",
+                sim.now
+            );
+        }
+    }
+    assert!(syncs >= 3, "{syncs} syncs by a probe result");
+}

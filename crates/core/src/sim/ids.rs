@@ -139,7 +139,7 @@ impl<I: Id, T> Typed<I, T> {
 
     /// Every id, in order.
     #[inline]
-    pub(crate) fn ids(&self) -> impl DoubleEndedIterator<Item = I> {
+    pub(crate) fn ids(&self) -> impl DoubleEndedIterator<Item = I> + use<I, T> {
         (0..self.items.len()).map(I::from_index)
     }
 

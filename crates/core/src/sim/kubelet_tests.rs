@@ -208,7 +208,8 @@ impl Bench {
             error: None,
             stop: false,
         };
-        match self.sim.do_probe(self.w, &mut out) {
+        let step = self.sim.do_probe(self.w, &mut out);
+        match step {
             DoProbe::Continue => true,
             DoProbe::Stop => false,
             DoProbe::InFlight => panic!("the fake prober answers at once"),

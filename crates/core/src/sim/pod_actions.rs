@@ -37,13 +37,16 @@ impl Simulation {
         }
         #[cfg(debug_assertions)]
         self.check_actionable();
-        let restart = self.pod.restart_policy != RestartPolicy::Never;
         // The containers left out run with no failure cached: kept.
         let mut keep = (n - ni) - self.status.actionable.len();
         let mut regular_starts = 0usize;
         for &c in &self.status.actionable {
             match self.job_snapshot(c).newest {
                 Some(inst) if inst.exited.is_none() => {
+                    let restart = self
+                        .pod
+                        .container(c.index())
+                        .restarts_after_probe_kill(self.pod.restart_policy);
                     let verdict = if self.cached(c, ProbeKind::Liveness, inst.id)
                         == Some(ProbeResult::Failure)
                     {
@@ -307,7 +310,11 @@ impl Simulation {
 
     /// R17, R60: whether an exited container is restarted.
     pub(super) fn restarts(&self, c: ContainerId, exit_code: i32) -> bool {
-        (self.pod.is_init(c.index()) && self.pod.container(c.index()).restartable)
-            || should_restart(self.pod.restart_policy, exit_code)
+        let spec = self.pod.container(c.index());
+        if self.pod.is_init(c.index()) {
+            return spec.restartable || should_restart(self.pod.restart_policy, exit_code);
+        }
+        // A regular container's own policy and rules first (ContainerRestartRules).
+        spec.should_restart(self.pod.restart_policy, exit_code)
     }
 }

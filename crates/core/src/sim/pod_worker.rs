@@ -36,6 +36,9 @@ pub(super) enum Stage {
     Pull(usize),
     /// The runtime creates and starts `starts[i]` (`KubeletConfig::start_latency`).
     Create(usize),
+    /// Waiting out the start phase before the pod's first container start, `starts[i]`
+    /// ([`Simulation::delay_first_start`]).
+    Phase(usize),
 }
 
 /// The sync in progress (one pod worker, R3).
@@ -66,11 +69,13 @@ pub(super) struct PodWorker {
     pub(super) job: SyncJob,
     /// A sync requested while one runs (or while the post-sync gate holds), with its trigger.
     pub(super) pending: Option<SyncTrigger>,
+    /// Probe result updates on their way to `UpdatePod`: when each arrives and its container,
+    /// ordered by time, then container, then arrival (R64; docs/semantics.md#delayed-syncs).
+    /// One entry per update: none absorbs or replaces another.
+    pub(super) updates: Vec<(SimTime, ContainerId)>,
     /// The last sync changed something: no sync starts before a relist strictly after this
     /// (R4).
     pub(super) gate_after: Option<SimTime>,
-    /// When the last sync ended.
-    pub(super) last_sync_end: Option<SimTime>,
     /// A pod sync ended in the step just taken: a point where fast-forward compares states.
     pub(super) sync_ended: bool,
     /// The pod reached a terminal phase: no more syncs.
@@ -96,8 +101,8 @@ impl PodWorker {
                 ..SyncJob::default()
             },
             pending: None,
+            updates: Vec::with_capacity(2 * ProbeKind::ALL.len() * n),
             gate_after: None,
-            last_sync_end: None,
             sync_ended: false,
             terminal: false,
             backoff: PerContainer::from_vec(vec![None; n]),
@@ -120,6 +125,24 @@ impl Simulation {
             return;
         }
         self.run_sync(trigger, out);
+    }
+
+    /// A probe result update leaves the results manager; it reaches `UpdatePod` at `at`, after
+    /// every probe of that instant (R63, R64; docs/semantics.md#delayed-syncs, docs/semantics.md#one-sync).
+    pub(super) fn queue_update(&mut self, at: SimTime, c: ContainerId) {
+        self.kubelet_timers_changed();
+        let updates = &mut self.pod_worker.updates;
+        let i = updates.partition_point(|&u| u <= (at, c));
+        updates.insert(i, (at, c));
+    }
+
+    /// The first waiting probe result update reaches `UpdatePod` (R3).
+    pub(super) fn deliver_update<S: Sink>(&mut self, out: &mut Out<'_, S>) {
+        if self.pod_worker.updates.is_empty() {
+            return;
+        }
+        self.pod_worker.updates.remove(0);
+        self.request_sync(SyncTrigger::Probe, out);
     }
 
     pub(super) fn run_sync<S: Sink>(&mut self, trigger: SyncTrigger, out: &mut Out<'_, S>) {
@@ -258,6 +281,7 @@ impl Simulation {
         self.pod_worker.job.stage = None;
         self.pod_worker.job.pull_end = None;
         self.pod_worker.pending = None;
+        self.pod_worker.updates.clear();
         self.pod_worker.gate_after = None;
         self.timers.sync_due = None;
         self.timers.requeue = None;
@@ -313,9 +337,11 @@ impl Simulation {
                     }
                     self.pod_worker.job.stage = Some(Stage::Start(0));
                 }
-                Stage::WaitKill(_) | Stage::WaitPodKill | Stage::Pull(_) | Stage::Create(_) => {
-                    return
-                }
+                Stage::WaitKill(_)
+                | Stage::WaitPodKill
+                | Stage::Pull(_)
+                | Stage::Create(_)
+                | Stage::Phase(_) => return,
                 Stage::Start(i) if i < self.pod_worker.job.starts.len() => {
                     let c = self.pod_worker.job.starts[i];
                     if self.start(c, i, out) {
@@ -436,6 +462,14 @@ impl Simulation {
                     .map_or(expiry, |e| e.min(expiry)),
             );
             return false;
+        }
+        // The pod's first container start waits out the start phase (its offset on the probe
+        // workers' tick grid), once.
+        if !self.runtime.phase.is_zero() {
+            self.pod_worker.job.pull_end = Some(now.saturating_add(self.runtime.phase));
+            self.pod_worker.job.stage = Some(Stage::Phase(i));
+            self.pod_worker.job.changed = true;
+            return true;
         }
         let spec = self.pod.container(c.index());
         let pull = match spec.pull_policy {
@@ -582,7 +616,6 @@ impl Simulation {
         self.kubelet_timers_changed();
         let now = self.now;
         self.pod_worker.job.active = false;
-        self.pod_worker.last_sync_end = Some(now);
         self.pod_worker.sync_ended = true;
         // R6–R8: requeue.
         let (delay, trigger) = match self.pod_worker.job.backoff_expiry {
@@ -606,13 +639,10 @@ impl Simulation {
                 self.pod_worker.pending = Some(SyncTrigger::Terminated);
             }
         }
-        if self.pod_worker.job.changed {
-            // R4: the next sync waits for a relist strictly after this one ended.
-            self.pod_worker.gate_after = Some(now);
-            self.schedule_relist(now);
-        } else if let Some(trigger) = self.pod_worker.pending.take() {
-            self.timers.sync_due = Some((now, trigger));
-        }
+        // R4: whatever this sync did, the next one waits for a relist strictly after it ended
+        // (docs/semantics.md#pacing); the relist lets a pending update through.
+        self.pod_worker.gate_after = Some(now);
+        self.schedule_relist(now);
     }
 
     pub(super) fn jittered(&mut self, d: SimDuration) -> SimDuration {
@@ -648,8 +678,8 @@ impl PodWorker {
         let PodWorker {
             job,
             pending,
+            updates,
             gate_after,
-            last_sync_end,
             // Cleared before every comparison.
             sync_ended: _,
             terminal,
@@ -675,12 +705,12 @@ impl PodWorker {
         exact_hash(v, deleting);
         job.visit(v, cx);
         exact_hash(v, pending);
-        opt_time(v, gate_after);
-        // Only "ended at this very instant" matters (the churn check).
-        v.exact(u64::from(last_sync_end.is_some()));
-        if let Some(t) = last_sync_end {
-            v.past(t, SimDuration::from_millis(1));
+        v.exact(updates.len() as u64);
+        for (t, c) in updates.iter_mut() {
+            v.time(t);
+            exact_hash(v, c);
         }
+        opt_time(v, gate_after);
     }
 }
 

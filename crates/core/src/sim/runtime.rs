@@ -75,6 +75,9 @@ pub(super) struct ContainerRuntime {
     pub(super) pending_exits: usize,
     /// The PLEG's snapshot, per container, as of its last relist.
     pub(super) pleg: PerContainer<Instances>,
+    /// What the pod's first container start still waits after its sync
+    /// ([`Simulation::delay_first_start`]); zero once served.
+    pub(super) phase: SimDuration,
 }
 
 impl ContainerRuntime {
@@ -92,6 +95,7 @@ impl ContainerRuntime {
             containers: PerContainer::from_vec(containers),
             pending_exits: 0,
             pleg: PerContainer::from_vec(vec![Instances::default(); n]),
+            phase: SimDuration::ZERO,
         }
     }
 }
@@ -353,7 +357,9 @@ impl ContainerRuntime {
             containers,
             pending_exits,
             pleg,
+            phase,
         } = self;
+        v.exact(phase.as_millis());
         for (c, rt) in containers.iter_mut().enumerate() {
             let Runtime {
                 instances,

@@ -106,8 +106,10 @@ impl Simulation {
     fn retally(&mut self, c: ContainerId, prev: &ContainerStatus, st: &ContainerStatus) {
         if prev != st {
             let init = self.init_restartable(c);
-            self.status.tally.sub(&Tally::of(init, prev));
-            self.status.tally.add(&Tally::of(init, st));
+            let (spec, policy) = (self.pod.container(c.index()), self.pod.restart_policy);
+            let restarts = |code| spec.should_restart(policy, code);
+            self.status.tally.sub(&Tally::of(init, prev, restarts));
+            self.status.tally.add(&Tally::of(init, st, restarts));
         }
     }
 
@@ -436,6 +438,8 @@ pub(super) struct Tally {
     waiting: u32,
     /// Regular containers terminated with 0.
     succeeded: u32,
+    /// Regular containers stopped that their restart policy (or rules) restarts.
+    stopped_restartable: u32,
     /// Init containers not done: a sidecar not started, a regular one not ready.
     init_undone: u32,
     /// Sidecars not ready.
@@ -447,8 +451,9 @@ pub(super) struct Tally {
 }
 
 impl Tally {
-    /// What one status counts: `init` is `Some(restartable)` for an init container.
-    fn of(init: Option<bool>, s: &ContainerStatus) -> Tally {
+    /// What one status counts: `init` is `Some(restartable)` for an init container;
+    /// `restarts` says whether a regular container that exited with a code is restarted.
+    fn of(init: Option<bool>, s: &ContainerStatus, restarts: impl Fn(i32) -> bool) -> Tally {
         let mut t = Tally::default();
         match init {
             Some(restartable) => {
@@ -482,14 +487,15 @@ impl Tally {
                     ContainerState::Terminated(term) => {
                         t.stopped = 1;
                         t.succeeded = u32::from(term.exit_code == 0);
+                        t.stopped_restartable = u32::from(restarts(term.exit_code));
                     }
-                    ContainerState::Waiting(_) => {
-                        if s.last_state.is_some() {
+                    ContainerState::Waiting(_) => match s.last_state {
+                        Some(last) => {
                             t.stopped = 1;
-                        } else {
-                            t.waiting = 1;
+                            t.stopped_restartable = u32::from(restarts(last.exit_code));
                         }
-                    }
+                        None => t.waiting = 1,
+                    },
                 }
                 t.regular_active = u32::from(matches!(
                     s.state,
@@ -505,16 +511,19 @@ impl Tally {
     pub(super) fn of_all(pod: &PodSpec, status: &PodStatus) -> Tally {
         let mut t = Tally::default();
         for (spec, s) in pod.init_containers.iter().zip(&status.init_containers) {
-            t.add(&Tally::of(Some(spec.restartable), s));
+            t.add(&Tally::of(Some(spec.restartable), s, |_| false));
         }
-        for s in &status.containers {
-            t.add(&Tally::of(None, s));
+        for (spec, s) in pod.containers.iter().zip(&status.containers) {
+            t.add(&Tally::of(None, s, |code| {
+                spec.should_restart(pod.restart_policy, code)
+            }));
         }
         t
     }
 
-    fn fields(&mut self) -> [&mut u32; 11] {
+    fn fields(&mut self) -> [&mut u32; 12] {
         [
+            &mut self.stopped_restartable,
             &mut self.pending_init,
             &mut self.failed_init,
             &mut self.pending_sidecars,
@@ -560,11 +569,16 @@ fn compute_phase(policy: RestartPolicy, t: &Tally, initialized: bool, terminal: 
             Phase::Failed
         }
     } else if t.stopped > 0 {
-        match policy {
-            RestartPolicy::Always => Phase::Running,
-            _ if t.stopped == t.succeeded => Phase::Succeeded,
-            RestartPolicy::Never => Phase::Failed,
-            RestartPolicy::OnFailure => Phase::Running,
+        // Every regular container has stopped: Running while one of them is to be restarted
+        // (by the pod's policy, or from 1.34 by its own policy or rules: `ContainerShouldRestart`
+        // in getPhase), else Succeeded or Failed. Without container-level policies this is the
+        // pod-level rule of every release: Always restarts all, OnFailure the failed ones.
+        if t.stopped_restartable > 0 {
+            Phase::Running
+        } else if t.stopped == t.succeeded {
+            Phase::Succeeded
+        } else {
+            Phase::Failed
         }
     } else {
         Phase::Pending

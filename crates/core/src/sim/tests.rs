@@ -132,20 +132,20 @@ fn liveness_kills_after_the_third_failure_with_the_liveness_text() {
     let probes = r.texts("probe");
     // P35: no probes while held during the kill (90, 100, 110).
     assert_eq!(probes.len(), 9, "{probes:#?}");
-    assert!(probes[4].starts_with("50 liveness probe: success"));
+    assert!(probes[4].starts_with("50 liveness success"));
     assert_eq!(
         probes[5],
-        "60 liveness probe: failure (HTTP probe failed with statuscode: 500)"
+        "60 liveness failure (HTTP probe failed with statuscode: 500)"
     );
     assert_eq!(
         r.texts("result"),
         [
-            "10 liveness result -> Success",
-            "80 liveness result -> Failure",
-            "120 liveness result -> Success"
+            "10 liveness result: Success",
+            "80 liveness result: Failure",
+            "120 liveness result: Success"
         ]
     );
-    assert_eq!(r.texts("kill"), ["80 kill (LivenessProbe), grace 30s"]);
+    assert_eq!(r.texts("kill"), ["80 LivenessProbe, grace period 30s"]);
     assert_eq!(
         r.events("Killing"),
         ["80 Normal Killing: Container kubia failed liveness probe, will be restarted"]
@@ -160,10 +160,13 @@ fn ignored_sigterm_ends_in_sigkill_after_the_grace_period_and_an_immediate_resta
         vec![(0, ProbeKind::Liveness, five_ok_then_500())],
         120,
     );
-    assert_eq!(r.texts("exit"), ["110 exited with code 137 (Error)"]);
+    assert_eq!(r.texts("exit"), ["110 exit code 137 (Error)"]);
     assert_eq!(
         r.texts("start"),
-        ["0 started (restartCount 0)", "110 started (restartCount 1)"]
+        [
+            "0 new instance, restartCount 0",
+            "110 new instance, restartCount 1"
+        ]
     );
 }
 
@@ -182,14 +185,14 @@ fn kubia_restarts_six_times_at_once_then_backs_off() {
     let backoffs = r.texts("backoff");
     assert_eq!(
         backoffs.first().map(String::as_str),
-        Some("770 start refused: in back-off 2m40s")
+        Some("770 start refused: back-off 2m40s")
     );
     assert!(backoffs
         .iter()
-        .any(|b| b == "1040 start refused: in back-off 5m0s"));
+        .any(|b| b == "1040 start refused: back-off 5m0s"));
     // R34: CrashLoopBackOff shows from the PLEG sync right after the death.
     assert!(r.texts("status").contains(
-        &"771 waiting (CrashLoopBackOff), restartCount 6, lastState exitCode=137 finishedAt=770"
+        &"771 waiting (CrashLoopBackOff: back-off 2m40s), restartCount 6, last exit 137 (Error) at 770s"
             .to_owned()
     ));
     // R36, docs/cli.md#--format-json (`final`).
@@ -260,14 +263,14 @@ fn crash_loop_back_off_reason_appears_one_sync_late() {
     let status = r.texts("status");
     assert!(
         status.contains(
-            &"6 terminated (Error) exitCode=1, restartCount 1, lastState exitCode=1 finishedAt=2"
+            &"6 terminated (Error, exit code 1), restartCount 1, last exit 1 (Error) at 2s"
                 .to_owned()
         ),
         "{status:#?}"
     );
     assert!(
         status.contains(
-            &"15 waiting (CrashLoopBackOff), restartCount 1, lastState exitCode=1 finishedAt=5"
+            &"15 waiting (CrashLoopBackOff: back-off 10s), restartCount 1, last exit 1 (Error) at 5s"
                 .to_owned()
         ),
         "{status:#?}"
@@ -300,7 +303,7 @@ fn never_policy_kills_the_whole_pod_and_fails_it() {
     );
     assert_eq!(
         r.texts("kill"),
-        ["80 kill (Unknown, cause liveness), grace 30s"]
+        ["80 Unknown (cause liveness), grace period 30s"]
     );
     assert_eq!(r.times("start"), ["0"]);
     assert_eq!(r.texts("phase"), ["1 phase Running", "111 phase Failed"]);
@@ -330,8 +333,8 @@ fn probe_level_grace_period_overrides_the_pods() {
     let p = probe(http(), |t| t.termination_grace_period_seconds = Some(5));
     pod.containers[0].probes[ProbeKind::Liveness.index()] = Some(p);
     let r = run(pod, vec![(0, ProbeKind::Liveness, five_ok_then_500())], 100);
-    assert_eq!(r.texts("kill"), ["80 kill (LivenessProbe), grace 5s"]);
-    assert_eq!(r.texts("exit"), ["85 exited with code 137 (Error)"]);
+    assert_eq!(r.texts("kill"), ["80 LivenessProbe, grace period 5s"]);
+    assert_eq!(r.texts("exit"), ["85 exit code 137 (Error)"]);
 }
 
 #[test]
@@ -340,8 +343,8 @@ fn grace_period_is_at_least_two_seconds() {
     let mut pod = kubia();
     pod.termination_grace_period_seconds = 0;
     let r = run(pod, vec![(0, ProbeKind::Liveness, five_ok_then_500())], 100);
-    assert_eq!(r.texts("kill"), ["80 kill (LivenessProbe), grace 2s"]);
-    assert_eq!(r.texts("exit"), ["82 exited with code 137 (Error)"]);
+    assert_eq!(r.texts("kill"), ["80 LivenessProbe, grace period 2s"]);
+    assert_eq!(r.texts("exit"), ["82 exit code 137 (Error)"]);
 }
 
 #[test]
@@ -353,21 +356,21 @@ fn sigterm_reactions_decide_the_exit_code() {
                 code: None,
                 after: SimDuration::from_secs(3),
             },
-            "83 exited with code 143 (Error)",
+            "83 exit code 143 (Error)",
         ),
         (
             Sigterm::Exit {
                 code: Some(0),
                 after: SimDuration::from_secs(3),
             },
-            "83 exited with code 0 (Completed)",
+            "83 exit code 0 (Completed)",
         ),
         (
             Sigterm::Exit {
                 code: None,
                 after: SimDuration::from_secs(40),
             },
-            "110 exited with code 137 (Error)",
+            "110 exit code 137 (Error)",
         ),
     ];
     for (sigterm, exit) in cases {
@@ -392,7 +395,7 @@ fn a_scripted_exit_before_the_signal_outcome_wins() {
         after: SimDuration::from_secs(95),
     });
     let r = run(pod, vec![(0, ProbeKind::Liveness, five_ok_then_500())], 100);
-    assert_eq!(r.texts("exit"), ["95 exited with code 3 (Error)"]);
+    assert_eq!(r.texts("exit"), ["95 exit code 3 (Error)"]);
 }
 
 #[test]
@@ -444,10 +447,10 @@ fn a_probe_slower_than_its_period_keeps_one_tick_and_the_phase() {
     assert_eq!(
         r.texts("probe"),
         [
-            "35 liveness probe: success after 25s",
-            "35 liveness probe: success",
-            "40 liveness probe: success",
-            "50 liveness probe: success"
+            "35 liveness success after 25s",
+            "35 liveness success",
+            "40 liveness success",
+            "50 liveness success"
         ]
     );
 }
@@ -467,7 +470,7 @@ fn latency_at_or_past_the_timeout_is_a_timeout_failure() {
     );
     assert_eq!(
         r.texts("probe"),
-        ["11 liveness probe: failure after 1s (Get \"http://10.0.0.5:8080/\": context deadline exceeded (Client.Timeout exceeded while awaiting headers))"]
+        ["11 liveness failure after 1s (Get \"http://10.0.0.5:8080/\": context deadline exceeded (Client.Timeout exceeded while awaiting headers))"]
     );
 }
 
@@ -511,14 +514,11 @@ fn probe_errors_are_retried_three_times_then_discarded() {
     );
     assert_eq!(
         r.texts("probe")[0],
-        "10 liveness probe: error (rpc error: code = Unknown desc = probe error (scripted))"
+        "10 liveness error (rpc error: code = Unknown desc = probe error (scripted))"
     );
     assert_eq!(
         r.texts("result"),
-        [
-            "10 liveness result -> Success",
-            "20 liveness result -> Failure"
-        ]
+        ["10 liveness result: Success", "20 liveness result: Failure"]
     );
     assert_eq!(r.events("Unhealthy")[0], "10 Warning Unhealthy: Liveness probe errored: rpc error: code = Unknown desc = probe error (scripted)");
 }
@@ -593,16 +593,17 @@ fn readiness_is_probed_by_the_trigger_of_the_first_status_and_the_grid_resets() 
     // P18, P19, P45 (≥1.32): the PLEG sync at 1 triggers a probe; the next ticks are 11, 21.
     let c = container("app").with_probe(ProbeKind::Readiness, probe(http(), |_| {}));
     let r = run(PodSpec::new("p").with_container(c), vec![], 21);
-    // The initial Failure's own sync triggers a second probe at 1
-    // (docs/semantics.md#updates-at-once, E1).
-    assert_eq!(r.times("probe"), ["1", "1", "11", "21"]);
-    assert_eq!(r.texts("ready"), ["1 ready=true"]);
-    assert_eq!(r.texts("podReady"), ["1 pod Ready=true"]);
+    // R4: the sync that the initial Failure asks for waits for the relist at 2; the container
+    // is ready by then, so it sends no trigger (docs/semantics.md#pacing, E1).
+    assert_eq!(r.times("probe"), ["1", "11", "21"]);
+    assert_eq!(r.texts("ready"), ["1 ready: true"]);
+    assert_eq!(r.texts("podReady"), ["1 pod Ready: true"]);
 }
 
 #[test]
 fn readiness_grid_is_not_reset_before_1_32() {
-    // P19: 1.31 keeps the original grid; the triggered probe is extra.
+    // P19: 1.31 keeps the original grid; the triggered probe is extra. R4: the initial
+    // Failure's sync at 2 finds the container ready and triggers nothing.
     let c = container("app").with_probe(ProbeKind::Readiness, probe(http(), |_| {}));
     let profile = Profile::for_minor(31).expect("1.31");
     let r = run_with(
@@ -612,7 +613,7 @@ fn readiness_grid_is_not_reset_before_1_32() {
         vec![],
         20,
     );
-    assert_eq!(r.times("probe"), ["1", "1", "10", "20"]);
+    assert_eq!(r.times("probe"), ["1", "10", "20"]);
 }
 
 #[test]
@@ -628,11 +629,12 @@ fn failing_readiness_is_reprobed_at_every_sync() {
         vec![(0, ProbeKind::Readiness, b)],
         70,
     );
-    // 1: the PLEG sync's trigger, then the trigger of the sync that the initial Failure caused
-    // (docs/semantics.md#updates-at-once); 31: tick; 61: the resync's trigger (grid reset to 91).
-    assert_eq!(r.times("probe"), ["1", "1", "31", "61"]);
+    // 1: the PLEG sync's trigger; 2: the trigger of the sync that the initial Failure caused,
+    // at the next relist (R4, docs/semantics.md#pacing; grid reset to 32); 32: tick; 62: the
+    // resync's trigger.
+    assert_eq!(r.times("probe"), ["1", "2", "32", "62"]);
     // P42: the cache only changes once.
-    assert_eq!(r.texts("result"), ["1 readiness result -> Failure"]);
+    assert_eq!(r.texts("result"), ["1 readiness result: Failure"]);
 }
 
 #[test]
@@ -662,15 +664,15 @@ fn startup_probe_holds_liveness_and_readiness_until_it_succeeds() {
     assert_eq!(
         probes[..4],
         [
-            "2 startup probe: failure (HTTP probe failed with statuscode: 500)",
-            "4 startup probe: failure (HTTP probe failed with statuscode: 500)",
-            "6 startup probe: success",
-            "6 readiness probe: success"
+            "2 startup failure (HTTP probe failed with statuscode: 500)",
+            "4 startup failure (HTTP probe failed with statuscode: 500)",
+            "6 startup success",
+            "6 readiness success"
         ]
     );
-    assert_eq!(r.texts("started"), ["6 started=true"]);
-    assert_eq!(r.texts("ready"), ["6 ready=true"]);
-    assert!(probes.contains(&"10 liveness probe: success".to_owned()));
+    assert_eq!(r.texts("started"), ["6 started: true"]);
+    assert_eq!(r.texts("ready"), ["6 ready: true"]);
+    assert!(probes.contains(&"10 liveness success".to_owned()));
     // P35 (≥1.32): the startup worker holds after its verdict.
     assert_eq!(probes.iter().filter(|p| p.contains("startup")).count(), 3);
 }
@@ -692,16 +694,13 @@ fn startup_failure_kills_with_the_startup_text() {
     );
     assert_eq!(
         r.texts("result"),
-        [
-            "10 startup result -> Unknown",
-            "30 startup result -> Failure"
-        ]
+        ["10 startup result: Unknown", "30 startup result: Failure"]
     );
     assert_eq!(
         r.events("Killing"),
         ["30 Normal Killing: Container app failed startup probe, will be restarted"]
     );
-    assert_eq!(r.texts("exit"), ["30 exited with code 143 (Error)"]);
+    assert_eq!(r.texts("exit"), ["30 exit code 143 (Error)"]);
 }
 
 #[test]
@@ -719,7 +718,7 @@ fn counters_survive_a_crash_so_the_next_instance_dies_after_one_failure() {
         31,
     );
     assert_eq!(r.times("start"), ["0", "26"]);
-    assert_eq!(r.texts("kill"), ["30 kill (LivenessProbe), grace 30s"]);
+    assert_eq!(r.texts("kill"), ["30 LivenessProbe, grace period 30s"]);
 }
 
 #[test]
@@ -750,7 +749,7 @@ fn status_goes_from_pending_to_running_at_the_first_relist() {
         5,
     );
     assert_eq!(r.texts("phase"), ["1 phase Running"]);
-    assert_eq!(r.texts("status"), ["1 running, restartCount 0"]);
+    assert_eq!(r.texts("status"), ["1 running (since 0s), restartCount 0"]);
     assert_eq!(
         r.sim.status().conditions.ready_to_start_containers,
         Some(true)
@@ -759,7 +758,7 @@ fn status_goes_from_pending_to_running_at_the_first_relist() {
 
 #[test]
 fn never_policy_stops_the_worker_of_a_terminated_container() {
-    // P27 (≤1.33 rule, and ContainerRestartRules: Never never restarts).
+    // P27 (≤1.33 rule, and ContainerRestartRules: Never never restarts), P20, P7, R4.
     let mut pod = crash_loop(RestartPolicy::Never);
     pod.containers.push(container("other"));
     pod.containers[0] = pod.containers[0]
@@ -768,19 +767,69 @@ fn never_policy_stops_the_worker_of_a_terminated_container() {
     let r = run(pod, vec![], 60);
     let readiness: Vec<_> = r.texts("result");
     assert_eq!(
-        readiness,
+        readiness[..4],
         [
-            "1 readiness result -> Failure",
-            "1 readiness result -> Success",
-            "11 readiness result -> Failure"
+            "1 readiness result: Failure",
+            "1 readiness result: Success",
+            "11 readiness result: Failure",
+            // docs/semantics.md#finished-workers: the sync this Failure asks for re-creates the
+            // worker (AddPod), which records Failure and stops again; each of those syncs waits
+            // for the next relist (R4), so this goes on once a second.
+            "11 readiness result: Failure",
         ]
     );
-    // After recording Failure for the terminated container the worker exits: no more probes.
+    let churn: Vec<String> = (12..=60)
+        .map(|t| format!("{t} readiness result: Failure"))
+        .collect();
+    assert_eq!(readiness[4..], churn[..]);
+    // After recording Failure for the terminated container each worker exits: no more probes.
     assert!(
         r.times("probe").iter().all(|t| t == "1"),
         "{:?}",
         r.times("probe")
     );
+    // The syncs of the churn: one per relist from 12 s, after the one at 11 s.
+    let probe_syncs = r
+        .texts("sync")
+        .into_iter()
+        .filter(|s| {
+            s.ends_with("(probe)")
+                && s.split(' ').next().and_then(|t| t.parse::<u64>().ok()) > Some(11)
+        })
+        .count();
+    assert_eq!(probe_syncs, 49);
+}
+
+#[test]
+fn the_churn_of_a_finished_container_waits_for_the_first_worker_on_1_36() {
+    // P7 (≤1.36: AddPod returns at the first existing worker), P20, P27: `other`'s readiness
+    // worker comes first in AddPod's order and exists, so the finished container's worker is
+    // not created again.
+    let mut pod = crash_loop(RestartPolicy::Never);
+    pod.containers.insert(
+        0,
+        container("other").with_probe(ProbeKind::Readiness, probe(http(), |_| {})),
+    );
+    pod.containers[1] = pod.containers[1]
+        .clone()
+        .with_probe(ProbeKind::Readiness, probe(http(), |_| {}));
+    let profile = Profile::for_minor(36).expect("1.36");
+    let r = run_with(pod.clone(), profile, KubeletConfig::default(), vec![], 60);
+    let failures = r
+        .texts("result")
+        .into_iter()
+        .filter(|s| s.ends_with("Failure"))
+        .count();
+    // The initial Failure of each worker at 1 s, and app's worker's last one.
+    assert_eq!(failures, 3, "{:?}", r.texts("result"));
+    // On 1.37 AddPod skips the existing worker and the churn goes on.
+    let r = run_with(pod, Profile::newest(), KubeletConfig::default(), vec![], 60);
+    let failures = r
+        .texts("result")
+        .into_iter()
+        .filter(|s| s.ends_with("Failure"))
+        .count();
+    assert!(failures > 40, "{:?}", r.texts("result"));
 }
 
 fn sidecar(name: &str) -> ContainerSpec {
@@ -810,5 +859,98 @@ fn minor(m: u8) -> Profile {
 mod exec_fidelity;
 mod init;
 mod lifecycle;
+mod restart_rules;
 mod runtime_durations;
 mod versions;
+
+#[test]
+fn delayed_updates_each_make_their_own_sync() {
+    // R1, R2, R3, R4 (docs/semantics.md#delayed-syncs): with a 250 ms delay the updates of
+    // readiness failures at 21 and 21.1 reach the pod worker at 21.25 and 21.35. The first
+    // starts a sync at once; the second asks for one of its own, which waits for the relist at
+    // 22. Neither is absorbed by the other.
+    let failing = |latency_ms: u64| {
+        per_instance(move |_, up| Response {
+            answer: Answer::Status(if up < SimDuration::from_secs(15) {
+                200
+            } else {
+                503
+            }),
+            latency: SimDuration::from_millis(latency_ms),
+        })
+    };
+    let readiness = || {
+        probe(http(), |t| {
+            t.period_seconds = 10;
+            t.failure_threshold = 1;
+        })
+    };
+    let pod = PodSpec::new("p")
+        .with_container(container("a").with_probe(ProbeKind::Readiness, readiness()))
+        .with_container(container("b").with_probe(ProbeKind::Readiness, readiness()));
+    let kubelet = KubeletConfig {
+        probe_sync_delay: SimDuration::from_millis(250),
+        ..KubeletConfig::default()
+    };
+    let r = run_with(
+        pod,
+        Profile::for_minor(37).expect("1.37"),
+        kubelet,
+        vec![
+            (0, ProbeKind::Readiness, failing(0)),
+            (1, ProbeKind::Readiness, failing(100)),
+        ],
+        25,
+    );
+    let syncs: Vec<_> = r
+        .texts("sync")
+        .into_iter()
+        .filter(|s| s.ends_with("(probe)"))
+        .collect();
+    assert_eq!(
+        syncs[syncs.len() - 2..],
+        ["21.25 pod sync (probe)", "22 pod sync (probe)"],
+        "{syncs:#?}"
+    );
+}
+
+#[test]
+fn the_start_phase_delays_only_the_pods_first_start_off_the_tick_grid() {
+    // docs/semantics.md#start-phase: the first start waits 3.5 s after its sync; the liveness
+    // grid stays where the worker began (10, 20, …), so the process is 6.5 s old at its first
+    // tick; the restart after the kill (R16) is not delayed.
+    let mut behaviours = Behaviours::new(&kubia());
+    let i = behaviours.add(five_ok_then_500());
+    behaviours.bind(0, ProbeKind::Liveness, i);
+    let mut sim = Simulation::new(
+        kubia(),
+        Profile::newest(),
+        KubeletConfig::default(),
+        7,
+        behaviours,
+    );
+    sim.delay_first_start(SimDuration::from_millis(3500));
+    let mut sink = VecSink::default();
+    sim.run_until(SimTime::from_secs(120), &mut sink)
+        .expect("run");
+    let starts: Vec<String> = sink
+        .records
+        .iter()
+        .filter(|r| r.kind == "start")
+        .map(|r| format!("{} {}", r.t, r.text))
+        .collect();
+    assert_eq!(
+        starts,
+        [
+            "3.5 new instance, restartCount 0",
+            "110 new instance, restartCount 1"
+        ]
+    );
+    let kills: Vec<String> = sink
+        .records
+        .iter()
+        .filter(|r| r.kind == "kill")
+        .map(|r| r.t.to_string())
+        .collect();
+    assert_eq!(kills, ["80"]);
+}

@@ -253,6 +253,7 @@ impl Prober {
             worker_by: _,
             cache,
             kubelet_started,
+            // Only set inside one doProbe.
         } = self;
         v.exact(*alive as u64);
         for (worker, slot) in workers.iter_mut().zip(cache.iter_mut()) {
@@ -595,24 +596,17 @@ impl Simulation {
                 result,
             },
         );
-        // R4: an update from a worker that the sync which just ended created (AddPod re-creates
-        // workers that stop at once, e.g. for a container that exited for good) waits for the
-        // next relist like every sync after the first; elsewhere updates sync at once
-        // (docs/semantics.md#updates-at-once).
-        let churn =
-            worker.created_at == self.now && self.pod_worker.last_sync_end == Some(self.now);
-        self.handle_update(worker.container, worker.kind, id, result, churn, out);
+        self.handle_update(worker.container, worker.kind, id, result, out);
     }
 
-    /// The kubelet's handling of a result update (P44, R1, R2), at once
-    /// (docs/semantics.md#updates-at-once).
+    /// The kubelet's handling of a result update (P44, R1, R2): the status at once, the sync it
+    /// asks for after every probe of the instant (docs/semantics.md#updates-at-once).
     pub(super) fn handle_update<S: Sink>(
         &mut self,
         c: ContainerId,
         kind: ProbeKind,
         id: u64,
         result: ProbeResult,
-        gated: bool,
         out: &mut Out<'_, S>,
     ) {
         let now = self.now;
@@ -657,27 +651,14 @@ impl Simulation {
             }
         };
         if sync {
-            if gated && !self.pod_worker.job.active && self.pod_worker.gate_after.is_none() {
-                self.kubelet_timers_changed();
-                self.pod_worker.gate_after = Some(now);
-                self.schedule_relist(now);
-                self.pod_worker.pending.get_or_insert(SyncTrigger::Probe);
-            } else if self.kubelet.probe_sync_delay.is_zero() {
-                // The sync rewrites what parked workers read.
-                self.status_may_change();
-                self.request_sync(SyncTrigger::Probe, out);
-            } else {
-                let at = now.saturating_add(self.kubelet.probe_sync_delay);
-                self.kubelet_timers_changed();
-                self.timers.sync_due = Some(match self.timers.sync_due {
-                    Some((t, tr)) if t <= at => (t, tr),
-                    _ => (at, SyncTrigger::Probe),
-                });
-            }
+            // Each update on its own (R64), after every probe of its instant, so that its sync
+            // sees all their results (R63); that sync waits for a relist newer than the
+            // previous sync (R4).
+            self.queue_update(now.saturating_add(self.kubelet.probe_sync_delay), c);
         }
     }
 
-    /// doProbe up to the point where the probe runs (P22–P31).
+    /// doProbe's checks and the start of its probe (P22–P31).
     pub(super) fn do_probe<S: Sink>(&mut self, w: WorkerId, out: &mut Out<'_, S>) -> DoProbe {
         let now = self.now;
         let (c, kind) = (
@@ -702,15 +683,7 @@ impl Simulation {
         if !view.running {
             self.set_result(w, id, ProbeResult::Failure, out);
             if let Some(code) = view.terminated {
-                let sidecar =
-                    self.pod.is_init(c.index()) && self.pod.container(c.index()).restartable;
-                let keep = if self.profile.gate(Gate::ContainerRestartRules) {
-                    self.restarts(c, code)
-                } else {
-                    (sidecar && self.profile.sidecar_workers_survive_exit)
-                        || self.pod.restart_policy != RestartPolicy::Never
-                };
-                if !keep {
+                if !self.keeps_workers(c, code) {
                     return DoProbe::Stop;
                 }
             }

@@ -10,9 +10,9 @@ use crate::workload::WorkloadKind;
 use crate::yaml::{Mark, Node, Value};
 
 use super::{
-    At, ContainerManifest, EnvManifest, ExecManifest, GrpcManifest, HeaderManifest,
-    HttpGetManifest, IntOrString, Metadata, PodManifest, PodSpecManifest, PortManifest,
-    PreStopManifest, ProbeManifest, TcpSocketManifest,
+    At, ContainerManifest, EnvManifest, ExecManifest, ExitCodesManifest, GrpcManifest,
+    HeaderManifest, HttpGetManifest, IntOrString, Metadata, PodManifest, PodSpecManifest,
+    PortManifest, PreStopManifest, ProbeManifest, RestartRuleManifest, TcpSocketManifest,
 };
 
 pub(super) const OBJECT_FIELDS: &[&str] = &["apiVersion", "kind", "metadata", "spec", "status"];
@@ -187,6 +187,10 @@ pub(super) const CONTAINER_FIELDS: &[&str] = &[
 ];
 
 pub(super) const LIFECYCLE_FIELDS: &[&str] = &["preStop"];
+
+pub(super) const RESTART_RULE_FIELDS: &[&str] = &["action", "exitCodes"];
+
+pub(super) const EXIT_CODES_FIELDS: &[&str] = &["operator", "values"];
 
 pub(super) const LIFECYCLE_IGNORED: &[&str] = &["postStart", "stopSignal"];
 
@@ -712,8 +716,52 @@ pub(super) fn read_container(
         probes,
         restart_policy: opt_string(d, f.get("restartPolicy"), &path.child("restartPolicy")),
         restart_policy_rules: f.get("restartPolicyRules").map(|n| n.mark),
+        restart_rules: f
+            .get("restartPolicyRules")
+            .map(|n| read_restart_rules(d, n, &path.child("restartPolicyRules")))
+            .unwrap_or_default(),
         pre_stop,
     })
+}
+
+/// A container's `restartPolicyRules` (KEP-5307).
+fn read_restart_rules(d: &mut Diags, node: &Node, path: &FieldPath) -> Vec<RestartRuleManifest> {
+    let mut rules = Vec::new();
+    for (i, item) in decode::list(d, node, path)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let p = path.index(i);
+        let Some(f) = decode::fields(d, item, &p, RESTART_RULE_FIELDS, &[]) else {
+            continue;
+        };
+        let exit_codes = f.get("exitCodes").and_then(|n| {
+            let ep = p.child("exitCodes");
+            let e = decode::fields(d, n, &ep, EXIT_CODES_FIELDS, &[])?;
+            let vp = ep.child("values");
+            let values = e.get("values").map_or_else(Vec::new, |v| {
+                decode::list(d, v, &vp)
+                    .unwrap_or_default()
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(j, n)| opt_int32(d, Some(n), &vp.index(j)))
+                    .collect()
+            });
+            Some(ExitCodesManifest {
+                mark: e.mark,
+                operator: opt_string(d, e.get("operator"), &ep.child("operator")),
+                values_mark: e.get("values").map(|v| v.mark),
+                values,
+            })
+        });
+        rules.push(RestartRuleManifest {
+            mark: f.mark,
+            action: opt_string(d, f.get("action"), &p.child("action")),
+            exit_codes,
+        });
+    }
+    rules
 }
 
 pub(super) fn read_probe(d: &mut Diags, node: &Node, path: &FieldPath) -> Option<ProbeManifest> {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use probesim_core::{
     ContainerSpec, Handler, PodSpec, Port, ProbeKind, ProbeSpec, ProbeTiming, PullPolicy,
-    RestartPolicy, Scheme, SimDuration,
+    RestartPolicy, RestartRule, Scheme, SimDuration,
 };
 
 use crate::decode::{self, Diags};
@@ -277,7 +277,10 @@ pub(super) fn build(m: &PodManifest, d: &mut Diags) -> Option<ValidatedPod> {
     let mut ok = true;
     for (i, c) in m.spec.containers.iter().enumerate() {
         match build_container(d, c, &spec_path.child("containers").index(i)) {
-            Some(c) => pod.containers.push(c),
+            Some(mut spec) => {
+                own_restart_policy(&mut spec, c);
+                pod.containers.push(spec);
+            }
             None => ok = false,
         }
     }
@@ -292,6 +295,37 @@ pub(super) fn build(m: &PodManifest, d: &mut Diags) -> Option<ValidatedPod> {
         pod,
         init_containers,
     })
+}
+
+/// A regular container's own `restartPolicy` and `restartPolicyRules` (ContainerRestartRules;
+/// validated, and kept only where the release allows them): for a regular container
+/// `restartPolicy: Always` is a policy, not a sidecar.
+fn own_restart_policy(spec: &mut ContainerSpec, c: &ContainerManifest) {
+    spec.restartable = false;
+    spec.restart_policy = c
+        .restart_policy
+        .as_ref()
+        .and_then(|r| match r.value.as_str() {
+            "Always" => Some(RestartPolicy::Always),
+            "OnFailure" => Some(RestartPolicy::OnFailure),
+            "Never" => Some(RestartPolicy::Never),
+            _ => None,
+        });
+    spec.restart_rules = c
+        .restart_rules
+        .iter()
+        .filter_map(|r| {
+            let codes = r.exit_codes.as_ref()?;
+            Some(RestartRule {
+                exit_code_in: codes.operator.as_ref()?.value == "In",
+                values: codes
+                    .values
+                    .iter()
+                    .filter_map(|v| i32::try_from(v.value).ok())
+                    .collect(),
+            })
+        })
+        .collect();
 }
 
 /// A deterministic stand-in for the apiserver's random `generateName` suffix.

@@ -391,11 +391,77 @@ fn env_names_are_required() {
 }
 
 #[test]
-fn restart_rules_on_regular_containers_are_refused() {
+fn a_regular_containers_restart_policy_and_rules_are_kept() {
+    // ContainerRestartRules (KEP-5307): `ContainerShouldRestart` reads them.
+    let v = load(&pod(
+        "restartPolicy: Never\nrestartPolicyRules:\n- action: Restart\n  exitCodes: {operator: In, values: [42, 43]}\n- action: Restart\n  exitCodes: {operator: NotIn, values: [0, 1]}",
+    ))
+    .unwrap();
+    let c = &v.pod.containers[0];
+    assert_eq!(c.restart_policy, Some(RestartPolicy::Never));
+    assert!(!c.restartable, "a regular container is no sidecar");
+    assert_eq!(c.restart_rules.len(), 2);
+    assert!(c.should_restart(RestartPolicy::Never, 42));
+    assert!(c.should_restart(RestartPolicy::Never, 7), "NotIn [0, 1]");
+    assert!(!c.should_restart(RestartPolicy::Never, 1));
+    assert!(
+        !c.should_restart(RestartPolicy::Always, 0),
+        "its own Never wins"
+    );
+    let v = load(&pod("restartPolicy: OnFailure")).unwrap();
+    let c = &v.pod.containers[0];
+    assert!(c.should_restart(RestartPolicy::Never, 1));
+    assert!(!c.should_restart(RestartPolicy::Always, 0));
+    assert!(c.restarts_after_probe_kill(RestartPolicy::Never));
+}
+
+#[test]
+fn restart_policy_rules_are_validated_as_the_api_server_does() {
     assert_eq!(
-            errors("restartPolicy: Never"),
-            ["spec.containers[0].restartPolicy: container-level restart policies (ContainerRestartRules) are not modelled by probesim"]
-        );
+        errors("restartPolicy: Sometimes"),
+        ["spec.containers[0].restartPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnFailure\", \"Never\""]
+    );
+    assert_eq!(
+        errors("restartPolicyRules:\n- action: Restart\n  exitCodes: {operator: In, values: [1]}"),
+        ["spec.containers[0].restartPolicy: Required value: must be specified when restartPolicyRules are used"]
+    );
+    assert_eq!(
+        errors(
+            "restartPolicy: Never\nrestartPolicyRules:\n- action: RestartPod\n  exitCodes: {operator: Equals, values: [1, 1]}\n- action: Restart\n- exitCodes: {values: [2]}"
+        ),
+        [
+            "spec.containers[0].restartPolicyRules[0].action: Unsupported value: \"RestartPod\": supported values: \"Restart\"",
+            "spec.containers[0].restartPolicyRules[0].exitCodes.operator: Unsupported value: \"Equals\": supported values: \"In\", \"NotIn\"",
+            "spec.containers[0].restartPolicyRules[0].exitCodes.values[1]: Duplicate value: 1",
+            "spec.containers[0].restartPolicyRules[1].exitCodes: Required value: must be specified",
+            "spec.containers[0].restartPolicyRules[2].action: Required value",
+            "spec.containers[0].restartPolicyRules[2].exitCodes.operator: Required value",
+        ]
+    );
+    let many: Vec<String> = (0..256).map(|i| i.to_string()).collect();
+    let text = format!(
+        "restartPolicy: Never\nrestartPolicyRules:\n- action: Restart\n  exitCodes: {{operator: In, values: [{}]}}",
+        many.join(", ")
+    );
+    assert_eq!(
+        errors(&text),
+        ["spec.containers[0].restartPolicyRules[0].exitCodes.values: Too many: 256: must have at most 255 items"]
+    );
+    let rule = "- action: Restart\n  exitCodes: {operator: In, values: [1]}\n";
+    let text = format!(
+        "restartPolicy: Never\nrestartPolicyRules:\n{}",
+        rule.repeat(21)
+    );
+    assert_eq!(
+        errors(&text),
+        ["spec.containers[0].restartPolicyRules: Too many: 21: must have at most 20 items"]
+    );
+    // An init container's rules are not simulated.
+    let text = pod("") + "  initContainers:\n  - name: seed\n    image: busybox:1\n    restartPolicyRules: [{action: Restart, exitCodes: {operator: In, values: [1]}}]\n";
+    assert_eq!(
+        load(&text).unwrap_err(),
+        ["spec.initContainers[0].restartPolicyRules: restart rules of init containers (ContainerRestartRules) are not modelled by probesim"]
+    );
 }
 
 /// A workload of `kind` whose pod spec has one container `web` and `extra` lines.

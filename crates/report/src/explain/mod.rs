@@ -15,6 +15,7 @@ use probesim_core::{
 use crate::trace::{fold, Item, Part, Trace, What};
 
 mod cause;
+mod churn;
 mod restart;
 mod verdict;
 use crate::RunInfo;
@@ -129,6 +130,7 @@ pub fn explain(
         restarts: vec![0; trace.names.len()],
         consumed: std::collections::BTreeSet::new(),
         backoff: BackOffs::new(trace.names.len(), setting.backoff),
+        churn: vec![false; trace.names.len()],
     };
     for part in fold(trace) {
         match part {
@@ -243,6 +245,19 @@ pub(crate) fn write_pod(w: &mut impl fmt::Write, pod: &PodSpec) -> fmt::Result {
             "container"
         };
         write!(w, "  {role} {} (image {})", spec.name, spec.image)?;
+        // ContainerRestartRules: the container's own policy and rules override the pod's.
+        if let Some(own) = spec.restart_policy {
+            write!(w, ", its own restartPolicy {}", restart_policy(own))?;
+            for rule in &spec.restart_rules {
+                let codes: Vec<String> = rule.values.iter().map(ToString::to_string).collect();
+                write!(
+                    w,
+                    ", restarted on exit codes {}[{}]",
+                    if rule.exit_code_in { "" } else { "not in " },
+                    codes.join(", ")
+                )?;
+            }
+        }
         match spec.app.sigterm {
             Sigterm::Ignore => w.write_str(", ignores SIGTERM")?,
             Sigterm::Exit { code: None, after } if after.is_zero() => {}
@@ -343,6 +358,9 @@ struct Story<'a> {
     consumed: std::collections::BTreeSet<usize>,
     /// The kubelet's back-off entries, followed through the run.
     backoff: BackOffs,
+    /// Whether the re-creation of a finished container's workers has been told (until it
+    /// starts again).
+    churn: Vec<bool>,
 }
 
 impl Story<'_> {
@@ -480,7 +498,10 @@ impl Story<'_> {
                             )
                         };
                         let every = if n > 1 {
-                            format!(", one every {}s", self.period(c, probe))
+                            let times: Vec<SimTime> = core::iter::once(item.t)
+                                .chain(group.iter().map(|&g| items[g].t))
+                                .collect();
+                            self.every(c, probe, &times)
                         } else {
                             String::new()
                         };
@@ -548,6 +569,13 @@ impl Story<'_> {
                     }
                 }
                 What::Result { c, probe, result } => {
+                    if self.recreated(i - 1) {
+                        if !self.churn[c] {
+                            self.churn[c] = true;
+                            self.churn_step(w, item.t, c, probe)?;
+                        }
+                        continue;
+                    }
                     // An initial value comes just before the first probe of a new container.
                     let initial = items[i..to].iter().find(|n| {
                         matches!(n.what, What::Probe { c: nc, probe: np, .. } if nc == c && np == probe)
@@ -611,7 +639,10 @@ impl Story<'_> {
                         self.step(w, item.t, format_args!("{name}'s process {how} by itself{ran}"))?;
                     }
                 }
-                What::Start { c, restart_count } => self.start(w, item, i, c, restart_count)?,
+                What::Start { c, restart_count } => {
+                    self.churn[c] = false;
+                    self.start(w, item, i, c, restart_count)?;
+                }
                 What::BackOff { c, backoff } => self.refused(w, i, c, backoff)?,
                 What::Ready { c, ready } => {
                     let name = self.name(c).to_owned();
@@ -842,11 +873,17 @@ impl Story<'_> {
                 Took(grace)
             ),
         };
-        let restart = match (reason, self.pod.restart_policy) {
-            (KillReason::LivenessProbe | KillReason::StartupProbe, RestartPolicy::Never) => {
-                "; restartPolicy is Never, so it will not be restarted"
+        let spec = self.pod.container(c);
+        let restarts = spec.restarts_after_probe_kill(self.pod.restart_policy);
+        let restart = match (reason, restarts) {
+            (KillReason::LivenessProbe | KillReason::StartupProbe, false) => {
+                if spec.restart_policy.is_some() {
+                    "; its own restartPolicy is Never, so it will not be restarted (R20)"
+                } else {
+                    "; restartPolicy is Never, so it will not be restarted"
+                }
             }
-            (KillReason::LivenessProbe | KillReason::StartupProbe, _) => {
+            (KillReason::LivenessProbe | KillReason::StartupProbe, true) => {
                 "; the probe's worker holds until a new container appears (P35)"
             }
             _ => "",

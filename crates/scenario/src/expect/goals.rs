@@ -441,6 +441,7 @@ mod tests {
             .map(|(index, g)| Expect {
                 index,
                 line: None,
+                timings: None,
                 expectation: Expectation::Goal(g.clone()),
             })
             .collect();

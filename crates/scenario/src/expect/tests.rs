@@ -13,6 +13,7 @@ fn at(index: usize, t: u64, container: Option<&str>, checks: StateChecks) -> Exp
     Expect {
         index,
         line: Some(10 + index),
+        timings: None,
         expectation: Expectation::At {
             at: secs(t),
             container: container.map(str::to_owned),
@@ -25,6 +26,7 @@ fn count(index: usize, filter: EventFilter, from: u64, to: u64, count: CountRang
     Expect {
         index,
         line: None,
+        timings: None,
         expectation: Expectation::Count {
             filter,
             between: (secs(from), secs(to)),
@@ -53,6 +55,7 @@ fn a_window_without_between_covers_the_whole_run() {
     let whole = Expect {
         index: 0,
         line: None,
+        timings: None,
         expectation: Expectation::Count {
             filter: filter.clone(),
             between: (SimTime::ZERO, SimTime::MAX),

@@ -36,6 +36,7 @@ pub(super) const EXPECT_FIELDS: &[&str] = &[
     "firstKill",
     "noKill",
     "within",
+    "timings",
 ];
 
 pub(super) const CONTAINER_CHECKS: &[&str] = &[
@@ -77,11 +78,23 @@ impl Loader<'_> {
         };
         let mut out = Vec::new();
         for (i, item) in items.iter().enumerate() {
+            let timings = item.get("timings").and_then(|n| {
+                decode::integer(
+                    &mut self.d,
+                    n,
+                    &path.index(i).child("timings"),
+                    1,
+                    10_000,
+                    "an integer from 1 to 10000",
+                )
+                .and_then(|t| u32::try_from(t).ok())
+            });
             if let Some(expectation) = self.expectation(item, &path.index(i), pod) {
                 out.push(Expect {
                     index: i,
                     line: Some(item.mark.line),
                     expectation,
+                    timings,
                 });
             }
         }

@@ -37,7 +37,8 @@ impl Loader<'_> {
         let mut ok = true;
         for (key, node) in f.entries() {
             let field = key.text.as_str();
-            if node.is_null() || field == form || companions.contains(&field) {
+            if node.is_null() || field == form || field == "timings" || companions.contains(&field)
+            {
                 continue;
             }
             let with: Vec<String> = companions.iter().map(|c| format!("`{c}`")).collect();

@@ -118,6 +118,16 @@ impl<'s> Loader<'s> {
             )
             .and_then(|s| u64::try_from(s).ok())
         });
+        let phase = f.get("phase").and_then(|n| {
+            let d = self.duration(n, &FieldPath::new("phase"))?;
+            match super::phase(d) {
+                Ok(d) => Some(d),
+                Err(message) => {
+                    self.report(&FieldPath::new("phase"), Some(n.mark), message);
+                    None
+                }
+            }
+        });
         let duration = f
             .get("duration")
             .and_then(|n| self.instant(n, &FieldPath::new("duration")));
@@ -216,6 +226,7 @@ impl<'s> Loader<'s> {
             profile,
             feature_gates,
             seed: seed.unwrap_or(0),
+            phase: phase.unwrap_or(SimDuration::ZERO),
             duration,
             kubelet,
             timing,
@@ -319,9 +330,26 @@ mod tests {
         assert_eq!(s.profile.minor(), probesim_core::profile::NEWEST_MINOR);
         assert_eq!(s.seed, 0);
         assert_eq!(s.duration, Some(SimTime::from_secs(600)));
-        assert_eq!(s.kubelet, KubeletConfig::default());
+        // Realistic timing, the default: jitter on, the runtime's latencies.
+        assert_eq!(s.timing, TimingMode::Realistic);
+        assert_eq!(
+            s.kubelet,
+            KubeletConfig {
+                jitter: true,
+                start_latency: timing::DEFAULT_START,
+                kill_latency: timing::DEFAULT_KILL,
+                ..KubeletConfig::default()
+            }
+        );
         assert!(s.bindings.is_empty() && s.expect.is_empty());
-        assert_eq!(s.pod.containers[0].app, AppSpec::default());
+        assert_eq!(
+            s.pod.containers[0].app,
+            AppSpec {
+                pull: timing::DEFAULT_PULL_FIRST,
+                pull_then: Some(timing::DEFAULT_PULL_THEN),
+                ..AppSpec::default()
+            }
+        );
         for stdin in ["-", "<stdin>"] {
             let s = Scenario::from_str(&with_pod(""), stdin).unwrap();
             assert_eq!(s.name, "kubia", "standard input takes the pod's name");
@@ -331,7 +359,7 @@ mod tests {
     #[test]
     fn scenario_fields_are_read() {
         let s = load(&format!(
-            "name: custom\ndescription: a test\nkubernetes: 1.20\nseed: 18446744073709551615\nduration: 90\n\
+            "name: custom\ndescription: a test\nkubernetes: 1.20\nseed: 18446744073709551615\nduration: 90\ntiming: exact\n\
              featureGates: {{ExecProbeTimeout: false}}\n\
              kubelet: {{startedAgo: 5s, plegPeriod: 500ms, probeSyncDelay: 0.25, resync: 1m, backoffRequeue: 20s, jitter: true, maxContainerRestartPeriod: 30s}}\n{POD}"
         ))
@@ -356,6 +384,23 @@ mod tests {
                 max_container_restart_period: Some(SimDuration::from_secs(30)),
                 ..KubeletConfig::default()
             }
+        );
+    }
+
+    #[test]
+    fn the_start_phase_is_read_and_bounded() {
+        // docs/scenario-format.md#phase: a duration, 0 by default, at most 1h.
+        assert_eq!(load(&with_pod("")).unwrap().phase, SimDuration::ZERO);
+        let s = load(&format!("phase: 3.25s\n{}", with_pod(""))).unwrap();
+        assert_eq!(s.phase, SimDuration::from_millis(3250));
+        assert_eq!(
+            errors(&format!("phase: 61m\n{}", with_pod(""))),
+            ["1:8: phase: the start phase must be at most 1h (the offset of the first start on the probe workers' tick grid), found 1h1m"]
+        );
+        assert_eq!(
+            errors(&format!("phase: -1s\n{}", with_pod(""))).len(),
+            1,
+            "a negative phase is refused"
         );
     }
 

@@ -42,7 +42,7 @@ use probesim_kube::error::{Diagnostic, InputError, Source};
 use probesim_kube::field_path::FieldPath;
 use probesim_kube::yaml::{self, Key, Mark, Node, NodeKind, SourceId, Style};
 
-pub use self::timing::{AppWritten, RuntimeKnobs, Timing, TimingBase};
+pub use self::timing::{AppWritten, RuntimeKnobs, TimingBase, TimingMode};
 
 use self::knobs::apply_gates;
 use self::manifest_ref::select_diagnostics;
@@ -53,6 +53,7 @@ const SCENARIO_FIELDS: &[&str] = &[
     "kubernetes",
     "featureGates",
     "seed",
+    "phase",
     "duration",
     "timing",
     "kubelet",
@@ -107,7 +108,7 @@ pub struct Overrides {
     pub kubernetes: Option<String>,
     /// Replaces `timing` (`--timing`): the knobs the file leaves out take the new timing's
     /// defaults.
-    pub timing: Option<Timing>,
+    pub timing: Option<TimingMode>,
 }
 
 /// Edits of a scenario given on the command line, laid over what the file says: `--set` on
@@ -164,6 +165,9 @@ pub struct Scenario {
     pub feature_gates: Vec<GateOverride>,
     /// `seed` (default 0).
     pub seed: u64,
+    /// `phase` (default 0): how much later than its sync the pod's first container starts,
+    /// its offset on the probe workers' tick grid (docs/scenario-format.md#phase).
+    pub phase: SimDuration,
     /// `duration`: how much virtual time to simulate. Required once overrides are applied
     /// ([`Scenario::apply`]).
     pub duration: Option<SimTime>,
@@ -171,8 +175,8 @@ pub struct Scenario {
     /// the timing's defaults.
     pub kubelet: KubeletConfig,
     /// `timing` (default `realistic`), or `--timing`.
-    pub timing: Timing,
-    /// The knobs `timing` gives defaults to, as written ([`Timing`]).
+    pub timing: TimingMode,
+    /// The knobs `timing` gives defaults to, as written ([`TimingMode`]).
     pub timing_base: TimingBase,
     /// The pod after defaults and validation, with each container's app behaviour (init
     /// containers included; sidecars have `restartable` set).
@@ -245,8 +249,14 @@ impl ManifestScenario {
         if s.seed != 0 {
             out.push_str(&format!("seed: {}\n", s.seed));
         }
-        if s.timing != Timing::default() {
+        if s.timing != TimingMode::default() {
             out.push_str(&format!("timing: {}\n", s.timing));
+        }
+        if !s.phase.is_zero() {
+            out.push_str(&format!(
+                "phase: {}\n",
+                emit::string(&probesim_script::format_duration(s.phase))
+            ));
         }
         if let Some(d) = s.duration {
             out.push_str(&format!(
@@ -255,6 +265,10 @@ impl ManifestScenario {
                     d.saturating_since(SimTime::ZERO)
                 ))
             ));
+        }
+        // The jitter is on by default under realistic timing, off under exact.
+        if s.kubelet.jitter != (s.timing == TimingMode::Realistic) {
+            out.push_str(&format!("kubelet:\n  jitter: {}\n", s.kubelet.jitter));
         }
         out.push_str("pod:");
         emit::node_value(&mut out, &self.pod, 2);
@@ -663,6 +677,7 @@ impl Scenario {
             self.seed,
             behaviours,
         );
+        sim.delay_first_start(self.phase);
         if let Some((at, grace)) = self.delete_at {
             sim.delete_at(at, grace);
         }
@@ -670,6 +685,26 @@ impl Scenario {
             sim.restart_kubelet_at(at);
         }
         sim
+    }
+}
+
+/// The longest start phase (`phase`, `--phase`): an hour, longer than any probe period worth
+/// simulating.
+pub const MAX_PHASE: SimDuration = SimDuration::from_secs(3600);
+
+/// A start phase (`phase`, `--phase`) if it is at most [`MAX_PHASE`]; otherwise the error to
+/// report.
+///
+/// # Errors
+/// The message for a phase past the limit.
+pub fn phase(d: SimDuration) -> Result<SimDuration, String> {
+    if d <= MAX_PHASE {
+        Ok(d)
+    } else {
+        Err(format!(
+            "the start phase must be at most 1h (the offset of the first start on the probe workers' tick grid), found {}",
+            probesim_script::format_duration(d)
+        ))
     }
 }
 

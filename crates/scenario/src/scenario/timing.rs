@@ -18,7 +18,7 @@ pub(super) const RUNTIME_FIELDS: &[&str] = &["start", "kill", "initRun"];
 
 /// Which timing a scenario runs with (`timing:`, `--timing`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Timing {
+pub enum TimingMode {
     /// The canonical timing: runtime steps take no time, the kubelet's jitters take their
     /// lower bounds, pulls take only what the file says.
     Exact,
@@ -29,27 +29,27 @@ pub enum Timing {
     Realistic,
 }
 
-impl Timing {
+impl TimingMode {
     /// Both timings, in the order the docs list them.
-    pub const ALL: [Timing; 2] = [Timing::Realistic, Timing::Exact];
+    pub const ALL: [TimingMode; 2] = [TimingMode::Realistic, TimingMode::Exact];
 
     /// The name as written in a scenario and on the command line.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
-            Timing::Exact => "exact",
-            Timing::Realistic => "realistic",
+            TimingMode::Exact => "exact",
+            TimingMode::Realistic => "realistic",
         }
     }
 
     /// The timing of a name, if it is one.
     #[must_use]
-    pub fn parse(text: &str) -> Option<Timing> {
-        Timing::ALL.into_iter().find(|t| t.name() == text)
+    pub fn parse(text: &str) -> Option<TimingMode> {
+        TimingMode::ALL.into_iter().find(|t| t.name() == text)
     }
 }
 
-impl fmt::Display for Timing {
+impl fmt::Display for TimingMode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -107,15 +107,15 @@ pub struct TimingBase {
 
 impl Loader<'_> {
     /// `timing: realistic | exact`.
-    pub(super) fn timing(&mut self, node: Option<&Node>) -> Option<Timing> {
+    pub(super) fn timing(&mut self, node: Option<&Node>) -> Option<TimingMode> {
         let node = node?;
         let path = FieldPath::new("timing");
         let expected = "\"realistic\" or \"exact\"";
         match node.value() {
-            Value::Str(s) => match Timing::parse(s) {
+            Value::Str(s) => match TimingMode::parse(s) {
                 Some(t) => Some(t),
                 None => {
-                    let hint = match decode::suggest(s, Timing::ALL.iter().map(|t| t.name())) {
+                    let hint = match decode::suggest(s, TimingMode::ALL.iter().map(|t| t.name())) {
                         Some(h) => format!(", did you mean {h:?}?"),
                         None => String::new(),
                     };
@@ -158,10 +158,22 @@ impl Loader<'_> {
 }
 
 impl Scenario {
+    /// This scenario under `timing`: the knobs the file sets keep their values, the others take
+    /// that timing's defaults (as `--timing` would give them).
+    #[must_use]
+    pub fn with_timing(&self, timing: TimingMode) -> Scenario {
+        let mut s = self.clone();
+        if s.timing != timing {
+            s.timing = timing;
+            s.apply_timing();
+        }
+        s
+    }
+
     /// Gives the knobs the file leaves out the defaults of `self.timing`, from
     /// [`Scenario::timing_base`]; the timing's notes replace the previous ones.
     pub(super) fn apply_timing(&mut self) {
-        let realistic = self.timing == Timing::Realistic;
+        let realistic = self.timing == TimingMode::Realistic;
         let base = &self.timing_base;
         let mut kubelet = base.kubelet;
         let pick = |given: Option<SimDuration>, default: SimDuration| match given {
@@ -281,17 +293,21 @@ mod tests {
         // docs/semantics.md#runtime-durations: realistic unless the file or --timing says
         // otherwise; exact is the canonical timing, every knob at its zero-latency value.
         let s = load(&with_pod("")).unwrap();
-        assert_eq!(s.timing, Timing::Realistic);
+        assert_eq!(s.timing, TimingMode::Realistic);
         assert!(s.kubelet.jitter);
         let s = load(&with_pod("timing: exact\n")).unwrap();
-        assert_eq!(s.timing, Timing::Exact);
+        assert_eq!(s.timing, TimingMode::Exact);
         assert_eq!(s.kubelet, KubeletConfig::default());
         assert_eq!(s.pod.containers[0].app, AppSpec::default());
+        assert_eq!(
+            s.with_timing(TimingMode::Realistic).kubelet.start_latency,
+            DEFAULT_START
+        );
     }
 
     #[test]
     fn realistic_gives_every_knob_left_out_its_default() {
-        // R63, R64, R65: latencies, pulls and jitter; what the file sets stays.
+        // R65, R66, R67: latencies, pulls and jitter; what the file sets stays.
         let s = load(&with_pod("timing: realistic\n")).unwrap();
         assert!(s.kubelet.jitter);
         assert_eq!(s.kubelet.start_latency, DEFAULT_START);
@@ -316,11 +332,11 @@ mod tests {
     fn timing_override_chooses_again_from_the_file_as_written() {
         let mut s = load(&with_pod("timing: realistic\nruntime: {start: 1ms}\n")).unwrap();
         s.apply(&Overrides {
-            timing: Some(Timing::Exact),
+            timing: Some(TimingMode::Exact),
             ..Overrides::default()
         })
         .unwrap();
-        assert_eq!(s.timing, Timing::Exact);
+        assert_eq!(s.timing, TimingMode::Exact);
         assert!(!s.kubelet.jitter);
         assert_eq!(s.kubelet.start_latency, SimDuration::from_millis(1));
         assert_eq!(s.kubelet.kill_latency, SimDuration::ZERO);
@@ -331,7 +347,7 @@ mod tests {
             s.notes
         );
         s.apply(&Overrides {
-            timing: Some(Timing::Realistic),
+            timing: Some(TimingMode::Realistic),
             ..Overrides::default()
         })
         .unwrap();
@@ -349,7 +365,7 @@ mod tests {
 
     #[test]
     fn pull_is_a_duration_two_durations_or_a_mapping_and_image_may_be_present() {
-        // R65.
+        // R67.
         for pull in ["\"29s then 600ms\"", "{first: 29s, then: 600ms}"] {
             let s = load(&with_pod(&format!(
                 "apps:\n  kubia: {{pull: {pull}, image: present}}\n"
@@ -393,7 +409,7 @@ mod tests {
 
     #[test]
     fn plain_init_containers_complete_under_realistic_timing_with_a_note() {
-        // R63: a plain init container exits 0 after `runtime.initRun` (1 s by default); under
+        // R65: a plain init container exits 0 after `runtime.initRun` (1 s by default); under
         // exact timing it never exits, and a note says the main containers never start.
         let s = load(&INIT_POD.replace("duration: 1m\n", "duration: 1m\ntiming: exact\n")).unwrap();
         assert_eq!(s.pod.init_containers[0].app.exit, None);

@@ -32,7 +32,7 @@ fn an_exec_in_flight_when_its_container_exits_is_a_failure() {
         vec![(0, ProbeKind::Liveness, b)],
         12,
     );
-    assert_eq!(r.texts("probe"), ["12 liveness probe: failure after 2s"]);
+    assert_eq!(r.texts("probe"), ["12 liveness failure after 2s"]);
     assert_eq!(
         r.events("Unhealthy"),
         ["12 Warning Unhealthy: Liveness probe failed: "]
@@ -96,7 +96,7 @@ fn a_readiness_exec_into_a_replaced_container_is_an_error() {
         .into_iter()
         .filter(|t| t.ends_with("true"))
         .collect();
-    assert_eq!(ready_at, ["36 ready=true"], "{:?}", r.texts("ready"));
+    assert_eq!(ready_at, ["36 ready: true"], "{:?}", r.texts("ready"));
 }
 
 #[test]

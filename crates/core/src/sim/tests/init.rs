@@ -21,7 +21,10 @@ fn regular_containers_start_after_the_init_container_completes() {
     let r = run(pod, vec![], 10);
     assert_eq!(
         r.texts("start"),
-        ["0 started (restartCount 0)", "6 started (restartCount 0)"]
+        [
+            "0 new instance, restartCount 0",
+            "6 new instance, restartCount 0"
+        ]
     );
     assert_eq!(
         r.records
@@ -46,7 +49,7 @@ fn regular_containers_start_after_the_init_container_completes() {
         app,
         [
             "0 waiting (PodInitializing), restartCount 0",
-            "7 running, restartCount 0"
+            "7 running (since 6s), restartCount 0"
         ]
     );
 }
@@ -90,7 +93,10 @@ fn a_sidecar_without_startup_probe_lets_the_next_container_start_at_the_next_syn
     let r = run(pod, vec![], 10);
     assert_eq!(
         r.texts("start"),
-        ["0 started (restartCount 0)", "1 started (restartCount 0)"]
+        [
+            "0 new instance, restartCount 0",
+            "1 new instance, restartCount 0"
+        ]
     );
     assert_eq!(r.sim.status().phase, Phase::Running);
     assert!(r.sim.status().conditions.ready);
@@ -195,5 +201,5 @@ fn startup_probes_are_ignored_in_1_19_with_the_startup_probe_gate_off() {
         30,
     );
     assert!(r.times("probe").is_empty());
-    assert_eq!(r.texts("started"), ["1 started=true"]);
+    assert_eq!(r.texts("started"), ["1 started: true"]);
 }

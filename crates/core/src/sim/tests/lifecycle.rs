@@ -42,14 +42,17 @@ fn deletion_stops_liveness_kills_with_the_deletion_grace_and_removes_the_pod() {
         |s| s.delete_at(SimTime::from_secs(95), Some(SimDuration::from_secs(10))),
         200,
     );
-    assert_eq!(r.texts("delete"), ["95 pod deleted, grace 10s"]);
-    assert_eq!(r.texts("kill"), ["95 kill (Deletion), grace 10s"]);
+    assert_eq!(r.texts("delete"), ["95 pod deleted (grace period 10s)"]);
+    assert_eq!(r.texts("kill"), ["95 Deletion, grace period 10s"]);
     assert_eq!(
         r.events("Killing"),
         ["95 Normal Killing: Stopping container app"]
     );
-    assert_eq!(r.texts("exit"), ["98 exited with code 143 (Error)"]);
-    assert_eq!(r.texts("deleted"), ["99 pod object removed"]);
+    assert_eq!(r.texts("exit"), ["98 exit code 143 (Error)"]);
+    assert_eq!(
+        r.texts("deleted"),
+        ["99 pod object removed from the API server"]
+    );
     assert_eq!(r.sim.status().phase, Phase::Failed);
     // Liveness stopped at 95: its tick at 100 would be after the deletion anyway; readiness
     // (trigger-reset grid 1, 11, …, 91) probes until the containers are gone.
@@ -76,7 +79,7 @@ fn before_1_23_liveness_keeps_probing_while_the_pod_terminates() {
     );
     // Grace 30 s, exit after 3 s at 98; the liveness tick at 100 … is gone by then, so look at
     // a slower exit instead.
-    assert_eq!(r.texts("exit"), ["98 exited with code 143 (Error)"]);
+    assert_eq!(r.texts("exit"), ["98 exit code 143 (Error)"]);
     let mut slow = healthy();
     slow.containers[0].app.sigterm = Sigterm::Ignore;
     let r = run_plan(
@@ -122,12 +125,12 @@ fn a_pre_stop_hook_delays_the_signal_and_takes_its_whole_seconds_from_the_grace_
     let mut pod = kubia();
     pod.containers[0].app.pre_stop = Some(SimDuration::from_millis(5500));
     let r = run(pod, vec![(0, ProbeKind::Liveness, five_ok_then_500())], 120);
-    assert_eq!(r.texts("exit"), ["110.5 exited with code 137 (Error)"]);
+    assert_eq!(r.texts("exit"), ["110.5 exit code 137 (Error)"]);
     // A hook longer than the grace period is cut off; 2 s remain for the signal.
     let mut pod = kubia();
     pod.containers[0].app.pre_stop = Some(SimDuration::from_secs(45));
     let r = run(pod, vec![(0, ProbeKind::Liveness, five_ok_then_500())], 120);
-    assert_eq!(r.texts("exit"), ["112 exited with code 137 (Error)"]);
+    assert_eq!(r.texts("exit"), ["112 exit code 137 (Error)"]);
 }
 
 #[test]
@@ -141,8 +144,8 @@ fn a_kubelet_restart_on_1_37_keeps_a_ready_container_ready() {
         |s| s.restart_kubelet_at(SimTime::from_secs(300)),
         400,
     );
-    assert_eq!(r.texts("kubeletRestart"), ["300 kubelet restarted"]);
-    assert_eq!(r.texts("ready"), ["1 ready=true"]);
+    assert_eq!(r.texts("kubeletRestart"), ["300 the kubelet restarted"]);
+    assert_eq!(r.texts("ready"), ["1 ready: true"]);
     // The first probes after the restart record their result for the first time (an update,
     // P42), but no initial Failure precedes them.
     let results_after: Vec<_> = r
@@ -153,7 +156,7 @@ fn a_kubelet_restart_on_1_37_keeps_a_ready_container_ready() {
         .collect();
     assert_eq!(
         results_after,
-        ["readiness result -> Success", "liveness result -> Success"]
+        ["readiness result: Success", "liveness result: Success"]
     );
     // The new workers sleep a seeded part of their period, so they do not all probe at 300.
     let first = r
@@ -235,8 +238,8 @@ fn after_a_kubelet_restart_a_started_sidecar_gets_startup_success_from_1_36() {
             .map(|x| x.text.clone())
             .collect::<Vec<_>>()
     };
-    assert_eq!(results_after(37), ["startup result -> Success"]);
-    assert_eq!(results_after(36), ["startup result -> Success"]);
+    assert_eq!(results_after(37), ["startup result: Success"]);
+    assert_eq!(results_after(36), ["startup result: Success"]);
     assert_eq!(results_after(35), Vec::<String>::new());
 }
 
@@ -253,7 +256,7 @@ fn a_kubelet_restart_before_1_35_flaps_readiness() {
     );
     let ready: Vec<_> = r.texts("ready");
     assert_eq!(ready.len(), 3, "{ready:?}");
-    assert!(ready[1].ends_with("ready=false") && ready[2].ends_with("ready=true"));
+    assert!(ready[1].ends_with("ready: false") && ready[2].ends_with("ready: true"));
 }
 
 #[test]
@@ -272,4 +275,48 @@ fn a_kubelet_restart_forgets_the_back_off() {
         r.times("start"),
         ["0", "3", "15", "37", "79", "161", "200", "212"]
     );
+}
+
+#[test]
+fn a_deletion_or_kubelet_restart_planned_between_two_legs_comes_at_its_instant() {
+    // P14, R22, sim/facts.rs (`kubelet_timers_changed`): planned after a leg that ended between
+    // two relists, a deletion or a kubelet restart comes at its instant, exactly as when it is
+    // planned before the run, not at the next kubelet-wide item.
+    let at = SimTime::from_millis(95_500);
+    let plans: [fn(&mut Simulation, SimTime); 2] = [
+        |s, at| s.delete_at(at, Some(SimDuration::from_secs(10))),
+        |s, at| s.restart_kubelet_at(at),
+    ];
+    for plan in plans {
+        let upfront = run_plan(
+            healthy(),
+            Profile::newest(),
+            KubeletConfig::default(),
+            |s| plan(s, at),
+            200,
+        );
+        let pod = healthy();
+        let behaviours = Behaviours::new(&pod);
+        let mut sim = Simulation::new(
+            pod,
+            Profile::newest(),
+            KubeletConfig::default(),
+            7,
+            behaviours,
+        );
+        let mut sink = VecSink::default();
+        sim.run_until(SimTime::from_millis(95_200), &mut sink)
+            .expect("run");
+        plan(&mut sim, at);
+        sim.run_until(SimTime::from_secs(200), &mut sink)
+            .expect("run");
+        assert!(
+            sink.records
+                .iter()
+                .any(|r| r.t == at && matches!(r.kind, "delete" | "kubeletRestart")),
+            "{:#?}",
+            sink.records
+        );
+        assert_eq!(sink.records, upfront.records);
+    }
 }

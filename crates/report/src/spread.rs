@@ -1,0 +1,553 @@
+//! `probesim run --spread N` (docs/cli.md#--spread): one scenario under many timings, and for
+//! every kill, restart, readiness change and CrashLoopBackOff the earliest and latest instant
+//! it happens at and the share of timings it happens in.
+//!
+//! Events are matched across timings by ordinal: "restart 7" is the seventh restart in every
+//! timing, whenever it comes ("kill 3 of web" with several containers, "Ready→false 2" for the
+//! pod's Ready condition). One run is [`observe`]d into a list of such occurrences (a few
+//! numbers per event, single-threaded); [`Spread::of`] gathers the runs, in timing order, and
+//! says which timing replays each extreme. Spreading the runs over cores is the caller's
+//! business (the command line uses every core); the result does not depend on it.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use probesim_core::{Event, EventKind, Flow, RunError, SimDuration, SimTime, Sink};
+use probesim_scenario::run::{horizon, RunFailure};
+use probesim_scenario::scenario::Scenario;
+use probesim_scenario::timing::{instant, longest_period, Timing};
+
+/// At most this many disagreeing rows in the timeline's summary ([`Spread::write_summary`]).
+pub const SUMMARY_ROWS: usize = 5;
+
+/// At most this many occurrences are kept per run: the rest of a very long run is not matched.
+pub const MAX_OCCURRENCES: usize = 100_000;
+
+/// One event of one run, named by its ordinal: `restart 7`, `kill 3 of web`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Occurrence {
+    /// `kill`, `restart`, `Ready→true`, `Ready→false` or `CrashLoopBackOff`.
+    pub kind: &'static str,
+    /// The container, `None` for the pod's Ready condition.
+    pub container: Option<String>,
+    /// 1 for the first of its kind (of its container).
+    pub ordinal: u32,
+    /// When it happened.
+    pub at: SimTime,
+}
+
+impl Occurrence {
+    /// `restart 7`, or `restart 7 of web` when the pod has several containers.
+    #[must_use]
+    pub fn label(&self, several: bool) -> String {
+        match (&self.container, several) {
+            (Some(c), true) => format!("{} {} of {c}", self.kind, self.ordinal),
+            _ => format!("{} {}", self.kind, self.ordinal),
+        }
+    }
+}
+
+/// The sink that numbers the events one run shows.
+#[derive(Default)]
+struct Observer {
+    out: Vec<Occurrence>,
+    counts: BTreeMap<(&'static str, Option<String>), u32>,
+    crash_looping: BTreeMap<String, bool>,
+}
+
+impl Observer {
+    fn push(&mut self, kind: &'static str, container: Option<&str>, at: SimTime) {
+        if self.out.len() >= MAX_OCCURRENCES {
+            return;
+        }
+        let container = container.map(str::to_owned);
+        let n = self.counts.entry((kind, container.clone())).or_insert(0);
+        *n += 1;
+        self.out.push(Occurrence {
+            kind,
+            container,
+            ordinal: *n,
+            at,
+        });
+    }
+}
+
+impl Sink for Observer {
+    type Error = std::convert::Infallible;
+    fn event(&mut self, e: &Event<'_>) -> Result<Flow, Self::Error> {
+        match e.kind {
+            EventKind::Kill { container, .. } => self.push("kill", Some(container), e.t),
+            EventKind::Start {
+                container,
+                restart_count,
+            } if restart_count > 0 => self.push("restart", Some(container), e.t),
+            EventKind::PodReady { ready } => {
+                self.push(
+                    if ready {
+                        "Ready→true"
+                    } else {
+                        "Ready→false"
+                    },
+                    None,
+                    e.t,
+                );
+            }
+            EventKind::Status { container, status } => {
+                let now = status.state.reason() == Some("CrashLoopBackOff");
+                let was = self
+                    .crash_looping
+                    .insert(container.to_owned(), now)
+                    .unwrap_or(false);
+                if now && !was {
+                    self.push("CrashLoopBackOff", Some(container), e.t);
+                }
+            }
+            _ => {}
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+/// Runs `scenario` as it is and lists its kills, restarts, readiness changes and
+/// CrashLoopBackOffs, numbered.
+///
+/// # Errors
+/// No duration, or a stuck engine.
+pub fn observe(scenario: &Scenario) -> Result<Vec<Occurrence>, RunFailure> {
+    let end = horizon(scenario)?;
+    let mut sim = scenario.simulation();
+    let mut sink = Observer::default();
+    sim.run_until(end, &mut sink).map_err(|e| match e {
+        RunError::Sink(never) => match never {},
+        RunError::StepBudget { at } => RunFailure::Stuck(at),
+    })?;
+    Ok(sink.out)
+}
+
+/// `scenario` under `timing`, observed ([`observe`]).
+///
+/// # Errors
+/// As [`observe`].
+pub fn observe_timing(scenario: &Scenario, timing: Timing) -> Result<Vec<Occurrence>, RunFailure> {
+    let mut s = scenario.clone();
+    timing.apply(&mut s);
+    observe(&s)
+}
+
+/// One extreme of an event: when, and which timing shows it then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extreme {
+    /// The instant.
+    pub at: SimTime,
+    /// The timing that replays it.
+    pub timing: Timing,
+}
+
+/// One event matched across timings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// `restart 7`, `kill 3 of web`, `Ready→false 2`.
+    pub label: String,
+    /// The occurrence's kind, container and ordinal (its `at` is the earliest).
+    pub occurrence: Occurrence,
+    /// In how many timings it happens.
+    pub count: usize,
+    /// The earliest instant (the first timing in order on a tie).
+    pub earliest: Extreme,
+    /// The latest instant (the first timing in order on a tie).
+    pub latest: Extreme,
+}
+
+/// The events of many timings of one scenario, matched by ordinal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spread {
+    /// The timings, in order.
+    pub timings: Vec<Timing>,
+    /// The range the phases were drawn from (the longest probe period).
+    pub period: SimDuration,
+    /// The end of the runs.
+    pub end: SimTime,
+    /// Every event that happens in at least one timing, by earliest instant.
+    pub rows: Vec<Row>,
+}
+
+impl Spread {
+    /// Gathers `runs` (one per timing of `timings`, in the same order).
+    #[must_use]
+    pub fn of(scenario: &Scenario, timings: &[Timing], runs: &[Vec<Occurrence>]) -> Spread {
+        let several = scenario.pod.all_containers().count() > 1;
+        let mut rows: Vec<Row> = Vec::new();
+        let mut index: BTreeMap<String, usize> = BTreeMap::new();
+        for (timing, run) in timings.iter().zip(runs) {
+            for o in run {
+                let label = o.label(several);
+                let here = Extreme {
+                    at: o.at,
+                    timing: *timing,
+                };
+                match index.get(&label) {
+                    Some(&i) => {
+                        let row = &mut rows[i];
+                        row.count += 1;
+                        if o.at < row.earliest.at {
+                            row.earliest = here;
+                            row.occurrence.at = o.at;
+                        }
+                        if o.at > row.latest.at {
+                            row.latest = here;
+                        }
+                    }
+                    None => {
+                        index.insert(label.clone(), rows.len());
+                        rows.push(Row {
+                            label,
+                            occurrence: o.clone(),
+                            count: 1,
+                            earliest: here,
+                            latest: here,
+                        });
+                    }
+                }
+            }
+        }
+        rows.sort_by(|a, b| {
+            (a.earliest.at, a.occurrence.ordinal, &a.label).cmp(&(
+                b.earliest.at,
+                b.occurrence.ordinal,
+                &b.label,
+            ))
+        });
+        Spread {
+            timings: timings.to_vec(),
+            period: longest_period(scenario),
+            end: horizon(scenario).unwrap_or(SimTime::ZERO),
+            rows,
+        }
+    }
+
+    /// The rows on which the timings disagree: an event that happens in some timings and not
+    /// in others, or whose instants lie more than the longest probe period apart (a phase
+    /// moves an event by less than that; more is a decision that went both ways).
+    #[must_use]
+    pub fn disagreements(&self) -> Vec<&Row> {
+        self.rows.iter().filter(|r| self.disagrees(r)).collect()
+    }
+
+    /// The spread for people: one line per event.
+    ///
+    /// # Errors
+    /// The writer's.
+    pub fn write_text<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
+        let n = self.timings.len();
+        writeln!(
+            w,
+            "spread over {n} timings (kubelet jitter drawn from each seed, start phase in [0, {})):",
+            probesim_script::format_duration(self.period)
+        )?;
+        if self.rows.is_empty() {
+            writeln!(
+                w,
+                "  no kill, restart, readiness change or CrashLoopBackOff"
+            )?;
+        }
+        let width = self.rows.iter().map(|r| r.label.chars().count()).max();
+        let width = width.unwrap_or(0);
+        for r in &self.rows {
+            let pad = width - r.label.chars().count();
+            write!(w, "  {}{:pad$}  ", r.label, "")?;
+            if r.earliest.at == r.latest.at {
+                write!(w, "at {}", instant(r.earliest.at))?;
+            } else {
+                write!(w, "{} to {}", instant(r.earliest.at), instant(r.latest.at))?;
+            }
+            writeln!(w, ", in {} of {n} timings", r.count)?;
+            if r.earliest.at == r.latest.at {
+                writeln!(w, "      replay: {}", r.earliest.timing.replay())?;
+            } else {
+                writeln!(
+                    w,
+                    "      earliest: {}; latest: {}",
+                    r.earliest.timing.replay(),
+                    r.latest.timing.replay()
+                )?;
+            }
+            if self.disagrees(r) {
+                writeln!(w, "      why: {}", self.why(r))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Why the timings may disagree on `row`, in a real cluster's terms: which way it may go
+    /// and what decides it (docs/cli.md#--spread).
+    #[must_use]
+    pub fn why(&self, row: &Row) -> &'static str {
+        let n = self.timings.len();
+        if row.count < n && self.near_end(row) {
+            return "it comes close to the end of the run: whether a real cluster shows it by then depends on the timing";
+        }
+        let o = &row.occurrence;
+        // A restart follows the kill of the same ordinal (a liveness or startup kill; a crash
+        // has none): when that kill's own spread accounts for the restart's, the decision was
+        // the kill's.
+        let width = |r: &Row| r.latest.at.saturating_since(r.earliest.at);
+        let kill_went_both_ways = || {
+            self.rows.iter().any(|k| {
+                k.occurrence.kind == "kill"
+                    && k.occurrence.container == o.container
+                    && k.occurrence.ordinal == o.ordinal
+                    && self.disagrees(k)
+                    && (k.count < n || width(row) <= width(k).saturating_add(self.tolerance()))
+            })
+        };
+        match o.kind {
+            "kill" if row.count < n => {
+                "a threshold crossing: where the container's start falls between two probe ticks decides whether failureThreshold failures come in a row before the app recovers (with a startup probe: whether startup succeeds before liveness fails)"
+            }
+            "kill" => {
+                "it follows a restart whose time went either way, or a threshold crossing that the start's phase against the probe ticks moves"
+            }
+            "restart" if kill_went_both_ways() => "it follows the kill before it, which went either way",
+            "restart" => {
+                "a back-off decision: the death before it falls close to the back-off expiry, and the kubelet's jitter (requeue 10-15 s, resync 60-90 s, on 1.35+ the expiry up to 1.5x) decides whether the sync that sees it restarts the container at once or leaves it to a later sync"
+            }
+            _ => "it follows a kill or restart that went either way",
+        }
+    }
+
+    /// How far apart an event's instants may lie before the timings disagree on it: the
+    /// longest probe period, at least 1 s.
+    fn tolerance(&self) -> SimDuration {
+        self.period.max(SimDuration::from_secs(1))
+    }
+
+    /// Whether `r`'s latest instant is within [`Spread::tolerance`] of the end of the runs.
+    fn near_end(&self, r: &Row) -> bool {
+        self.end.saturating_since(r.latest.at) <= self.tolerance()
+    }
+
+    /// Whether the timings disagree on `r` ([`Spread::disagreements`]).
+    fn disagrees(&self, r: &Row) -> bool {
+        r.count < self.timings.len()
+            || r.latest.at.saturating_since(r.earliest.at) > self.tolerance()
+    }
+
+    /// The short summary that ends the timeline for people: nothing when the timings agree;
+    /// otherwise a blank line, a heading, and a line for each of the first
+    /// [`SUMMARY_ROWS`] rows they disagree on (leaving out an event missing from some timings
+    /// only because it comes within a probe period of the end).
+    ///
+    /// # Errors
+    /// The writer's.
+    pub fn write_summary<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
+        // An event missing from some timings only because it comes close to the end of the
+        // run says nothing about the pod: the summary leaves it to `--spread`.
+        let rows: Vec<&Row> = self
+            .disagreements()
+            .into_iter()
+            .filter(|r| r.count == self.timings.len() || !self.near_end(r))
+            .collect();
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let n = self.timings.len();
+        writeln!(
+            w,
+            "\nOther timings disagree (kubelet jitter and start phase, {n} timings; `--spread 20` lists every event over 20):"
+        )?;
+        for r in rows.iter().take(SUMMARY_ROWS) {
+            let when = if r.earliest.at == r.latest.at {
+                format!("at {}", instant(r.earliest.at))
+            } else {
+                format!(
+                    "between {} ({}) and {} ({})",
+                    instant(r.earliest.at),
+                    r.earliest.timing.replay(),
+                    instant(r.latest.at),
+                    r.latest.timing.replay()
+                )
+            };
+            let share = if r.count == n && n == 2 {
+                "in both timings".to_owned()
+            } else if r.count == n {
+                format!("in all {n} timings")
+            } else {
+                format!(
+                    "in {} of {n} timings, never in the other {}",
+                    r.count,
+                    n - r.count
+                )
+            };
+            writeln!(w, "  {}: {when}, {share}", r.label)?;
+            writeln!(w, "    why: {}", self.why(r))?;
+        }
+        if rows.len() > SUMMARY_ROWS {
+            writeln!(w, "  … and {} more", rows.len() - SUMMARY_ROWS)?;
+        }
+        Ok(())
+    }
+
+    /// The spread as one JSON document (docs/cli.md#--spread).
+    ///
+    /// # Errors
+    /// The writer's.
+    pub fn write_json<W: Write + ?Sized>(&self, w: &mut W, scenario: &str) -> io::Result<()> {
+        let n = self.timings.len();
+        w.write_all(b"{\"scenario\": ")?;
+        crate::json::string(w, scenario)?;
+        write!(
+            w,
+            ", \"timings\": {n}, \"phaseRangeMs\": {}, \"events\": [",
+            self.period.as_millis()
+        )?;
+        for (i, r) in self.rows.iter().enumerate() {
+            w.write_all(if i == 0 { b"\n  " } else { b",\n  " })?;
+            w.write_all(b"{\"event\": ")?;
+            crate::json::string(w, &r.label)?;
+            write!(w, ", \"kind\": \"{}\", \"container\": ", r.occurrence.kind)?;
+            match &r.occurrence.container {
+                Some(c) => crate::json::string(w, c)?,
+                None => w.write_all(b"null")?,
+            }
+            write!(
+                w,
+                ", \"ordinal\": {}, \"count\": {}, \"share\": {}, \"disagree\": {}",
+                r.occurrence.ordinal,
+                r.count,
+                share(r.count, n),
+                self.disagrees(r)
+            )?;
+            if self.disagrees(r) {
+                w.write_all(b", \"why\": ")?;
+                crate::json::string(w, self.why(r))?;
+            }
+            for (name, e) in [("earliest", r.earliest), ("latest", r.latest)] {
+                write!(
+                    w,
+                    ", \"{name}\": {{\"atMs\": {}, \"seed\": {}, \"phaseMs\": {}, \"replay\": ",
+                    e.at.as_millis(),
+                    e.timing.seed,
+                    e.timing.phase.as_millis()
+                )?;
+                crate::json::string(w, &e.timing.replay())?;
+                w.write_all(b"}")?;
+            }
+            w.write_all(b"}")?;
+        }
+        w.write_all(if self.rows.is_empty() {
+            b"]}\n"
+        } else {
+            b"\n]}\n"
+        })
+    }
+}
+
+/// `count / n` with at most four decimals, as JSON writes numbers (`0.5`, `1`).
+fn share(count: usize, n: usize) -> String {
+    if n == 0 {
+        return "0".to_owned();
+    }
+    let per_10k = (count * 10_000 + n / 2) / n;
+    let (whole, frac) = (per_10k / 10_000, per_10k % 10_000);
+    if frac == 0 {
+        format!("{whole}")
+    } else {
+        let digits = format!("{frac:04}");
+        format!("{whole}.{}", digits.trim_end_matches('0'))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::share;
+
+    #[test]
+    fn shares_are_short_json_numbers() {
+        assert_eq!(share(10, 20), "0.5");
+        assert_eq!(share(20, 20), "1");
+        assert_eq!(share(1, 3), "0.3333");
+        assert_eq!(share(0, 7), "0");
+    }
+}
+
+#[cfg(test)]
+mod spread_tests {
+    use probesim_scenario::scenario::{NoFiles, Overrides, Scenario};
+    use probesim_scenario::timing::timings;
+
+    use super::*;
+
+    fn spread_of(text: &str, n: usize) -> Spread {
+        let s = Scenario::load_with(text, "s.yaml", &mut NoFiles, &Overrides::default())
+            .expect("loads");
+        let ts = timings(&s, n);
+        let runs: Vec<Vec<Occurrence>> = ts
+            .iter()
+            .map(|t| observe_timing(&s, *t).expect("runs"))
+            .collect();
+        Spread::of(&s, &ts, &runs)
+    }
+
+    const GRACE_OVERRIDE: &str =
+        include_str!("../../../scenarios/conformance/18-liveness-probe-grace-period-override.yaml");
+
+    #[test]
+    fn the_spread_finds_both_outcomes_of_a_borderline_back_off_decision() {
+        // R30, R31: the sixth death comes just around the expiry of the back-off. With the
+        // kubelet's jitter, the sync that sees it falls before the expiry in some timings (the
+        // restart waits for the next back-off sync) and after it in others (restart at once).
+        let spread = spread_of(GRACE_OVERRIDE, 20);
+        let row = spread
+            .rows
+            .iter()
+            .find(|r| r.label == "restart 6")
+            .expect("restart 6");
+        assert_eq!(row.count, 20, "{row:?}");
+        let (early, late) = (row.earliest.at, row.latest.at);
+        assert!(
+            late.saturating_since(early) > SimDuration::from_secs(60),
+            "{early} .. {late}"
+        );
+        assert!(spread
+            .disagreements()
+            .iter()
+            .any(|r| r.label == "restart 6"));
+        // Each extreme replays: the same timing alone gives the same instant.
+        let s = Scenario::load_with(
+            GRACE_OVERRIDE,
+            "s.yaml",
+            &mut NoFiles,
+            &Overrides::default(),
+        )
+        .expect("loads");
+        for e in [row.earliest, row.latest] {
+            let alone = observe_timing(&s, e.timing).expect("runs");
+            let again = alone
+                .iter()
+                .find(|o| o.kind == "restart" && o.ordinal == 6)
+                .expect("restart 6");
+            assert_eq!(again.at, e.at);
+        }
+    }
+
+    #[test]
+    fn events_are_matched_by_ordinal_and_counted_per_timing() {
+        let spread = spread_of(GRACE_OVERRIDE, 4);
+        assert_eq!(spread.timings.len(), 4);
+        assert_eq!(spread.period, SimDuration::from_secs(10));
+        let labels: Vec<&str> = spread.rows.iter().map(|r| r.label.as_str()).collect();
+        assert_eq!(
+            &labels[..3],
+            ["Ready→true 1", "kill 1", "restart 1"],
+            "{labels:?}"
+        );
+        assert!(spread.rows.iter().all(|r| r.count <= 4));
+        let mut json = Vec::new();
+        spread.write_json(&mut json, "s").expect("writes");
+        let json = String::from_utf8(json).expect("utf-8");
+        assert!(
+            json.starts_with("{\"scenario\": \"s\", \"timings\": 4, \"phaseRangeMs\": 10000, \"events\": [\n  {\"event\": \"Ready→true 1\", \"kind\": \"Ready→true\", \"container\": null, \"ordinal\": 1, \"count\": 4, \"share\": 1,"),
+            "{json}"
+        );
+    }
+}
