@@ -606,6 +606,8 @@ fn probed_every_second(kind: &str, script: &str, hours: u64) -> Scenario {
         r#"name: counted
 kubernetes: "1.37"
 duration: {hours}h
+# Exact timing: under realistic timing the kubelet's jitter makes every restart cycle differ.
+timing: exact
 pod:
   apiVersion: v1
   kind: Pod

@@ -119,7 +119,10 @@ fn probes_without_a_script_are_noted() {
         .unwrap();
     assert_eq!(
         run.notes(),
-        ["web.yaml: container \"web\": its readinessProbe (http :8080/ready) has no script and answers ok to every request; give it one with --app 'web: readiness=SCRIPT'"]
+        [
+            "web.yaml: no `sigterm:` for \"web\" (no preStop hook): each process is taken to die of SIGTERM as soon as it arrives (exit code 143); write `apps.<name>.sigterm` or pass `--sigterm 'NAME: ignore'` (or \"exit after 5s\") to say otherwise",
+            "web.yaml: container \"web\": its readinessProbe (http :8080/ready) has no script and answers ok to every request; give it one with --app 'web: readiness=SCRIPT'"
+        ]
     );
 }
 
@@ -314,27 +317,27 @@ fn random_scripts_replay_per_seed_and_differ_across_seeds() {
     assert!((2..20).any(|s| kills(s) != a));
 }
 
-// R65, R67, docs/semantics.md#runtime-durations: Test::timing(Realistic) pulls `nginx`
+// R65, R67, docs/semantics.md#runtime-durations: realistic timing (the default) pulls `nginx`
 // (`:latest`, pulled on every start: 1.5s, then 500ms) and starts 200ms later; the kills stay on
 // the liveness grid and each restart comes 720ms after its kill (20ms until the signal, a 500ms
-// re-pull, 200ms to create and start). The replay file
-// says `timing: realistic`, so it gives the same run.
+// re-pull, 200ms to create and start). Test::timing_mode(Exact) is the zero-latency timing, and its
+// replay file says `timing: exact`, so it gives the same run.
 #[test]
 fn realistic_timing_adds_the_runtime_durations_and_replays() {
     let test = || web().endpoint(":8080", "refused").horizon("3m");
-    let exact = test().run().unwrap();
-    let realistic = test().timing_mode(TimingMode::Realistic).run().unwrap();
+    let exact = test().timing_mode(TimingMode::Exact).run().unwrap();
+    let realistic = test().run().unwrap();
     let ms = |ts: Vec<SimTime>| ts.iter().map(|t| t.as_millis()).collect::<Vec<_>>();
     assert_eq!(ms(exact.restarts("web")), [30_000, 60_000, 90_000, 120_000]);
     assert_eq!(
         ms(realistic.restarts("web")),
         [30_720, 60_720, 90_720, 120_720]
     );
-    assert!(realistic.replay().contains("timing: realistic\n"));
-    let replay = Test::scenario_text(realistic.replay(), "replay.yaml")
+    assert!(exact.replay().contains("timing: exact\n"));
+    let replay = Test::scenario_text(exact.replay(), "replay.yaml")
         .run()
         .unwrap();
-    assert_eq!(replay.restarts("web"), realistic.restarts("web"));
+    assert_eq!(replay.restarts("web"), exact.restarts("web"));
 }
 
 proptest! {
@@ -527,6 +530,8 @@ fn killed_starting(refuse: SimDuration, pull: SimDuration) -> bool {
         )
         .pull(&probesim::format_duration(pull))
         .horizon("5m")
+        // The figures are computed under canonical timing (docs/semantics.md#runtime-durations).
+        .timing_mode(TimingMode::Exact)
         .run()
         .unwrap();
     let kills = run.kills();

@@ -78,7 +78,8 @@ pub struct RunArgs {
     pub kubernetes: Option<String>,
 
     /// Timing of the runtime's steps, overriding the scenario's `timing`: realistic (latencies,
-    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    /// pulls and the kubelet's jitter as on a real node; the default) or exact (zero-latency canonical
+    /// timing).
     #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
     pub timing: Option<String>,
     /// Delay of the pod's first container start after its sync (its offset on the probe
@@ -159,7 +160,8 @@ pub struct CheckArgs {
     pub kubernetes: Option<String>,
 
     /// Timing of the runtime's steps, overriding the scenario's `timing`: realistic (latencies,
-    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    /// pulls and the kubelet's jitter as on a real node; the default) or exact (zero-latency canonical
+    /// timing).
     #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
     pub timing: Option<String>,
 
@@ -366,7 +368,8 @@ pub struct ExplainArgs {
     pub kubernetes: Option<String>,
 
     /// Timing of the runtime's steps, overriding the scenario's `timing`: realistic (latencies,
-    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    /// pulls and the kubelet's jitter as on a real node; the default) or exact (zero-latency canonical
+    /// timing).
     #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
     pub timing: Option<String>,
     /// Delay of the pod's first container start after its sync, as for `run`.
@@ -461,7 +464,8 @@ pub struct CompareArgs {
     pub kubernetes: Option<String>,
 
     /// Timing of the runtime's steps, overriding the files' `timing`: realistic (latencies,
-    /// pulls and the kubelet's jitter as on a real node) or exact (zero-latency canonical timing).
+    /// pulls and the kubelet's jitter as on a real node; the default) or exact (zero-latency canonical
+    /// timing).
     #[arg(long, value_name = "T", value_parser = ["realistic", "exact"])]
     pub timing: Option<String>,
 

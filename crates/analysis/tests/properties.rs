@@ -22,7 +22,7 @@ use probesim_analysis::sweep::Sweep;
 use probesim_core::{
     ContainerState, Event, EventKind, Flow, SimDuration, SimTime, Sink, WaitingReason,
 };
-use probesim_scenario::scenario::Scenario;
+use probesim_scenario::scenario::{Scenario, TimingMode};
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
@@ -116,7 +116,10 @@ fn scenario_with(c: &Config, pull_ms: u64, script: &str, app: &str) -> Scenario 
         "kubernetes: \"{}\"\nduration: 1h\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {{name: p}}\n  spec:\n    terminationGracePeriodSeconds: {}\n    containers:\n    - name: app\n      image: example/app:1.0\n{probes}apps:\n  app:\n    pull: {pull_ms}ms\n    sigterm: {}\n{app}    endpoints:\n      \"http :8080/\": \"{script}\"\n",
         c.kubernetes, c.grace, c.sigterm
     );
-    Scenario::from_str(&text, "property.yaml").unwrap_or_else(|e| panic!("{e}\n{text}"))
+    // Under exact timing, as the figures are swept (docs/analysis.md).
+    Scenario::from_str(&text, "property.yaml")
+        .unwrap_or_else(|e| panic!("{e}\n{text}"))
+        .with_timing(TimingMode::Exact)
 }
 
 #[derive(Default)]

@@ -606,7 +606,7 @@ mod tests {
         // P25: after the kill at 50 s, a run at the start's instant probes the status the
         // kubelet still holds; the worker sees the new instance a sync later (51 s) and records
         // its initial Failure there, with no run of its own at that instant.
-        let yaml = "name: t\nduration: 60s\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: t}\n  spec:\n    containers:\n    - image: x\n      name: web\n      livenessProbe:\n        httpGet: {path: /, port: 8080}\n      readinessProbe:\n        httpGet: {path: /, port: 8080}\napps:\n  web:\n    endpoints:\n      \"http :8080/\": \"4x200 then 500\"\n";
+        let yaml = "name: t\nduration: 60s\ntiming: exact\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: t}\n  spec:\n    containers:\n    - image: x\n      name: web\n      livenessProbe:\n        httpGet: {path: /, port: 8080}\n      readinessProbe:\n        httpGet: {path: /, port: 8080}\napps:\n  web:\n    endpoints:\n      \"http :8080/\": \"4x200 then 500\"\n";
         let got = causes(yaml, ProbeKind::Readiness);
         assert!(
             got.contains(&(51, ProbeResult::Failure, ResultCause::Initial)),

@@ -59,7 +59,7 @@ fn get_prints_the_printer_cells_of_every_watch_event() {
 fn get_prints_a_row_for_a_watch_event_that_changes_no_column() {
     // R46: kubectl prints every watch event. The startup probe's success sets `started` at
     // 20 s, a status write no column shows; readiness follows at 25 s.
-    let yaml = "name: started\nduration: 40s\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: web}\n  spec:\n    containers:\n    - name: web\n      image: example/web:1.0\n      startupProbe:\n        httpGet: {path: /, port: 8080}\n        periodSeconds: 10\n        failureThreshold: 5\n      readinessProbe:\n        httpGet: {path: /ready, port: 8080}\n        periodSeconds: 5\n        initialDelaySeconds: 25\napps:\n  web:\n    probes: {startup: \"1x500 then 200\"}\n";
+    let yaml = "name: started\nduration: 40s\ntiming: exact\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: web}\n  spec:\n    containers:\n    - name: web\n      image: example/web:1.0\n      startupProbe:\n        httpGet: {path: /, port: 8080}\n        periodSeconds: 10\n        failureThreshold: 5\n      readinessProbe:\n        httpGet: {path: /ready, port: 8080}\n        periodSeconds: 5\n        initialDelaySeconds: 25\napps:\n  web:\n    probes: {startup: \"1x500 then 200\"}\n";
     let scenario = Scenario::from_str(yaml, "started.yaml").expect("a valid scenario");
     let out = render(&scenario, Format::Get, &readable());
     assert_eq!(

@@ -27,6 +27,7 @@ pod:
 /// A container that exits at once, again and again, under a 1 s back-off cap.
 const CRASH_LOOP: &str = "\
 duration: 1h
+timing: exact
 kubernetes: \"1.37\"
 kubelet:
   maxContainerRestartPeriod: 1s
@@ -46,6 +47,7 @@ apps:
 /// only the main containers' probes.
 const SIDECAR: &str = "\
 duration: 1h
+timing: exact
 kubernetes: \"1.37\"
 pod:
   apiVersion: v1

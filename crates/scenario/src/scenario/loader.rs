@@ -330,9 +330,26 @@ mod tests {
         assert_eq!(s.profile.minor(), probesim_core::profile::NEWEST_MINOR);
         assert_eq!(s.seed, 0);
         assert_eq!(s.duration, Some(SimTime::from_secs(600)));
-        assert_eq!(s.kubelet, KubeletConfig::default());
+        // Realistic timing, the default: jitter on, the runtime's latencies.
+        assert_eq!(s.timing, TimingMode::Realistic);
+        assert_eq!(
+            s.kubelet,
+            KubeletConfig {
+                jitter: true,
+                start_latency: timing::DEFAULT_START,
+                kill_latency: timing::DEFAULT_KILL,
+                ..KubeletConfig::default()
+            }
+        );
         assert!(s.bindings.is_empty() && s.expect.is_empty());
-        assert_eq!(s.pod.containers[0].app, AppSpec::default());
+        assert_eq!(
+            s.pod.containers[0].app,
+            AppSpec {
+                pull: timing::DEFAULT_PULL_FIRST,
+                pull_then: Some(timing::DEFAULT_PULL_THEN),
+                ..AppSpec::default()
+            }
+        );
         for stdin in ["-", "<stdin>"] {
             let s = Scenario::from_str(&with_pod(""), stdin).unwrap();
             assert_eq!(s.name, "kubia", "standard input takes the pod's name");
@@ -342,7 +359,7 @@ mod tests {
     #[test]
     fn scenario_fields_are_read() {
         let s = load(&format!(
-            "name: custom\ndescription: a test\nkubernetes: 1.20\nseed: 18446744073709551615\nduration: 90\n\
+            "name: custom\ndescription: a test\nkubernetes: 1.20\nseed: 18446744073709551615\nduration: 90\ntiming: exact\n\
              featureGates: {{ExecProbeTimeout: false}}\n\
              kubelet: {{startedAgo: 5s, plegPeriod: 500ms, probeSyncDelay: 0.25, resync: 1m, backoffRequeue: 20s, jitter: true, maxContainerRestartPeriod: 30s}}\n{POD}"
         ))

@@ -470,6 +470,7 @@ mod tests {
             [
                 "scenarios/manifests/app.yaml: skipped 1 object without a pod to simulate: ConfigMap/cfg (line 1)",
                 "scenarios/web/a.yaml: container \"web\": its readinessProbe (http :8080/ready) has no script and answers ok to every request; give it one with apps.web.probes.readiness or apps.web.endpoints",
+                "scenarios/web/a.yaml: no `sigterm:` for \"web\" (no preStop hook): each process is taken to die of SIGTERM as soon as it arrives (exit code 143); write `apps.<name>.sigterm` or pass `--sigterm 'NAME: ignore'` (or \"exit after 5s\") to say otherwise",
             ]
         );
         // Errors in the referenced file point into it, errors in the scenario into the scenario.

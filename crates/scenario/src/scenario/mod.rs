@@ -177,7 +177,7 @@ pub struct Scenario {
     /// The kubelet's timing knobs (`kubelet`), with the runtime's latencies (`runtime`), after
     /// the timing's defaults.
     pub kubelet: KubeletConfig,
-    /// `timing` (default `exact`), or `--timing`.
+    /// `timing` (default `realistic`), or `--timing`.
     pub timing: TimingMode,
     /// The knobs `timing` gives defaults to, as written ([`TimingMode`]).
     pub timing_base: TimingBase,
@@ -269,8 +269,9 @@ impl ManifestScenario {
                 ))
             ));
         }
-        if s.kubelet.jitter {
-            out.push_str("kubelet:\n  jitter: true\n");
+        // The jitter is on by default under realistic timing, off under exact.
+        if s.kubelet.jitter != (s.timing == TimingMode::Realistic) {
+            out.push_str(&format!("kubelet:\n  jitter: {}\n", s.kubelet.jitter));
         }
         out.push_str("pod:");
         emit::node_value(&mut out, &self.pod, 2);

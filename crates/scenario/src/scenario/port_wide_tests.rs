@@ -108,8 +108,9 @@ fn a_port_script_must_fit_every_probe_it_answers() {
 
 #[test]
 fn probes_without_a_script_get_a_note() {
-    // The file states its release, so the only notes are about the probes.
-    let pinned = |rest: &str| format!("kubernetes: \"1.37\"\n{}", with_pod(rest));
+    // The file states its release and exact timing (no assumed SIGTERM behaviour to note), so
+    // the only notes are about the probes.
+    let pinned = |rest: &str| format!("kubernetes: \"1.37\"\ntiming: exact\n{}", with_pod(rest));
     let s = load(&pinned(
         "apps:\n  kubia:\n    probes: {liveness: 5x200 then 500}\n",
     ))

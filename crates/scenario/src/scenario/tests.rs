@@ -251,7 +251,8 @@ fn services_that_select_the_pod_are_kept() {
         .map(|s| s.id.to_string())
         .collect();
     assert_eq!(names, ["Service/web"]);
-    // The manifest's notes come first, then those of the probes left without a script.
+    // The manifest's notes come first, then the assumed SIGTERM behaviour, then the probes
+    // left without a script.
     let notes = &built.scenario.notes;
     let service = notes
         .iter()
@@ -259,7 +260,7 @@ fn services_that_select_the_pod_are_kept() {
     let fallbacks = notes.iter().position(|n| n.contains("has no script"));
     assert_eq!(
         (service, fallbacks),
-        (Some(notes.len() - 3), Some(notes.len() - 2)),
+        (Some(notes.len() - 4), Some(notes.len() - 2)),
         "{notes:?}"
     );
 }

@@ -20,12 +20,12 @@ pub(super) const RUNTIME_FIELDS: &[&str] = &["start", "kill", "pull", "initRun"]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum TimingMode {
     /// The canonical timing: runtime steps take no time, the kubelet's jitters take their
-    /// lower bounds, pulls take only what the file says. The default.
-    #[default]
+    /// lower bounds, pulls take only what the file says.
     Exact,
     /// Every knob the file leaves out takes the default measured on real nodes
     /// (docs/semantics.md#runtime-durations): jitter drawn from the seed, create and start
-    /// latency, kill latency, image pulls, plain init containers that complete.
+    /// latency, kill latency, image pulls, plain init containers that complete. The default.
+    #[default]
     Realistic,
 }
 
@@ -316,9 +316,13 @@ mod tests {
     const INIT_POD: &str = "duration: 1m\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    initContainers:\n    - {name: setup, image: busybox:1.36}\n    containers:\n    - {name: app, image: app:1.0}\n";
 
     #[test]
-    fn exact_is_the_default_and_changes_nothing() {
-        // docs/semantics.md#runtime-durations: exact unless the file or --timing says otherwise.
+    fn realistic_is_the_default_and_exact_changes_nothing() {
+        // docs/semantics.md#runtime-durations: realistic unless the file or --timing says
+        // otherwise; exact is the canonical timing, every knob at its zero-latency value.
         let s = load(&with_pod("")).unwrap();
+        assert_eq!(s.timing, TimingMode::Realistic);
+        assert!(s.kubelet.jitter);
+        let s = load(&with_pod("timing: exact\n")).unwrap();
         assert_eq!(s.timing, TimingMode::Exact);
         assert_eq!(s.kubelet, KubeletConfig::default());
         assert_eq!(s.pod.containers[0].app, AppSpec::default());

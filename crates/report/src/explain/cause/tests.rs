@@ -7,10 +7,10 @@ use super::*;
 use crate::render::{trace_run, Changed};
 
 /// A scenario of one container `web` with `probes` (YAML lines under the container) and
-/// `script` on `http :8080/healthz`.
+/// `script` on `http :8080/healthz`, under exact timing (the instants below are canonical).
 fn pod(probes: &str, script: &str) -> String {
     format!(
-        "name: t\nduration: 30m\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {{name: t}}\n  spec:\n    containers:\n    - image: x\n      name: web\n{probes}apps:\n  web:\n    endpoints:\n      \"http :8080/healthz\": \"{script}\"\n"
+        "name: t\nduration: 30m\ntiming: exact\npod:\n  apiVersion: v1\n  kind: Pod\n  metadata: {{name: t}}\n  spec:\n    containers:\n    - image: x\n      name: web\n{probes}apps:\n  web:\n    endpoints:\n      \"http :8080/healthz\": \"{script}\"\n"
     )
 }
 
