@@ -640,7 +640,7 @@ mod spread_tests {
         spread.write_json(&mut json, "s").expect("writes");
         let json = String::from_utf8(json).expect("utf-8");
         assert!(
-            json.starts_with("{\"scenario\": \"s\", \"timings\": 4, \"phaseRangeMs\": 10000, \"events\": [\n  {\"event\": \"Ready→true 1\", \"kind\": \"Ready→true\", \"container\": null, \"ordinal\": 1, \"count\": 4, \"share\": 1,"),
+            json.starts_with("{\"scenario\": \"s\", \"timings\": 4, \"phaseRangeMs\": 10000, \"latencyRangesMs\": {\"start\": [50, 600], \"kill\": [5, 100], \"pullFirst\": [500, 3000], \"pullThen\": [200, 1000]}, \"events\": [\n  {\"event\": \"Ready→true 1\", \"kind\": \"Ready→true\", \"container\": null, \"ordinal\": 1, \"count\": 4, \"share\": 1,"),
             "{json}"
         );
     }

@@ -59,10 +59,10 @@ fn a_back_off_check_close_to_the_expiry_is_marked_with_the_share_that_restarts_a
         "told with the refusal"
     );
     assert!(b.text.starts_with("restart 6 of busybox is a back-off decision: this check came 10s before the 1m20s back-off"), "{}", b.text);
-    assert!(b.text.contains("restarts at once in 3 of 8 realistic timings (replay: --seed 2 --phase 1.636s --jitter)"), "{}", b.text);
+    assert!(b.text.contains("restarts at once in 3 of 8 realistic timings (replay: --seed 2 --phase 1.636s --jitter --runtime-start 140ms --runtime-kill 35ms --runtime-pull '600ms then 600ms')"), "{}", b.text);
     assert!(
         b.text.contains(
-            "waits for a later sync in the other 5 (replay: --seed 0 --phase 7.055s --jitter)"
+            "waits for a later sync in the other 5 (replay: --seed 0 --phase 7.055s --jitter --runtime-start 450ms --runtime-kill 75ms --runtime-pull '2.6s then 600ms')"
         ),
         "{}",
         b.text
@@ -134,7 +134,7 @@ fn a_liveness_success_one_failure_short_of_the_threshold_is_marked_with_the_shar
     );
     assert!(
         b.text
-            .contains("killed about here in 4 of 8 realistic timings"),
+            .contains("killed about here in 3 of 8 realistic timings"),
         "{}",
         b.text
     );
