@@ -340,6 +340,60 @@ fn realistic_timing_adds_the_runtime_durations_and_replays() {
     assert_eq!(replay.restarts("web"), exact.restarts("web"));
 }
 
+// R66, docs/semantics.md#one-instant-restarts: the issue's hung ingress (readiness and liveness
+// on one endpoint, readiness threshold 1, liveness 3): the liveness kill comes while the pod is
+// not Ready, and no readiness probe at the kill is answered by the replacement before the status
+// names it, so the pod stays not Ready through the kill under both timings and every seed; it
+// turns Ready again only at a readiness success of the replacement, a period or more later.
+#[test]
+fn no_ready_blip_at_a_liveness_kill() {
+    const INGRESS: &str = "\
+apiVersion: v1
+kind: Pod
+metadata: {name: ingress}
+spec:
+  containers:
+  - name: controller
+    image: example/ingress:1.0
+    readinessProbe: {httpGet: {path: /healthz, port: 8080}, initialDelaySeconds: 10, failureThreshold: 1}
+    livenessProbe: {httpGet: {path: /healthz, port: 8080}, initialDelaySeconds: 10, failureThreshold: 3}
+";
+    for mode in [TimingMode::Exact, TimingMode::Realistic] {
+        for seed in [0, 1, 7, 42] {
+            let run = Test::manifest_text(INGRESS, "ingress.yaml")
+                .kubernetes("1.37")
+                .endpoint(":8080", "ok for 60s then timeout")
+                .sigterm("exit after 0s")
+                .horizon("3m")
+                .seed(seed)
+                .timing_mode(mode)
+                .run()
+                .unwrap();
+            let kill = run.kills().first().map(|k| k.at).expect("a liveness kill");
+            assert!(
+                (80..=100).contains(&secs(kill)),
+                "{mode:?} seed {seed}: kill at {kill}"
+            );
+            for interval in run.ready_intervals() {
+                let (before, after) = (
+                    kill.saturating_since(interval.from),
+                    interval.from.saturating_since(kill),
+                );
+                assert!(
+                    before >= SimDuration::from_secs(20) || after >= SimDuration::from_secs(5),
+                    "{mode:?} seed {seed}: Ready at {} right after the kill at {kill}: {:?}",
+                    interval.from,
+                    run.ready_intervals()
+                );
+            }
+            assert!(
+                !run.status_at(kill).ready,
+                "{mode:?} seed {seed}: Ready at the kill"
+            );
+        }
+    }
+}
+
 proptest! {
     // The phase and duration strategies stay in their ranges.
     #[test]

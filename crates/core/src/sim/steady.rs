@@ -10,7 +10,7 @@
 //! behaviour) goes the general way. The verdict of each check is the general path's, so the
 //! two cannot disagree; `hot_path_tests` compares runs with and without it.
 
-use super::worker::{classify, probe_due, StatusReading};
+use super::worker::{classify, probe_due, StatusReading, Target};
 use super::*;
 
 /// How far from the back of the lane a tick may be inserted; one that would go deeper (a pod
@@ -331,10 +331,12 @@ impl Simulation {
             return false;
         }
         // docs/semantics.md#exec-target: the attempt reaches a running process (an exec, the
-        // worker's own).
-        match self.runtime.containers[c].instances.newest {
-            Some(i) if i.exited.is_none() && (!steady.exec || i.id == id) => {}
-            _ => return false,
+        // worker's own; docs/semantics.md#one-instant-restarts: not one replaced this instant).
+        if !matches!(
+            self.probe_target(c, steady.exec, Some(id)),
+            Target::Process(_)
+        ) {
+            return false;
         }
         // P34, P42: the cache holds the success that the run goes on confirming, so whether or
         // not the run has reached the threshold, nothing is stored.

@@ -278,6 +278,18 @@ pub(super) enum StatusReading {
     Known(u64),
 }
 
+/// Which process a probe sent now reaches ([`Simulation::probe_target`], the one place this is
+/// decided: the attempt (`run_attempt`) and the steady lane (`steady_run`) both ask it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Target {
+    /// A running process answers.
+    Process(Instance),
+    /// Nobody listens (network), or no process to enter (exec).
+    Nobody,
+    /// A network probe reaches a process killed at this very instant: its connection is cut.
+    Dying,
+}
+
 /// doProbe's checks of a running instance (P27, P29, P30) once the status names the instance
 /// the worker knows and the worker is not on hold: whether a probe of `kind` runs now, for a
 /// container whose status reads `view` and a probe with this `initialDelaySeconds`. doProbe
@@ -887,6 +899,37 @@ impl Simulation {
         DoProbe::Continue
     }
 
+    /// The process a probe of container `c` sent now reaches (docs/semantics.md#exec-target):
+    /// an exec enters the instance the worker knows (`known`), which must still run; a network
+    /// probe reaches whatever listens at the pod IP. Under exact timing a kill and the
+    /// replacement's start can share one instant; a network probe sent then left before the old
+    /// process was gone (stopping and starting take time on a node), so it reaches the dying
+    /// process, whose connection is cut as for a probe in flight (`cut_attempts`); the new
+    /// process answers from the next instant on (docs/semantics.md#one-instant-restarts).
+    pub(super) fn probe_target(&self, c: ContainerId, exec: bool, known: Option<u64>) -> Target {
+        let instances = self.runtime.containers[c].instances;
+        let Some(i) = instances.newest.filter(|i| i.exited.is_none()) else {
+            return Target::Nobody;
+        };
+        if exec {
+            return if Some(i.id) == known {
+                Target::Process(i)
+            } else {
+                Target::Nobody
+            };
+        }
+        let replaced_now = i.started_at == self.now
+            && instances
+                .previous
+                .and_then(|p| p.exited)
+                .is_some_and(|(at, _)| at == self.now);
+        if replaced_now {
+            Target::Dying
+        } else {
+            Target::Process(i)
+        }
+    }
+
     /// One attempt against the application (P38–P40, P48–P52;
     /// docs/semantics.md#mid-answer, docs/semantics.md#exec-target).
     pub(super) fn run_attempt(&mut self, w: WorkerId) -> (Outcome, OutputKind, SimDuration) {
@@ -906,19 +949,21 @@ impl Simulation {
                 return (Outcome::Error, OutputKind::BadPort, SimDuration::ZERO);
             }
         }
-        let instance = self.runtime.containers[c]
-            .instances
-            .newest
-            .filter(|i| i.exited.is_none());
-        // docs/semantics.md#exec-target: an exec targets the worker's container ID (ExecSync
-        // names it); a network
-        // probe reaches whatever listens at the pod IP. When the instance the worker knows has
-        // exited, the exec fails in the runtime even if a newer instance already runs.
-        let instance = match handler {
-            Handler::Exec { .. } => {
-                instance.filter(|i| Some(i.id) == self.prober.workers[w].container_id)
+        let exec = matches!(handler, Handler::Exec { .. });
+        let instance = match self.probe_target(c, exec, self.prober.workers[w].container_id) {
+            Target::Process(i) => Some(i),
+            Target::Nobody => None,
+            Target::Dying => {
+                return match handler {
+                    Handler::HttpGet { .. } => {
+                        (Outcome::Failure, OutputKind::HttpReset, SimDuration::ZERO)
+                    }
+                    Handler::TcpSocket { .. } => {
+                        (Outcome::Failure, OutputKind::TcpRefused, SimDuration::ZERO)
+                    }
+                    _ => (Outcome::Failure, OutputKind::GrpcRefused, SimDuration::ZERO),
+                };
             }
-            _ => instance,
         };
         let Some(instance) = instance else {
             // docs/semantics.md#exec-target: nobody is listening; an exec has no process to enter.
