@@ -5,14 +5,14 @@ use std::io::{self, Write};
 use probesim_core::profile::{NEWEST_MINOR, OLDEST_MINOR};
 use probesim_core::Profile;
 use probesim_kube::catalog;
-use probesim_report::spread::Spread;
-use probesim_report::{render_explain, render_with, Filter, Format, ViewOptions};
+use probesim_report::spread::{Observer, Occurrence, Spread};
+use probesim_report::{render_explain, render_observed, render_with, Filter, Format, ViewOptions};
 use probesim_scenario::argument::{AppArg, AppFlag};
 use probesim_scenario::run::RunFailure;
 use probesim_scenario::scenario::{
     horizon, Edits, ManifestRun, Overrides, RuntimeKnobs, Scenario, TimingMode,
 };
-use probesim_scenario::timing;
+use probesim_scenario::timing::{self, Timing};
 
 use crate::args::{ManifestArgs, RunArgs, RuntimeArgs};
 use crate::cmd::{print_error, print_notes, read_input, references, scenario_file};
@@ -147,17 +147,31 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
         && probesim_scenario::run::horizon(&scenario).is_ok_and(|end| {
             probesim_scenario::run::estimate_events(&scenario, end) <= SUMMARY_EVENT_CAP
         });
-    let (rendered, spread) = std::thread::scope(|s| {
-        let spread = summary.then(|| s.spawn(|| spread_of(&scenario, SUMMARY_TIMINGS)));
-        let stdout = io::BufWriter::new(io::stdout().lock());
-        let rendered = if explain {
-            render_explain(&scenario, stdout)
-        } else {
-            render_with(&scenario, format, &view, stdout)
-        };
-        let spread = spread.and_then(|h| h.join().ok()).and_then(Result::ok);
-        (rendered, spread)
-    });
+    let (rendered, spread) =
+        std::thread::scope(|s| {
+            // The other timing is simulated on another core while the printed run, observed as
+            // it is written, is the summary's first timing.
+            let other = summary.then(|| s.spawn(|| other_timing(&scenario)));
+            let stdout = io::BufWriter::new(io::stdout().lock());
+            let mut observer = Observer::new();
+            let rendered = if explain {
+                render_explain(&scenario, stdout)
+            } else if summary {
+                render_observed(&scenario, format, &view, stdout, &mut observer)
+            } else {
+                render_with(&scenario, format, &view, stdout)
+            };
+            let spread = other.and_then(|h| h.join().ok()).and_then(Result::ok).map(
+                |(timing, occurrences)| {
+                    Spread::of(
+                        &scenario,
+                        &[this_timing(&scenario), timing],
+                        &[observer.into_occurrences(), occurrences],
+                    )
+                },
+            );
+            (rendered, spread)
+        });
     match rendered {
         Ok(mut w) => match spread
             .map_or(Ok(()), |s| s.write_summary(&mut w))
@@ -187,16 +201,24 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
     }
 }
 
-/// How many timings the timeline's closing summary simulates (docs/cli.md#--spread): each
-/// costs about a twelfth of the command it ends (it simulates; the command also reads the file
-/// and formats every event), so that two keep the command within 1.2 times its cost without
-/// the summary.
-const SUMMARY_TIMINGS: usize = 2;
-
 /// The timeline's summary is left out of runs estimated at more events than this (about 45
-/// minutes of one probe every 10 s): the runs it needs are simulated event by event, and past
-/// this their share of the command's cost grows past a fifth.
+/// minutes of one probe every 10 s): the printed run goes step by step while it is observed,
+/// and the other timing is simulated event by event, and past this their share of the
+/// command's cost grows.
 const SUMMARY_EVENT_CAP: u64 = 1_000;
+
+/// The timing the printed run has: the scenario's own seed and phase, its latencies as they
+/// are (docs/cli.md#--spread).
+fn this_timing(scenario: &Scenario) -> Timing {
+    Timing::new(scenario.seed, scenario.phase)
+}
+
+/// The closing summary's other timing (the first of `--spread`'s), observed.
+fn other_timing(scenario: &Scenario) -> Result<(Timing, Vec<Occurrence>), RunFailure> {
+    let timing = timing::timings(scenario, 1)[0];
+    let observed = probesim_report::spread::observe_timing(scenario, timing)?;
+    Ok((timing, observed))
+}
 
 /// The scenario under `n` timings, matched event by event.
 fn spread_of(scenario: &Scenario, n: usize) -> Result<Spread, RunFailure> {

@@ -76,7 +76,7 @@ mod watch;
 pub mod trace;
 
 pub use listing::{Limits, MAX_OUTPUT_BYTES};
-pub use render::{check_listing, render, render_bounded, render_with};
+pub use render::{check_listing, render, render_bounded, render_observed, render_with};
 pub use render::{render_explain, trace_run, TracedRun};
 
 pub use describe::{

@@ -68,6 +68,33 @@ pub fn render_bounded<W: io::Write>(
     w: W,
     limits: Limits,
 ) -> Result<W, RunFailure> {
+    render_inner(scenario, format, view, w, limits, None)
+}
+
+/// [`render_with`], with `observer` seeing the run's events as they are written: the
+/// timeline's closing summary compares the printed run with another timing this way, without
+/// simulating the printed one again ([`crate::spread::Observed`]).
+///
+/// # Errors
+/// As [`render_with`].
+pub fn render_observed<W: io::Write>(
+    scenario: &Scenario,
+    format: Format,
+    view: &ViewOptions,
+    w: W,
+    observer: &mut crate::spread::Observer,
+) -> Result<W, RunFailure> {
+    render_inner(scenario, format, view, w, Limits::default(), Some(observer))
+}
+
+fn render_inner<W: io::Write>(
+    scenario: &Scenario,
+    format: Format,
+    view: &ViewOptions,
+    w: W,
+    limits: Limits,
+    observer: Option<&mut crate::spread::Observer>,
+) -> Result<W, RunFailure> {
     let mut end = horizon(scenario)?;
     if format == Format::Describe {
         if let Some(at) = view.at {
@@ -140,7 +167,11 @@ pub fn render_bounded<W: io::Write>(
         format.lists_events(),
         view.fast_forward,
     );
-    let sink = run_into(&mut sim, end, sink, hearing)?;
+    let sink = crate::spread::Observed {
+        inner: sink,
+        observer,
+    };
+    let sink = run_into(&mut sim, end, sink, hearing)?.inner;
     let named = |e| RunFailure::Io(name_bytes_error(e, format.as_str(), limits.bytes, end));
     sink.finish()?
         .finish(end, sim.pod(), sim.status())

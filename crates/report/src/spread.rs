@@ -9,7 +9,6 @@
 //! says which timing replays each extreme. Spreading the runs over cores is the caller's
 //! business (the command line uses every core); the result does not depend on it.
 
-use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use probesim_core::{Event, EventKind, Flow, RunError, SimDuration, SimTime, Sink};
@@ -47,26 +46,51 @@ impl Occurrence {
     }
 }
 
-/// The sink that numbers the events one run shows.
-#[derive(Default)]
-struct Observer {
+/// The sink that numbers the events one run shows: [`observe`] runs one, and the timeline's
+/// summary has the printed run feed one as it goes ([`Observed`]).
+#[derive(Debug, Default)]
+pub struct Observer {
     out: Vec<Occurrence>,
-    counts: BTreeMap<(&'static str, Option<String>), u32>,
-    crash_looping: BTreeMap<String, bool>,
+    /// Per kind and container, how many so far (a handful of entries: searched in order).
+    counts: Vec<(&'static str, Option<String>, u32)>,
+    /// The containers whose status last said CrashLoopBackOff.
+    crash_looping: Vec<String>,
 }
 
 impl Observer {
+    /// An observer that has seen nothing.
+    #[must_use]
+    pub fn new() -> Observer {
+        Observer::default()
+    }
+
+    /// What it saw, numbered, in the order it happened.
+    #[must_use]
+    pub fn into_occurrences(self) -> Vec<Occurrence> {
+        self.out
+    }
+
     fn push(&mut self, kind: &'static str, container: Option<&str>, at: SimTime) {
         if self.out.len() >= MAX_OCCURRENCES {
             return;
         }
-        let container = container.map(str::to_owned);
-        let n = self.counts.entry((kind, container.clone())).or_insert(0);
-        *n += 1;
+        let i = match self
+            .counts
+            .iter()
+            .position(|(k, c, _)| *k == kind && c.as_deref() == container)
+        {
+            Some(i) => i,
+            None => {
+                self.counts.push((kind, container.map(str::to_owned), 0));
+                self.counts.len() - 1
+            }
+        };
+        let entry = &mut self.counts[i];
+        entry.2 += 1;
         self.out.push(Occurrence {
             kind,
-            container,
-            ordinal: *n,
+            container: entry.1.clone(),
+            ordinal: entry.2,
             at,
         });
     }
@@ -94,12 +118,16 @@ impl Sink for Observer {
             }
             EventKind::Status { container, status } => {
                 let now = status.state.reason() == Some("CrashLoopBackOff");
-                let was = self
-                    .crash_looping
-                    .insert(container.to_owned(), now)
-                    .unwrap_or(false);
-                if now && !was {
-                    self.push("CrashLoopBackOff", Some(container), e.t);
+                let was = self.crash_looping.iter().position(|c| c == container);
+                match (now, was) {
+                    (true, None) => {
+                        self.crash_looping.push(container.to_owned());
+                        self.push("CrashLoopBackOff", Some(container), e.t);
+                    }
+                    (false, Some(i)) => {
+                        self.crash_looping.swap_remove(i);
+                    }
+                    _ => {}
                 }
             }
             _ => {}
@@ -122,6 +150,43 @@ pub fn observe(scenario: &Scenario) -> Result<Vec<Occurrence>, RunFailure> {
         RunError::StepBudget { at } => RunFailure::Stuck(at),
     })?;
     Ok(sink.out)
+}
+
+/// A sink that hands every event to `inner` and, when there is one, to an [`Observer`] too:
+/// the printed run numbers its own kills, restarts and readiness changes for the timeline's
+/// summary as it is written, instead of being simulated again. Without an observer it is
+/// `inner` itself, fast-forward included; with one the run goes step by step (the summary is
+/// only made for runs short enough for that).
+pub struct Observed<'a, S> {
+    /// The sink the run is for.
+    pub inner: S,
+    /// The observer that sees the same events.
+    pub observer: Option<&'a mut Observer>,
+}
+
+impl<S: Sink> Sink for Observed<'_, S> {
+    type Error = S::Error;
+
+    fn event(&mut self, e: &Event<'_>) -> Result<Flow, S::Error> {
+        if let Some(o) = self.observer.as_deref_mut() {
+            let Ok(_) = o.event(e);
+        }
+        self.inner.event(e)
+    }
+
+    fn container_event(&mut self, e: &Event<'_>, container: usize) -> Result<Flow, S::Error> {
+        if let Some(o) = self.observer.as_deref_mut() {
+            let Ok(_) = o.event(e);
+        }
+        self.inner.container_event(e, container)
+    }
+
+    fn fast_forward(&mut self) -> Option<&mut dyn probesim_core::FastForward> {
+        match self.observer {
+            None => self.inner.fast_forward(),
+            Some(_) => None,
+        }
+    }
 }
 
 /// `scenario` under `timing`, observed ([`observe`]).
@@ -156,6 +221,8 @@ pub struct Row {
     pub earliest: Extreme,
     /// The latest instant (the first timing in order on a tie).
     pub latest: Extreme,
+    /// Its instant in the first timing, when it happens there.
+    pub first_at: Option<SimTime>,
 }
 
 /// The events of many timings of one scenario, matched by ordinal.
@@ -169,6 +236,8 @@ pub struct Spread {
     pub end: SimTime,
     /// Every event that happens in at least one timing, by earliest instant.
     pub rows: Vec<Row>,
+    /// [`Spread::tolerance`], worked out once.
+    tolerance: SimDuration,
 }
 
 impl Spread {
@@ -177,17 +246,31 @@ impl Spread {
     pub fn of(scenario: &Scenario, timings: &[Timing], runs: &[Vec<Occurrence>]) -> Spread {
         let several = scenario.pod.all_containers().count() > 1;
         let mut rows: Vec<Row> = Vec::new();
-        let mut index: BTreeMap<String, usize> = BTreeMap::new();
-        for (timing, run) in timings.iter().zip(runs) {
+        // Per kind and container (a handful, searched in order), the row of each ordinal:
+        // ordinals count from 1 in every run, so a row is found by position.
+        let mut groups: Vec<(&'static str, Option<&str>, Vec<usize>)> = Vec::new();
+        for (i, (timing, run)) in timings.iter().zip(runs).enumerate() {
+            let first_at = (i == 0).then_some(());
             for o in run {
-                let label = o.label(several);
+                let container = o.container.as_deref();
+                let g = match groups
+                    .iter()
+                    .position(|(k, c, _)| *k == o.kind && *c == container)
+                {
+                    Some(g) => g,
+                    None => {
+                        groups.push((o.kind, container, Vec::new()));
+                        groups.len() - 1
+                    }
+                };
+                let slot = o.ordinal.saturating_sub(1) as usize;
                 let here = Extreme {
                     at: o.at,
                     timing: *timing,
                 };
-                match index.get(&label) {
-                    Some(&i) => {
-                        let row = &mut rows[i];
+                match groups[g].2.get(slot).copied() {
+                    Some(r) => {
+                        let row = &mut rows[r];
                         row.count += 1;
                         if o.at < row.earliest.at {
                             row.earliest = here;
@@ -196,15 +279,21 @@ impl Spread {
                         if o.at > row.latest.at {
                             row.latest = here;
                         }
+                        if first_at.is_some() {
+                            row.first_at = Some(o.at);
+                        }
                     }
                     None => {
-                        index.insert(label.clone(), rows.len());
+                        // Ordinals come in order within a run, so the next one is the next slot.
+                        debug_assert_eq!(groups[g].2.len(), slot, "ordinals in order");
+                        groups[g].2.push(rows.len());
                         rows.push(Row {
-                            label,
+                            label: o.label(several),
                             occurrence: o.clone(),
                             count: 1,
                             earliest: here,
                             latest: here,
+                            first_at: first_at.map(|()| o.at),
                         });
                     }
                 }
@@ -217,12 +306,20 @@ impl Spread {
                 &b.label,
             ))
         });
-        Spread {
+        let mut spread = Spread {
             timings: timings.to_vec(),
             period: longest_period(scenario),
             end: horizon(scenario).unwrap_or(SimTime::ZERO),
             rows,
-        }
+            tolerance: SimDuration::ZERO,
+        };
+        spread.tolerance = spread
+            .latency_ranges()
+            .iter()
+            .fold(spread.period.max(SimDuration::from_secs(1)), |t, r| {
+                t.saturating_add(r.width())
+            });
+        spread
     }
 
     /// The rows on which the timings disagree: an event that happens in some timings and not
@@ -286,8 +383,10 @@ impl Spread {
     /// `timing: exact`, docs/semantics.md#latency-ranges).
     #[must_use]
     pub fn latency_ranges(&self) -> Vec<LatencyRange> {
+        // Every drawn timing varies the same latencies; the timeline's summary puts the printed
+        // run, which varies none, first.
         self.timings
-            .first()
+            .last()
             .map(Timing::latency_ranges)
             .unwrap_or_default()
     }
@@ -333,11 +432,7 @@ impl Spread {
     /// longest probe period, at least 1 s (what the start phase moves an event by), plus the
     /// widths of the latency ranges the timings vary (what the latencies move it by).
     fn tolerance(&self) -> SimDuration {
-        self.latency_ranges()
-            .iter()
-            .fold(self.period.max(SimDuration::from_secs(1)), |t, r| {
-                t.saturating_add(r.width())
-            })
+        self.tolerance
     }
 
     /// Whether `r`'s latest instant is within [`Spread::tolerance`] of the end of the runs.
@@ -351,25 +446,30 @@ impl Spread {
             || r.latest.at.saturating_since(r.earliest.at) > self.tolerance()
     }
 
-    /// The short summary that ends the timeline for people: nothing when the timings agree;
-    /// otherwise a blank line, a heading, and a line for each of the first
-    /// [`SUMMARY_ROWS`] rows they disagree on (leaving out an event missing from some timings
-    /// only because it comes within a probe period of the end).
+    /// The short summary that ends the timeline for people, for a spread whose first timing is
+    /// the run printed above and whose second is one drawn timing (`run` without `--spread`,
+    /// docs/cli.md#--spread): nothing when the two agree; otherwise a blank line, a heading
+    /// that names the other timing and how to replay it, and a line for each of the first
+    /// [`SUMMARY_ROWS`] rows they disagree on (leaving out an event missing from one only
+    /// because it comes within a probe period of the end).
     ///
     /// # Errors
     /// The writer's.
     pub fn write_summary<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
+        let n = self.timings.len();
         // An event missing from some timings only because it comes close to the end of the
         // run says nothing about the pod: the summary leaves it to `--spread`.
         let rows: Vec<&Row> = self
             .disagreements()
             .into_iter()
-            .filter(|r| r.count == self.timings.len() || !self.near_end(r))
+            .filter(|r| r.count == n || !self.near_end(r))
             .collect();
+        let Some(other) = self.timings.get(1) else {
+            return Ok(());
+        };
         if rows.is_empty() {
             return Ok(());
         }
-        let n = self.timings.len();
         let varied = if self.latency_ranges().is_empty() {
             "kubelet jitter and start phase"
         } else {
@@ -377,32 +477,25 @@ impl Spread {
         };
         writeln!(
             w,
-            "\nOther timings disagree ({varied}, {n} timings; `--spread 20` lists every event over 20):"
+            "\nAnother timing disagrees with this run ({varied}: {}; `--spread 20` lists every event over 20):",
+            other.replay()
         )?;
         for r in rows.iter().take(SUMMARY_ROWS) {
-            let when = if r.earliest.at == r.latest.at {
-                format!("at {}", instant(r.earliest.at))
-            } else {
-                format!(
-                    "between {} ({}) and {} ({})",
-                    instant(r.earliest.at),
-                    r.earliest.timing.replay(),
-                    instant(r.latest.at),
-                    r.latest.timing.replay()
-                )
+            // Two timings: a row seen in both has its other instant at the extreme that is not
+            // this run's; a row seen once, where this run does not see it, is the other's.
+            let here = match r.first_at {
+                Some(at) => format!("at {} here", instant(at)),
+                None => "never here".to_owned(),
             };
-            let share = if r.count == n && n == 2 {
-                "in both timings".to_owned()
-            } else if r.count == n {
-                format!("in all {n} timings")
-            } else {
-                format!(
-                    "in {} of {n} timings, never in the other {}",
-                    r.count,
-                    n - r.count
-                )
+            let there = match r.first_at {
+                Some(_) if r.count < n => "never in the other timing".to_owned(),
+                Some(at) if at == r.earliest.at => {
+                    format!("at {} in the other timing", instant(r.latest.at))
+                }
+                _ => format!("at {} in the other timing", instant(r.earliest.at)),
             };
-            writeln!(w, "  {}: {when}, {share}", r.label)?;
+            let when = format!("{here}, {there}");
+            writeln!(w, "  {}: {when}", r.label)?;
             writeln!(w, "    why: {}", self.why(r))?;
         }
         if rows.len() > SUMMARY_ROWS {
@@ -643,5 +736,68 @@ mod spread_tests {
             json.starts_with("{\"scenario\": \"s\", \"timings\": 4, \"phaseRangeMs\": 10000, \"latencyRangesMs\": {\"start\": [50, 600], \"kill\": [5, 100], \"pullFirst\": [500, 3000], \"pullThen\": [200, 1000]}, \"events\": [\n  {\"event\": \"Ready→true 1\", \"kind\": \"Ready→true\", \"container\": null, \"ordinal\": 1, \"count\": 4, \"share\": 1,"),
             "{json}"
         );
+    }
+
+    /// A kill at 30 s in one run, none in the other; a restart in both, 20 s apart.
+    fn two_runs(kill_here: bool) -> (Vec<Occurrence>, Vec<Occurrence>) {
+        let o = |kind, ordinal, secs| Occurrence {
+            kind,
+            container: Some("web".to_owned()),
+            ordinal,
+            at: SimTime::from_secs(secs),
+        };
+        let with_kill = vec![o("kill", 1, 30), o("restart", 1, 31)];
+        let without = vec![o("restart", 1, 51)];
+        if kill_here {
+            (with_kill, without)
+        } else {
+            (without, with_kill)
+        }
+    }
+
+    #[test]
+    fn the_summary_compares_the_printed_run_with_the_other_timing() {
+        let s = Scenario::load_with(
+            GRACE_OVERRIDE,
+            "s.yaml",
+            &mut NoFiles,
+            &Overrides::default(),
+        )
+        .expect("loads");
+        let this = Timing::new(s.seed, s.phase);
+        let other = timings(&s, 1)[0];
+        for kill_here in [true, false] {
+            let (a, b) = two_runs(kill_here);
+            let spread = Spread::of(&s, &[this, other], &[a, b]);
+            let mut out = Vec::new();
+            spread.write_summary(&mut out).expect("writes");
+            let out = String::from_utf8(out).expect("utf-8");
+            assert!(
+                out.starts_with(&format!(
+                    "\nAnother timing disagrees with this run (kubelet jitter, start phase and runtime latencies: {}; ",
+                    other.replay()
+                )),
+                "{out}"
+            );
+            let (kill, restart) = if kill_here {
+                (
+                    "  kill 1: at 30s here, never in the other timing\n",
+                    "  restart 1: at 31s here, at 51s in the other timing\n",
+                )
+            } else {
+                (
+                    "  kill 1: never here, at 30s in the other timing\n",
+                    "  restart 1: at 51s here, at 31s in the other timing\n",
+                )
+            };
+            assert!(out.contains(kill), "{out}");
+            assert!(out.contains(restart), "{out}");
+        }
+        // Two runs that agree print nothing.
+        let (a, _) = two_runs(true);
+        let spread = Spread::of(&s, &[this, other], &[a.clone(), a]);
+        let mut out = Vec::new();
+        spread.write_summary(&mut out).expect("writes");
+        assert!(out.is_empty());
     }
 }
