@@ -166,7 +166,7 @@ fn run_as(args: &RunArgs, explain: bool) -> ExitStatus {
                     Spread::of(
                         &scenario,
                         &[this_timing(&scenario), timing],
-                        &[observer.into_occurrences(), occurrences],
+                        vec![observer.into_occurrences(), occurrences],
                     )
                 },
             );
@@ -227,7 +227,7 @@ fn spread_of(scenario: &Scenario, n: usize) -> Result<Spread, RunFailure> {
         probesim_report::spread::observe_timing(scenario, t)
     });
     let observed = runs.into_iter().collect::<Result<Vec<_>, _>>()?;
-    Ok(Spread::of(scenario, &timings, &observed))
+    Ok(Spread::of(scenario, &timings, observed))
 }
 
 /// `run --spread N`: the scenario under `n` timings, matched event by event.

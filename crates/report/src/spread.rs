@@ -10,6 +10,7 @@
 //! business (the command line uses every core); the result does not depend on it.
 
 use std::io::{self, Write};
+use std::sync::Arc;
 
 use probesim_core::{Event, EventKind, Flow, RunError, SimDuration, SimTime, Sink};
 use probesim_scenario::run::{horizon, RunFailure};
@@ -27,8 +28,9 @@ pub const MAX_OCCURRENCES: usize = 100_000;
 pub struct Occurrence {
     /// `kill`, `restart`, `Ready→true`, `Ready→false` or `CrashLoopBackOff`.
     pub kind: &'static str,
-    /// The container, `None` for the pod's Ready condition.
-    pub container: Option<String>,
+    /// The container, `None` for the pod's Ready condition (shared by every occurrence of its
+    /// container: a run numbers thousands).
+    pub container: Option<Arc<str>>,
     /// 1 for the first of its kind (of its container).
     pub ordinal: u32,
     /// When it happened.
@@ -39,10 +41,27 @@ impl Occurrence {
     /// `restart 7`, or `restart 7 of web` when the pod has several containers.
     #[must_use]
     pub fn label(&self, several: bool) -> String {
-        match (&self.container, several) {
-            (Some(c), true) => format!("{} {} of {c}", self.kind, self.ordinal),
-            _ => format!("{} {}", self.kind, self.ordinal),
+        // Written piece by piece: the timeline's summary labels every event of two runs.
+        let mut label = String::with_capacity(32);
+        label.push_str(self.kind);
+        label.push(' ');
+        let mut digits = [0u8; 10];
+        let mut n = self.ordinal;
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
         }
+        label.extend(digits[i..].iter().map(|&d| char::from(d)));
+        if let (Some(c), true) = (&self.container, several) {
+            label.push_str(" of ");
+            label.push_str(c);
+        }
+        label
     }
 }
 
@@ -52,7 +71,7 @@ impl Occurrence {
 pub struct Observer {
     out: Vec<Occurrence>,
     /// Per kind and container, how many so far (a handful of entries: searched in order).
-    counts: Vec<(&'static str, Option<String>, u32)>,
+    counts: Vec<(&'static str, Option<Arc<str>>, u32)>,
     /// The containers whose status last said CrashLoopBackOff.
     crash_looping: Vec<String>,
 }
@@ -81,7 +100,7 @@ impl Observer {
         {
             Some(i) => i,
             None => {
-                self.counts.push((kind, container.map(str::to_owned), 0));
+                self.counts.push((kind, container.map(Arc::from), 0));
                 self.counts.len() - 1
             }
         };
@@ -225,6 +244,10 @@ pub struct Row {
     pub first_at: Option<SimTime>,
 }
 
+/// The rows of one kind of event of one container (or of the pod), by ordinal, while
+/// [`Spread::of`] matches runs.
+type Group = (&'static str, Option<Arc<str>>, Vec<usize>);
+
 /// The events of many timings of one scenario, matched by ordinal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spread {
@@ -243,23 +266,23 @@ pub struct Spread {
 impl Spread {
     /// Gathers `runs` (one per timing of `timings`, in the same order).
     #[must_use]
-    pub fn of(scenario: &Scenario, timings: &[Timing], runs: &[Vec<Occurrence>]) -> Spread {
+    pub fn of(scenario: &Scenario, timings: &[Timing], runs: Vec<Vec<Occurrence>>) -> Spread {
         let several = scenario.pod.all_containers().count() > 1;
         let mut rows: Vec<Row> = Vec::new();
         // Per kind and container (a handful, searched in order), the row of each ordinal:
         // ordinals count from 1 in every run, so a row is found by position.
-        let mut groups: Vec<(&'static str, Option<&str>, Vec<usize>)> = Vec::new();
+        let mut groups: Vec<Group> = Vec::new();
         for (i, (timing, run)) in timings.iter().zip(runs).enumerate() {
             let first_at = (i == 0).then_some(());
             for o in run {
                 let container = o.container.as_deref();
                 let g = match groups
                     .iter()
-                    .position(|(k, c, _)| *k == o.kind && *c == container)
+                    .position(|(k, c, _)| *k == o.kind && c.as_deref() == container)
                 {
                     Some(g) => g,
                     None => {
-                        groups.push((o.kind, container, Vec::new()));
+                        groups.push((o.kind, o.container.clone(), Vec::new()));
                         groups.len() - 1
                     }
                 };
@@ -287,13 +310,14 @@ impl Spread {
                         // Ordinals come in order within a run, so the next one is the next slot.
                         debug_assert_eq!(groups[g].2.len(), slot, "ordinals in order");
                         groups[g].2.push(rows.len());
+                        let at = o.at;
                         rows.push(Row {
                             label: o.label(several),
-                            occurrence: o.clone(),
+                            occurrence: o,
                             count: 1,
                             earliest: here,
                             latest: here,
-                            first_at: first_at.map(|()| o.at),
+                            first_at: first_at.map(|()| at),
                         });
                     }
                 }
@@ -625,7 +649,7 @@ mod spread_tests {
             .iter()
             .map(|t| observe_timing(&s, *t).expect("runs"))
             .collect();
-        Spread::of(&s, &ts, &runs)
+        Spread::of(&s, &ts, runs)
     }
 
     const GRACE_OVERRIDE: &str =
@@ -742,7 +766,7 @@ mod spread_tests {
     fn two_runs(kill_here: bool) -> (Vec<Occurrence>, Vec<Occurrence>) {
         let o = |kind, ordinal, secs| Occurrence {
             kind,
-            container: Some("web".to_owned()),
+            container: Some(Arc::from("web")),
             ordinal,
             at: SimTime::from_secs(secs),
         };
@@ -768,7 +792,7 @@ mod spread_tests {
         let other = timings(&s, 1)[0];
         for kill_here in [true, false] {
             let (a, b) = two_runs(kill_here);
-            let spread = Spread::of(&s, &[this, other], &[a, b]);
+            let spread = Spread::of(&s, &[this, other], vec![a, b]);
             let mut out = Vec::new();
             spread.write_summary(&mut out).expect("writes");
             let out = String::from_utf8(out).expect("utf-8");
@@ -795,9 +819,23 @@ mod spread_tests {
         }
         // Two runs that agree print nothing.
         let (a, _) = two_runs(true);
-        let spread = Spread::of(&s, &[this, other], &[a.clone(), a]);
+        let spread = Spread::of(&s, &[this, other], vec![a.clone(), a]);
         let mut out = Vec::new();
         spread.write_summary(&mut out).expect("writes");
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn labels_name_the_kind_the_ordinal_and_with_several_containers_the_container() {
+        let o = |ordinal| Occurrence {
+            kind: "restart",
+            container: Some(Arc::from("web")),
+            ordinal,
+            at: SimTime::ZERO,
+        };
+        assert_eq!(o(7).label(false), "restart 7");
+        assert_eq!(o(10).label(true), "restart 10 of web");
+        assert_eq!(o(4_294_967_295).label(false), "restart 4294967295");
+        assert_eq!(o(0).label(false), "restart 0");
     }
 }
