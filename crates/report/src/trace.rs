@@ -7,6 +7,10 @@
 //! Nothing is re-simulated: every view built on a [`Trace`] is a function of the stream.
 
 use std::collections::BTreeMap;
+
+pub mod compact;
+
+pub use compact::Expand;
 use std::convert::Infallible;
 
 use probesim_core::{
@@ -122,6 +126,17 @@ pub enum What {
     Deleted,
     /// The kubelet restarted.
     KubeletRestart,
+    /// `times` more repetitions of the `len` items just before, each `cycle` after the one
+    /// before it, left out while recording ([`compact`]); at the time the first would begin.
+    /// [`Trace::expand`] reads them back.
+    Gap {
+        /// How many repetitions are left out.
+        times: u64,
+        /// How many items one repetition holds (the items just before the gap).
+        len: u32,
+        /// The length of one repetition.
+        cycle: SimDuration,
+    },
 }
 
 impl What {
@@ -141,7 +156,8 @@ impl What {
             | What::Phase { .. }
             | What::Delete { .. }
             | What::Deleted
-            | What::KubeletRestart => None,
+            | What::KubeletRestart
+            | What::Gap { .. } => None,
         }
     }
 
@@ -281,6 +297,7 @@ pub enum ResultCause {
 #[derive(Debug)]
 pub struct TraceSink {
     trace: Trace,
+    compactor: compact::Compactor,
     interned: BTreeMap<String, usize>,
     buf: String,
 }
@@ -296,6 +313,7 @@ impl TraceSink {
                 init: (0..n).map(|i| pod.is_init(i)).collect(),
                 ..Trace::default()
             },
+            compactor: compact::Compactor::default(),
             interned: BTreeMap::new(),
             buf: String::new(),
         }
@@ -305,6 +323,7 @@ impl TraceSink {
     #[must_use]
     pub fn finish(mut self, end: SimTime) -> Trace {
         self.trace.end = end;
+        compact::tidy(&mut self.trace.items);
         self.trace
     }
 
@@ -410,6 +429,7 @@ impl Sink for TraceSink {
             _ => return Ok(Flow::Continue),
         };
         self.trace.items.push(Item { t: event.t, what });
+        self.compactor.pushed(&mut self.trace.items);
         Ok(Flow::Continue)
     }
 }
@@ -480,16 +500,14 @@ const MIN_REPEATS: usize = 3;
 /// and one [`Part::Repeated`]. The spans cover the run from 0 to its end without gaps.
 #[must_use]
 pub fn fold(trace: &Trace) -> Vec<Part> {
-    let items = &trace.items;
+    // The run as recorded: a gap's repetitions are segments like the others.
+    let items = compact::Virtual::new(&trace.items);
     // Segment boundaries: the index and time of every Start, plus the run's ends.
     let mut cuts: Vec<(usize, SimTime)> = vec![(0, SimTime::ZERO)];
-    for (i, item) in items.iter().enumerate() {
+    for i in 0..items.len() {
+        let item = items.get(i);
         // A new instance, or the pod becoming Ready (a pod that never restarts still cycles).
-        let cut = matches!(
-            item.what,
-            What::Start { .. } | What::PodReady { ready: true }
-        );
-        if cut && item.t > cuts[cuts.len() - 1].1 {
+        if compact::is_cut(&item.what) && item.t > cuts[cuts.len() - 1].1 {
             cuts.push((i, item.t));
         }
     }
@@ -502,7 +520,8 @@ pub fn fold(trace: &Trace) -> Vec<Part> {
         let (b1, bt1) = cuts[b + 1];
         at1.saturating_since(at0) == bt1.saturating_since(bt0)
             && a1 - a0 == b1 - b0
-            && items[a0..a1].iter().zip(&items[b0..b1]).all(|(x, y)| {
+            && (0..a1 - a0).all(|j| {
+                let (x, y) = (items.get(a0 + j), items.get(b0 + j));
                 x.t.saturating_since(at0) == y.t.saturating_since(bt0)
                     && x.what.shape() == y.what.shape()
             })
@@ -528,36 +547,41 @@ pub fn fold(trace: &Trace) -> Vec<Part> {
             continue;
         };
         // Show everything up to and including the first block, fold the rest.
-        push_shown(&mut spans, &cuts, shown_from, i + k);
+        push_shown(&mut spans, &items, &cuts, shown_from, i + k);
         let (from, t0) = cuts[i + k];
         let (to, t1) = cuts[i + r * k];
         let (_, c0) = cuts[i];
         spans.push(Part::Repeated {
-            from,
-            to,
+            from: items.physical(from),
+            to: items.physical(to),
             t0,
             t1,
             times: (r - 1) as u64,
             cycle: t0.saturating_since(c0),
-            instances: items[cuts[i].0..from]
-                .iter()
-                .filter(|x| matches!(x.what, What::Start { .. }))
+            instances: (cuts[i].0..from)
+                .filter(|&x| matches!(items.get(x).what, What::Start { .. }))
                 .count(),
         });
         i += r * k;
         shown_from = i;
     }
-    push_shown(&mut spans, &cuts, shown_from, segments);
+    push_shown(&mut spans, &items, &cuts, shown_from, segments);
     spans
 }
 
-fn push_shown(spans: &mut Vec<Part>, cuts: &[(usize, SimTime)], a: usize, b: usize) {
+fn push_shown(
+    spans: &mut Vec<Part>,
+    items: &compact::Virtual<'_>,
+    cuts: &[(usize, SimTime)],
+    a: usize,
+    b: usize,
+) {
     if a >= b {
         return;
     }
     spans.push(Part::Shown {
-        from: cuts[a].0,
-        to: cuts[b].0,
+        from: items.physical(cuts[a].0),
+        to: items.physical(cuts[b].0),
         t0: cuts[a].1,
         t1: cuts[b].1,
     });

@@ -107,7 +107,7 @@ pub(super) fn summary(trace: &Trace, c: usize) -> Summary {
     let mut c_ready = false;
     let mut stopping = false;
     let mut verdict = None;
-    for item in &trace.items {
+    for (_, item) in trace.replay() {
         match item.what {
             What::Start {
                 c: sc,
@@ -188,7 +188,7 @@ fn streaks(trace: &Trace, c: usize, threshold: impl Fn(ProbeKind) -> u32) -> Vec
     let mut started = SimTime::ZERO;
     let mut healthy = [false; 3];
     let mut open: [Option<Streak>; 3] = [None; 3];
-    for item in &trace.items {
+    for (_, item) in trace.replay() {
         match item.what {
             What::Start { c: sc, .. } if sc == c => {
                 started = item.t;
@@ -539,7 +539,7 @@ impl Bench<'_> {
         let mut run = 0u32;
         let mut longest = 0u32;
         let mut last = None;
-        for item in &self.trace.items {
+        for (_, item) in self.trace.replay() {
             if let What::Probe {
                 c: pc,
                 probe: ProbeKind::Readiness,

@@ -61,7 +61,7 @@ pub(super) fn bars(trace: &Trace, c: usize) -> Vec<Bar> {
             }
         }
     };
-    for item in &trace.items {
+    for (_, item) in trace.replay() {
         if item.what.container() != Some(c) {
             continue;
         }

@@ -387,12 +387,11 @@ pub(crate) fn svg_marked(
         open_lane(w, &l)?;
         let mut ticks: Option<Dense> = None;
         let events = trace
-            .items
-            .iter()
-            .filter(|i| matches!(i.what, What::Event { .. }))
+            .replay()
+            .filter(|(_, i)| matches!(i.what, What::Event { .. }))
             .count();
         let crowded = events as f64 > scale.right() - LABEL_W;
-        for item in &trace.items {
+        for (_, item) in trace.replay() {
             let What::Event {
                 c,
                 event_type,
@@ -468,9 +467,9 @@ pub(crate) fn svg_marked(
         else {
             continue;
         };
-        let restarts = trace.items[from..to]
-            .iter()
-            .filter(|i| matches!(i.what, What::Start { .. }))
+        let restarts = trace
+            .expand(from, to)
+            .filter(|(_, i)| matches!(i.what, What::Start { .. }))
             .count();
         let title = format!(
             "repeated: {times} more cycles of {}{}, t={} to t={}; {restarts} restarts in all, drawn once before this column",
@@ -604,7 +603,7 @@ fn draw_bar(w: &mut impl fmt::Write, scale: &Scale, l: &Lane, bar: &Bar) -> fmt:
 fn ready_spans(trace: &Trace, c: Option<usize>) -> Vec<(SimTime, SimTime)> {
     let mut out = Vec::new();
     let mut since = None;
-    for item in &trace.items {
+    for (_, item) in trace.replay() {
         let ready = match (item.what, c) {
             (What::Ready { c: rc, ready }, Some(c)) if rc == c => ready,
             (What::PodReady { ready }, None) => ready,
@@ -642,8 +641,7 @@ fn probe_lane(
     let mut hold: Option<SimTime> = None;
     // Runs closer together than a pixel, with the same outcome, are drawn as one mark.
     let mut dense: Option<Dense> = None;
-    let items = &trace.items;
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in trace.replay() {
         match item.what {
             What::Start { c: sc, .. } if sc == c => {
                 if let Some(h) = hold.take() {
