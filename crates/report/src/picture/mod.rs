@@ -340,9 +340,12 @@ pub(crate) fn svg_marked(
         let name = &trace.names[c];
         if let Some(l) = lane_of(&format!("{name}/container")) {
             open_lane(w, &l)?;
-            for bar in bars(trace, c) {
-                draw_bar(w, &scale, &l, &bar)?;
-            }
+            bars(
+                trace,
+                c,
+                |a, b| scale.x(b) - scale.x(a) >= 0.05,
+                |bar| draw_bar(w, &scale, &l, bar),
+            )?;
             writeln!(w, "</g>")?;
         }
         if let Some(l) = lane_of(&format!("{name}/ready")) {

@@ -3,7 +3,7 @@
 //! A crash loop at the back-off cap repeats the same cycle for as long as the run goes on: a
 //! year of kubia is 121,296 restarts of 27 facts each. [`Compactor`] watches the segments
 //! [`fold`](super::fold) cuts the run into (at every container start and every time the pod
-//! becomes Ready), and once the same block of 1 to [`MAX_BLOCK`] segments has repeated
+//! becomes Ready), and once the same block of 1 to 16 segments has repeated
 //! [`KEEP`] times in a row, it stops keeping further repetitions: it keeps the block before
 //! (the template), a [`What::Gap`] that counts the repetitions left out, and the latest
 //! repetition (so that what follows the repeats is preceded by its real last cycle). Detection
@@ -15,7 +15,12 @@
 
 use probesim_core::{SimDuration, SimTime};
 
-use super::{Item, Trace, What, MAX_BLOCK};
+use super::{Item, Trace, What};
+
+/// The longest block of segments looked for: longer than [`super::fold`]'s, because a run
+/// read back whole needs no fold of its own (a fix measured by a run changed may repeat every
+/// five or more restarts).
+const MAX_BLOCK: usize = 16;
 
 /// How many repetitions of a block are kept before further ones are counted instead.
 pub const KEEP: u64 = 64;
@@ -28,6 +33,9 @@ struct Seg {
     t0: SimTime,
     t1: SimTime,
 }
+
+/// The most facts a segment holds before a probe run cuts it.
+const LONG: usize = 64;
 
 /// Folding repetitions while they are recorded (see the module).
 #[derive(Debug, Default)]
@@ -76,7 +84,12 @@ impl Compactor {
     pub(super) fn pushed(&mut self, items: &mut Vec<Item>) {
         let p = items.len() - 1;
         let item = items[p];
-        if !is_cut(&item.what) || item.t <= self.open.1 {
+        // Where the fold cuts, or in a run without restarts (a fix that works: nothing but
+        // probe runs) at a probe run once the segment holds [`LONG`] facts. Where the cuts
+        // fall changes nothing read back: a gap stands for exactly what it left out.
+        let cut = is_cut(&item.what)
+            || (matches!(item.what, What::Probe { .. }) && p - self.open.0 >= LONG);
+        if !cut || item.t <= self.open.1 {
             return;
         }
         let seg = Seg {
