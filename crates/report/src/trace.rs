@@ -766,4 +766,59 @@ mod tests {
         let t = trace_of(&[0, 20, 50, 90, 140], 200);
         assert_eq!(fold(&t), unfolded(&t));
     }
+
+    /// kubia's crash loop traced for `hours`.
+    fn kubia(hours: u64) -> crate::render::TracedRun {
+        let text = include_str!("../../../scenarios/kubia-unhealthy.yaml")
+            .replace("duration: 30m", &format!("duration: {hours}h"));
+        let scenario =
+            probesim_scenario::scenario::Scenario::from_str(&text, "k.yaml").expect("valid");
+        crate::render::trace_run(&scenario).expect("runs")
+    }
+
+    #[test]
+    fn a_crash_loops_trace_keeps_a_bounded_number_of_facts_however_long_it_runs() {
+        // R30: at the back-off cap every restart cycle is the same; the trace keeps the cycles
+        // before the repeats, [`compact::KEEP`] repetitions, a counted gap and the last one.
+        let month = kubia(720);
+        let quarter = kubia(2160);
+        // The same but for where the horizon cuts the last cycle (27 facts each).
+        assert!(month.trace.retained().abs_diff(quarter.trace.retained()) < 60);
+        assert!(
+            quarter.trace.retained() < 5_000,
+            "{}",
+            quarter.trace.retained()
+        );
+        assert!(quarter.trace.recorded() > 2 * month.trace.recorded());
+        // Read back whole: every fact, the restart counts one by one up to the status's.
+        let replayed: Vec<Item> = quarter.trace.replay().map(|(_, i)| i).collect();
+        assert_eq!(replayed.len() as u64, quarter.trace.recorded());
+        assert!(replayed.windows(2).all(|w| w[0].t <= w[1].t));
+        let counts: Vec<u32> = replayed
+            .iter()
+            .filter_map(|i| match i.what {
+                What::Start { restart_count, .. } => Some(restart_count),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            counts.windows(2).all(|w| w[1] == w[0] + 1),
+            "restart counts"
+        );
+        assert_eq!(
+            counts.last().copied(),
+            Some(quarter.status.containers[0].restart_count)
+        );
+        // The fold finds the repeats through the gap: one folded column for the loop at the
+        // back-off cap (14,950 cycles of two restarts), after the climb to the cap.
+        let parts = fold(&quarter.trace);
+        let folded: Vec<u64> = parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Repeated { times, .. } => Some(*times),
+                Part::Shown { .. } => None,
+            })
+            .collect();
+        assert!(folded.last().is_some_and(|&n| n > 10_000), "{parts:?}");
+    }
 }
