@@ -503,21 +503,13 @@ pub fn fold(trace: &Trace) -> Vec<Part> {
     // The run as recorded: a gap's repetitions are segments like the others.
     let items = compact::Virtual::new(&trace.items);
     // Segment boundaries: the index and time of every Start, plus the run's ends.
-    let mut cuts: Vec<(usize, SimTime)> = vec![(0, SimTime::ZERO)];
-    for i in 0..items.len() {
-        let item = items.get(i);
-        // A new instance, or the pod becoming Ready (a pod that never restarts still cycles).
-        if compact::is_cut(&item.what) && item.t > cuts[cuts.len() - 1].1 {
-            cuts.push((i, item.t));
-        }
-    }
-    cuts.push((items.len(), trace.end.max(cuts[cuts.len() - 1].1)));
+    let cuts = compact::Cuts::new(&items, trace.end);
     let segments = cuts.len() - 1;
     let same = |a: usize, b: usize| -> bool {
-        let (a0, at0) = cuts[a];
-        let (a1, at1) = cuts[a + 1];
-        let (b0, bt0) = cuts[b];
-        let (b1, bt1) = cuts[b + 1];
+        let (a0, at0) = cuts.get(a);
+        let (a1, at1) = cuts.get(a + 1);
+        let (b0, bt0) = cuts.get(b);
+        let (b1, bt1) = cuts.get(b + 1);
         at1.saturating_since(at0) == bt1.saturating_since(bt0)
             && a1 - a0 == b1 - b0
             && (0..a1 - a0).all(|j| {
@@ -548,9 +540,9 @@ pub fn fold(trace: &Trace) -> Vec<Part> {
         };
         // Show everything up to and including the first block, fold the rest.
         push_shown(&mut spans, &items, &cuts, shown_from, i + k);
-        let (from, t0) = cuts[i + k];
-        let (to, t1) = cuts[i + r * k];
-        let (_, c0) = cuts[i];
+        let (from, t0) = cuts.get(i + k);
+        let (to, t1) = cuts.get(i + r * k);
+        let (c, c0) = cuts.get(i);
         spans.push(Part::Repeated {
             from: items.physical(from),
             to: items.physical(to),
@@ -558,7 +550,7 @@ pub fn fold(trace: &Trace) -> Vec<Part> {
             t1,
             times: (r - 1) as u64,
             cycle: t0.saturating_since(c0),
-            instances: (cuts[i].0..from)
+            instances: (c..from)
                 .filter(|&x| matches!(items.get(x).what, What::Start { .. }))
                 .count(),
         });
@@ -572,7 +564,7 @@ pub fn fold(trace: &Trace) -> Vec<Part> {
 fn push_shown(
     spans: &mut Vec<Part>,
     items: &compact::Virtual<'_>,
-    cuts: &[(usize, SimTime)],
+    cuts: &compact::Cuts,
     a: usize,
     b: usize,
 ) {
@@ -580,10 +572,10 @@ fn push_shown(
         return;
     }
     spans.push(Part::Shown {
-        from: items.physical(cuts[a].0),
-        to: items.physical(cuts[b].0),
-        t0: cuts[a].1,
-        t1: cuts[b].1,
+        from: items.physical(cuts.get(a).0),
+        to: items.physical(cuts.get(b).0),
+        t0: cuts.get(a).1,
+        t1: cuts.get(b).1,
     });
 }
 

@@ -394,3 +394,122 @@ impl<'a> Virtual<'a> {
         }
     }
 }
+
+/// A gap's cuts: the first left-out repetition's, moved on for the others.
+#[derive(Debug)]
+struct CutRun {
+    /// The number of its first cut.
+    first: usize,
+    /// Where the first repetition's cuts are in [`Cuts::list`].
+    at: usize,
+    /// Cuts per repetition.
+    per: usize,
+    /// Repetitions.
+    reps: usize,
+    /// Items per repetition.
+    items: usize,
+    /// The length of a repetition.
+    cycle: SimDuration,
+    /// How many cuts the runs before this one stand for without a place in the list.
+    hidden: usize,
+}
+
+/// The segment boundaries of the run as recorded ([`super::fold`]'s cuts: the virtual index
+/// and time of every cut, and the run's ends), bounded as the trace is: a gap's repetitions
+/// are cut where its first one is, moved on by the cycle.
+#[derive(Debug)]
+pub(super) struct Cuts {
+    list: Vec<(usize, SimTime)>,
+    runs: Vec<CutRun>,
+    len: usize,
+}
+
+impl Cuts {
+    pub(super) fn new(v: &Virtual<'_>, end: SimTime) -> Cuts {
+        let mut list = vec![(0, SimTime::ZERO)];
+        let mut runs: Vec<CutRun> = Vec::new();
+        let mut n = 1;
+        let mut last = SimTime::ZERO;
+        let mut hidden = 0;
+        let scan = |from: usize,
+                        to: usize,
+                        list: &mut Vec<(usize, SimTime)>,
+                        n: &mut usize,
+                        last: &mut SimTime| {
+            for i in from..to {
+                let item = v.get(i);
+                // A new instance, or the pod becoming Ready (a pod that never restarts still
+                // cycles).
+                if is_cut(&item.what) && item.t > *last {
+                    list.push((i, item.t));
+                    *n += 1;
+                    *last = item.t;
+                }
+            }
+        };
+        let mut i = 0;
+        for &(_, v0, count, len, cycle) in &v.gaps {
+            scan(i, v0, &mut list, &mut n, &mut last);
+            if len == 0 || count == 0 {
+                i = v0 + count;
+                continue;
+            }
+            let (first, at) = (n, list.len());
+            scan(v0, v0 + len, &mut list, &mut n, &mut last);
+            let per = n - first;
+            let reps = count / len;
+            if per > 0 && reps > 1 {
+                let more = reps - 1;
+                runs.push(CutRun {
+                    first,
+                    at,
+                    per,
+                    reps,
+                    items: len,
+                    cycle,
+                    hidden,
+                });
+                hidden += per * more;
+                n += per * more;
+                last = shift(last, cycle, more);
+            }
+            i = v0 + count;
+        }
+        scan(i, v.len(), &mut list, &mut n, &mut last);
+        list.push((v.len(), end.max(last)));
+        Cuts {
+            list,
+            runs,
+            len: n + 1,
+        }
+    }
+
+    /// How many cuts (the ends included).
+    pub(super) const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Cut `j`: its virtual index and time.
+    pub(super) fn get(&self, j: usize) -> (usize, SimTime) {
+        let Some(r) = self.runs.partition_point(|r| r.first <= j).checked_sub(1) else {
+            return self.list[j];
+        };
+        let r = &self.runs[r];
+        let k = j - r.first;
+        if k < r.per * r.reps {
+            let (m, o) = (k / r.per, k % r.per);
+            let (i, t) = self.list[r.at + o];
+            (i + m * r.items, shift(t, r.cycle, m))
+        } else {
+            self.list[j - r.hidden - r.per * (r.reps - 1)]
+        }
+    }
+}
+
+/// `t` moved on by `m` cycles.
+fn shift(t: SimTime, cycle: SimDuration, m: usize) -> SimTime {
+    SimTime::from_millis(
+        t.as_millis()
+            .saturating_add(cycle.as_millis().saturating_mul(m as u64)),
+    )
+}
