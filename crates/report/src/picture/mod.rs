@@ -350,7 +350,7 @@ pub(crate) fn svg_marked(
         }
         if let Some(l) = lane_of(&format!("{name}/ready")) {
             open_lane(w, &l)?;
-            for (a, b) in ready_spans(trace, Some(c)) {
+            ready_spans(trace, Some(c), |a, b| {
                 band(
                     w,
                     &scale,
@@ -358,9 +358,9 @@ pub(crate) fn svg_marked(
                     a,
                     b,
                     "rdy",
-                    &format!("{name} ready from t={} to t={}", At(a), At(b)),
-                )?;
-            }
+                    format_args!("{name} ready from t={} to t={}", At(a), At(b)),
+                )
+            })?;
             writeln!(w, "</g>")?;
         }
         for kind in Trace::probes(pod, c) {
@@ -373,7 +373,7 @@ pub(crate) fn svg_marked(
     }
     if let Some(l) = lane_of("pod/ready") {
         open_lane(w, &l)?;
-        for (a, b) in ready_spans(trace, None) {
+        ready_spans(trace, None, |a, b| {
             band(
                 w,
                 &scale,
@@ -381,9 +381,9 @@ pub(crate) fn svg_marked(
                 a,
                 b,
                 "rdy",
-                &format!("pod Ready from t={} to t={}", At(a), At(b)),
-            )?;
-        }
+                format_args!("pod Ready from t={} to t={}", At(a), At(b)),
+            )
+        })?;
         writeln!(w, "</g>")?;
     }
     if let Some(l) = lane_of("events") {
@@ -574,10 +574,11 @@ fn band(
     a: SimTime,
     b: SimTime,
     class: &str,
-    title: &str,
+    title: impl fmt::Display,
 ) -> fmt::Result {
     let (x0, x1) = (scale.x(a), scale.x(b));
     if x1 - x0 < 0.05 {
+        // Too thin to draw (inside a fold): its title is never written.
         return Ok(());
     }
     writeln!(
@@ -587,7 +588,7 @@ fn band(
         N(l.y),
         N(x1 - x0),
         N(l.h),
-        Esc(title)
+        Esc(&title.to_string())
     )
 }
 
@@ -602,9 +603,13 @@ fn draw_bar(w: &mut impl fmt::Write, scale: &Scale, l: &Lane, bar: &Bar) -> fmt:
     band(w, scale, l, bar.from, bar.to, class, &bar.title)
 }
 
-/// Intervals during which a container (or, with `None`, the pod) is Ready.
-fn ready_spans(trace: &Trace, c: Option<usize>) -> Vec<(SimTime, SimTime)> {
-    let mut out = Vec::new();
+/// Hands `each` the intervals during which a container (or, with `None`, the pod) is Ready, in
+/// time order.
+fn ready_spans(
+    trace: &Trace,
+    c: Option<usize>,
+    mut each: impl FnMut(SimTime, SimTime) -> fmt::Result,
+) -> fmt::Result {
     let mut since = None;
     for (_, item) in trace.replay() {
         let ready = match (item.what, c) {
@@ -615,16 +620,16 @@ fn ready_spans(trace: &Trace, c: Option<usize>) -> Vec<(SimTime, SimTime)> {
         match (ready, since) {
             (true, None) => since = Some(item.t),
             (false, Some(s)) => {
-                out.push((s, item.t));
+                each(s, item.t)?;
                 since = None;
             }
             _ => {}
         }
     }
     if let Some(s) = since {
-        out.push((s, trace.end));
+        each(s, trace.end)?;
     }
-    out
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -659,7 +664,7 @@ fn probe_lane(
                         h,
                         item.t,
                         "hold",
-                        &format!(
+                        format_args!(
                             "{kind} worker on hold from t={} until a new container appears (P35)",
                             At(h)
                         ),
@@ -802,7 +807,7 @@ fn probe_lane(
             h,
             trace.end,
             "hold",
-            &format!(
+            format_args!(
                 "{kind} worker on hold from t={} until a new container appears (P35)",
                 At(h)
             ),

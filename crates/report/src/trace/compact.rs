@@ -432,10 +432,10 @@ impl Cuts {
         let mut last = SimTime::ZERO;
         let mut hidden = 0;
         let scan = |from: usize,
-                        to: usize,
-                        list: &mut Vec<(usize, SimTime)>,
-                        n: &mut usize,
-                        last: &mut SimTime| {
+                    to: usize,
+                    list: &mut Vec<(usize, SimTime)>,
+                    n: &mut usize,
+                    last: &mut SimTime| {
             for i in from..to {
                 let item = v.get(i);
                 // A new instance, or the pod becoming Ready (a pod that never restarts still
