@@ -32,6 +32,37 @@ struct Seg {
     to: usize,
     t0: SimTime,
     t1: SimTime,
+    /// What [`same`] compares, folded into a word ([`signature`]): unequal words, different
+    /// segments; equal ones are compared in full.
+    sig: u64,
+}
+
+/// A segment's length, its facts' offsets, kinds and containers, folded into one word once,
+/// when it closes: most comparisons end there.
+fn signature(items: &[Item], t0: SimTime, t1: SimTime) -> u64 {
+    let mut h = t1.saturating_since(t0).as_millis() ^ ((items.len() as u64) << 48);
+    for x in items {
+        let kind = match x.what {
+            What::Probe { .. } => 1,
+            What::Result { .. } => 2,
+            What::Kill { .. } => 3,
+            What::Exit { .. } => 4,
+            What::Start { .. } => 5,
+            What::BackOff { .. } => 6,
+            What::Ready { .. } => 7,
+            What::PodReady { .. } => 8,
+            What::Phase { .. } => 9,
+            What::Event { .. } => 10,
+            What::Delete { .. } => 11,
+            What::Deleted => 12,
+            What::KubeletRestart => 13,
+            What::Gap { .. } => 14,
+        };
+        let c = x.what.container().map_or(0, |c| c as u64 + 1);
+        let word = (x.t.saturating_since(t0).as_millis() << 12) ^ (c << 4) ^ kind;
+        h = (h ^ word).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
+    }
+    h
 }
 
 /// The most facts a segment holds before a probe run cuts it.
@@ -50,27 +81,66 @@ pub(super) struct Compactor {
     eliding: Option<Eliding>,
 }
 
+/// Leaving repetitions out: each new fact is checked against the template's fact at the same
+/// place as it comes (one comparison a fact, no search), `[.. template][gap][kept][current]`.
 #[derive(Debug)]
 struct Eliding {
-    /// The template's segments (the block before the gap).
-    template: Vec<Seg>,
-    /// Where the gap item is.
+    /// The template's first item and its length.
+    from: usize,
+    len: usize,
+    /// The template's start and the cycle's length, in milliseconds.
+    t0: u64,
+    cycle: u64,
+    /// Where the gap item is (the kept repetition follows it).
     gap: usize,
-    /// How many segments of the current repetition matched so far.
-    matched: usize,
+    /// The current repetition's start, in milliseconds, and how many of its facts came.
+    base: u64,
+    pos: usize,
+}
+
+impl Eliding {
+    /// Whether the fact just pushed continues the repeats (a whole repetition more is counted
+    /// in the gap when the next one begins on time, which proves its last segment as long as
+    /// the template's).
+    fn follow(&mut self, items: &mut Vec<Item>) -> bool {
+        let x = items[items.len() - 1];
+        let mut pos = self.pos;
+        let mut base = self.base;
+        if pos == self.len {
+            pos = 0;
+            base = base.saturating_add(self.cycle);
+        }
+        let e = items[self.from + pos];
+        let on_time = x.t.as_millis().checked_sub(base) == e.t.as_millis().checked_sub(self.t0);
+        if !on_time || !x.what.same_shape(&e.what) {
+            return false;
+        }
+        if self.pos == self.len {
+            // The current repetition is whole: it replaces the kept one, which the gap counts.
+            let kept = self.gap + 1;
+            items.drain(kept..kept + self.len);
+            if let What::Gap { times, .. } = &mut items[self.gap].what {
+                *times += 1;
+            }
+        }
+        self.pos = pos + 1;
+        self.base = base;
+        true
+    }
 }
 
 /// Whether two segments are the same cycle: the same length, the same facts at the same offsets
 /// (as [`What::shape`]s).
 fn same(items: &[Item], a: Seg, b: Seg) -> bool {
-    a.t1.saturating_since(a.t0) == b.t1.saturating_since(b.t0)
+    a.sig == b.sig
+        && a.t1.saturating_since(a.t0) == b.t1.saturating_since(b.t0)
         && a.to - a.from == b.to - b.from
         && items[a.from..a.to]
             .iter()
             .zip(&items[b.from..b.to])
             .all(|(x, y)| {
                 x.t.saturating_since(a.t0) == y.t.saturating_since(b.t0)
-                    && x.what.shape() == y.what.shape()
+                    && x.what.same_shape(&y.what)
             })
 }
 
@@ -82,6 +152,17 @@ pub(super) const fn is_cut(what: &What) -> bool {
 impl Compactor {
     /// Takes note of the item just pushed at the end of `items`.
     pub(super) fn pushed(&mut self, items: &mut Vec<Item>) {
+        if let Some(e) = &mut self.eliding {
+            if e.follow(items) {
+                return;
+            }
+            // The repeats are over: watch afresh from the current repetition on.
+            let start = e.gap + 1 + e.len;
+            self.open = (start, SimTime::from_millis(e.base));
+            self.eliding = None;
+            self.recent.clear();
+            self.run = [0; MAX_BLOCK + 1];
+        }
         let p = items.len() - 1;
         let item = items[p];
         // Where the fold cuts, or in a run without restarts (a fix that works: nothing but
@@ -97,42 +178,24 @@ impl Compactor {
             to: p,
             t0: self.open.1,
             t1: item.t,
+            sig: signature(&items[self.open.0..p], self.open.1, item.t),
         };
         self.open = (p, item.t);
-        if let Some(e) = &mut self.eliding {
-            let template = e.template[e.matched];
-            if !same(items, template, seg) {
-                // The repeats are over: start watching afresh.
-                self.eliding = None;
-                self.recent.clear();
-                self.run = [0; MAX_BLOCK + 1];
-                self.recent.push(seg);
-                return;
-            }
-            e.matched += 1;
-            if e.matched < e.template.len() {
-                return;
-            }
-            // A whole repetition more: the one kept before it is counted instead.
-            e.matched = 0;
-            let len = e.template.last().map_or(0, |s| s.to) - e.template[0].from;
-            let kept = e.gap + 1;
-            items.drain(kept..kept + len);
-            self.open.0 -= len;
-            if let What::Gap { times, .. } = &mut items[e.gap].what {
-                *times += 1;
-            }
-            return;
-        }
         self.recent.push(seg);
         if self.recent.len() > 2 * MAX_BLOCK {
             self.recent.remove(0);
         }
         let n = self.recent.len();
         let mut found = None;
+        // The shortest period the newest segment continues: when the run of that period `p`
+        // covers the segments `p`, `2p`, … back, the newest equals the one `k` back for every
+        // multiple `k` of `p`, without a comparison.
+        let mut period: Option<usize> = None;
         for k in 1..=MAX_BLOCK {
-            if n > k && same(items, self.recent[n - 1 - k], seg) {
+            let implied = period.is_some_and(|p| k % p == 0 && self.run[p] > (k - p) as u64);
+            if n > k && (implied || same(items, self.recent[n - 1 - k], seg)) {
                 self.run[k] += 1;
+                period.get_or_insert(k);
             } else {
                 self.run[k] = 0;
             }
@@ -146,11 +209,10 @@ impl Compactor {
         let Some(k) = found else {
             return;
         };
-        // [.. template][last block][cut]: a gap (none left out yet) goes before the last block.
-        let template: Vec<Seg> = self.recent[n - 2 * k..n - k].to_vec();
-        let last = self.recent[n - k];
-        let len = template[k - 1].to - template[0].from;
-        let cycle = last.t0.saturating_since(template[0].t0);
+        // [.. template][last block][cut]: a gap (none left out yet) goes before the last block,
+        // which is kept; the cut begins the current repetition.
+        let (template, last) = (self.recent[n - 2 * k], self.recent[n - k]);
+        let len = last.from - template.from;
         let at = last.from;
         items.insert(
             at,
@@ -159,17 +221,25 @@ impl Compactor {
                 what: What::Gap {
                     times: 0,
                     len: u32::try_from(len).unwrap_or(u32::MAX),
-                    cycle,
+                    cycle: last.t0.saturating_since(template.t0),
                 },
             },
         );
-        self.open.0 += 1;
-        self.eliding = Some(Eliding {
-            template,
+        let mut e = Eliding {
+            from: template.from,
+            len,
+            t0: template.t0.as_millis(),
+            cycle: last.t0.saturating_since(template.t0).as_millis(),
             gap: at,
-            matched: 0,
-        });
+            base: items[items.len() - 1].t.as_millis(),
+            pos: 0,
+        };
         self.recent.clear();
+        if e.follow(items) {
+            self.eliding = Some(e);
+        } else {
+            self.open = (items.len() - 1, items[items.len() - 1].t);
+        }
     }
 }
 
@@ -185,9 +255,19 @@ pub struct Expand<'a> {
     items: &'a [Item],
     i: usize,
     end: usize,
-    /// Inside a gap at `i`: the repetition (1-based), the position in it, and for each
-    /// template item what one repetition adds to its count.
-    gap: Option<(u64, usize, Vec<u32>)>,
+    /// Inside the gap at `i`: the repetition (1-based, 0 outside a gap).
+    rep: u64,
+    /// Repetitions the gap stands for.
+    times: u64,
+    /// The template's first item, its length and the position in it.
+    start: usize,
+    len: usize,
+    j: usize,
+    /// The repetition's length, and how far the current one is moved.
+    cycle: u64,
+    shift: u64,
+    /// For each template item, what one repetition adds to its count.
+    incs: Vec<u32>,
 }
 
 impl Trace {
@@ -198,7 +278,14 @@ impl Trace {
             items: &self.items,
             i: from,
             end: to.min(self.items.len()),
-            gap: None,
+            rep: 0,
+            times: 0,
+            start: 0,
+            len: 0,
+            j: 0,
+            cycle: 0,
+            shift: 0,
+            incs: Vec::new(),
         }
     }
 
@@ -230,90 +317,84 @@ impl Trace {
 
 /// What one repetition of `template` adds to each of its items' counts: restart counts grow by
 /// the container's starts in a cycle, Event counts by the Event's occurrences.
-fn increments(template: &[Item]) -> Vec<u32> {
-    template
-        .iter()
-        .map(|x| {
-            let n = match x.what {
-                What::Start { c, .. } => template
-                    .iter()
-                    .filter(|y| matches!(y.what, What::Start { c: yc, .. } if yc == c))
-                    .count(),
-                What::Event { .. } => template
-                    .iter()
-                    .filter(|y| y.what.shape() == x.what.shape())
-                    .count(),
-                _ => 0,
-            };
-            u32::try_from(n).unwrap_or(u32::MAX)
-        })
-        .collect()
+fn increments(template: &[Item], out: &mut Vec<u32>) {
+    out.clear();
+    out.extend(template.iter().map(|x| {
+        let n = match x.what {
+            What::Start { c, .. } => template
+                .iter()
+                .filter(|y| matches!(y.what, What::Start { c: yc, .. } if yc == c))
+                .count(),
+            What::Event { .. } => template
+                .iter()
+                .filter(|y| y.what.shape() == x.what.shape())
+                .count(),
+            _ => 0,
+        };
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }));
 }
 
-/// `x` moved on by `m` repetitions of `cycle`, its count by `m * inc`.
-fn moved(x: Item, m: u64, cycle: SimDuration, inc: u32) -> Item {
-    let by = u32::try_from(m.saturating_mul(u64::from(inc))).unwrap_or(u32::MAX);
-    let t = SimTime::from_millis(
-        x.t.as_millis()
-            .saturating_add(cycle.as_millis().saturating_mul(m)),
-    );
-    let what = match x.what {
-        What::Start { c, restart_count } => What::Start {
-            c,
-            restart_count: restart_count.saturating_add(by),
-        },
-        What::Event {
-            c,
-            event_type,
-            reason,
-            message,
-            count,
-            sent,
-        } => What::Event {
-            c,
-            event_type,
-            reason,
-            message,
-            count: count.saturating_add(by),
-            sent,
-        },
-        other => other,
-    };
-    Item { t, what }
+/// `x`'s count moved on by `by` (a restart count or an Event's count).
+#[inline]
+fn counted(x: &mut Item, by: u64) {
+    let by = u32::try_from(by).unwrap_or(u32::MAX);
+    match &mut x.what {
+        What::Start { restart_count, .. } => *restart_count = restart_count.saturating_add(by),
+        What::Event { count, .. } => *count = count.saturating_add(by),
+        _ => {}
+    }
+}
+
+/// `t` moved on by `by` milliseconds.
+#[inline]
+fn later(t: SimTime, by: u64) -> SimTime {
+    SimTime::from_millis(t.as_millis().saturating_add(by))
 }
 
 impl Iterator for Expand<'_> {
     type Item = (usize, Item);
 
+    #[inline]
     fn next(&mut self) -> Option<(usize, Item)> {
-        loop {
-            if self.i >= self.end {
-                return None;
-            }
-            let item = self.items[self.i];
+        if self.rep == 0 {
+            let item = *self.items.get(self.i).filter(|_| self.i < self.end)?;
             let What::Gap { times, len, cycle } = item.what else {
                 self.i += 1;
                 return Some((self.i - 1, item));
             };
             let len = len as usize;
-            let start = self.i.saturating_sub(len);
-            let (m, j, incs) = self
-                .gap
-                .get_or_insert_with(|| (1, 0, increments(&self.items[start..self.i])));
-            if *m > times || len == 0 {
-                self.gap = None;
+            if times == 0 || len == 0 || len > self.i {
                 self.i += 1;
-                continue;
+                return self.next();
             }
-            let src = start + *j;
-            let out = moved(self.items[src], *m, cycle, incs[*j]);
-            *j += 1;
-            if *j == len {
-                *j = 0;
-                *m += 1;
-            }
-            return Some((src, out));
+            self.rep = 1;
+            self.times = times;
+            self.start = self.i - len;
+            self.len = len;
+            self.j = 0;
+            self.cycle = cycle.as_millis();
+            self.shift = self.cycle;
+            increments(&self.items[self.start..self.i], &mut self.incs);
         }
+        let src = self.start + self.j;
+        let mut out = self.items[src];
+        out.t = later(out.t, self.shift);
+        let inc = self.incs[self.j];
+        if inc != 0 {
+            counted(&mut out, self.rep.saturating_mul(u64::from(inc)));
+        }
+        self.j += 1;
+        if self.j == self.len {
+            self.j = 0;
+            self.rep += 1;
+            self.shift = self.shift.saturating_add(self.cycle);
+            if self.rep > self.times {
+                self.rep = 0;
+                self.i += 1;
+            }
+        }
+        Some((src, out))
     }
 }
 
@@ -360,6 +441,7 @@ impl<'a> Virtual<'a> {
     }
 
     /// The item at virtual index `v`, its time and shape exact (its counts may not be).
+    #[inline]
     pub(super) fn get(&self, v: usize) -> Item {
         match self.gap_before(v) {
             None => self.items[v],
@@ -368,7 +450,9 @@ impl<'a> Virtual<'a> {
                 if v < v0 + n {
                     let k = v - v0;
                     let m = (k / len) as u64 + 1;
-                    moved(self.items[i - len + k % len], m, cycle, 0)
+                    let mut x = self.items[i - len + k % len];
+                    x.t = later(x.t, cycle.as_millis().saturating_mul(m));
+                    x
                 } else {
                     self.items[self.physical(v)]
                 }
