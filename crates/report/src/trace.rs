@@ -5,6 +5,8 @@
 //! probe runs, verdicts, kills, exits, starts, back-off refusals, readiness, the phase and the
 //! Events. Texts are interned: a month of identical `Unhealthy` events holds one message.
 //! Nothing is re-simulated: every view built on a [`Trace`] is a function of the stream.
+//! A periodic run is kept bounded while it is recorded: repetitions past the first few are a
+//! counted [`What::Gap`] ([`compact`]), and [`Trace::replay`] reads the run back whole.
 
 use std::collections::BTreeMap;
 
