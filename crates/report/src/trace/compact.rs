@@ -1,7 +1,7 @@
 //! Keeping a periodic run bounded while it is recorded, and reading it back whole.
 //!
 //! A crash loop at the back-off cap repeats the same cycle for as long as the run goes on: a
-//! year of kubia is 121,296 restarts of 27 facts each. [`Compactor`] watches the segments
+//! year of kubia is 121,296 restarts of 27 facts each. `Compactor` watches the segments
 //! [`fold`](super::fold) cuts the run into (at every container start and every time the pod
 //! becomes Ready), and once the same block of 1 to 16 segments has repeated
 //! [`KEEP`] times in a row, it stops keeping further repetitions: it keeps the block before
