@@ -7,7 +7,9 @@
 //! - reviewed goldens of the explanation of a few curated scenarios (`tests/views/*.txt`) and of
 //!   two pictures (`tests/views/*.svg`);
 //! - the picture in docs/views.md is what the tool draws today (`docs/kubia-timeline.svg`);
-//! - the 30-day kubia report stays under 2 MB and marks its folded cycles.
+//! - the 30-day kubia report stays under 2 MB and marks its folded cycles;
+//! - a year of kubia draws and explains as reviewed goldens (`tests/views/kubia-unhealthy-8760h.*`,
+//!   made before the trace left repeated cycles out while recording: the same bytes).
 
 mod support;
 
@@ -268,6 +270,30 @@ fn thirty_days_stay_small() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A year of kubia: the picture and the story the goldens hold, its 60,642 repeated cycles one
+/// column and one sentence. The trace keeps a bounded number of facts for it (the report
+/// crate's `a_crash_loops_trace_keeps_a_bounded_number_of_facts_however_long_it_runs`); these
+/// goldens were written by the build that kept every fact, so the bytes did not change.
+fn a_year_draws_as_before() -> Result<(), Failed> {
+    let path = support::root().join("scenarios/kubia-unhealthy.yaml");
+    let overrides = Overrides {
+        duration: Some(SimTime::from_secs(365 * 86_400)),
+        ..Overrides::default()
+    };
+    let scenario = load(&path, &overrides)?;
+    let svg = picture(&scenario, Format::Svg)?;
+    for needle in ["×60642", "8760h simulated"] {
+        if !svg.contains(needle) {
+            return Err(format!("the year's picture has no `{needle}`").into());
+        }
+    }
+    let views = support::root().join("tests/views");
+    support::compare_golden(&views.join("kubia-unhealthy-8760h.svg"), &svg)?;
+    let story = explain(&scenario)?;
+    support::compare_golden(&views.join("kubia-unhealthy-8760h.explain.txt"), &story)
+        .map_err(Failed::from)
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials: Vec<Trial> =
@@ -311,6 +337,10 @@ fn main() {
     trials.push(Trial::test(
         "picture::thirty_days_stay_small",
         thirty_days_stay_small,
+    ));
+    trials.push(Trial::test(
+        "picture::a_year_draws_as_before",
+        a_year_draws_as_before,
     ));
     libtest_mimic::run(&args, trials).exit()
 }

@@ -120,6 +120,8 @@ pub struct ReadableSink<W: Write> {
     buf: String,
     /// The time column of the line being written.
     time: String,
+    /// The text of the event being written, kept for its capacity.
+    what: String,
 }
 
 #[derive(Debug)]
@@ -170,6 +172,7 @@ impl<W: Write> ReadableSink<W> {
             annotated: false,
             buf: String::new(),
             time: String::new(),
+            what: String::new(),
         })
     }
 
@@ -292,12 +295,8 @@ Legend:
 fn annotate(what: &mut String, recorded: Option<Recorded>) -> bool {
     match recorded {
         Some(r) if r.count > 1 => {
-            let mut since = String::new();
-            let _ = probesim_script::write_duration(
-                r.first.saturating_since(SimTime::ZERO),
-                &mut since,
-            );
-            let _ = write!(what, " [x{} since {since}", r.count);
+            let _ = write!(what, " [x{} since ", r.count);
+            let _ = probesim_script::write_duration(r.first.saturating_since(SimTime::ZERO), what);
             what.push_str(if r.sent { "]" } else { ", not sent]" });
             true
         }
@@ -471,7 +470,8 @@ impl<W: Write> Sink for ReadableSink<W> {
         if matches!(event.kind, EventKind::Sync { .. }) || !self.filter.shows(&event.kind) {
             return Ok(Flow::Continue);
         }
-        let mut what = String::new();
+        let mut what = core::mem::take(&mut self.what);
+        what.clear();
         let colour = match event.kind {
             EventKind::Result {
                 container,
@@ -539,7 +539,9 @@ impl<W: Write> Sink for ReadableSink<W> {
             }
         };
         let name = event.kind.container().unwrap_or(POD_LABEL);
-        self.line(event.t, name, event.kind.name(), &what, colour)?;
+        let written = self.line(event.t, name, event.kind.name(), &what, colour);
+        self.what = what;
+        written?;
         Ok(Flow::Continue)
     }
 }

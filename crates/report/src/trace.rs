@@ -5,8 +5,14 @@
 //! probe runs, verdicts, kills, exits, starts, back-off refusals, readiness, the phase and the
 //! Events. Texts are interned: a month of identical `Unhealthy` events holds one message.
 //! Nothing is re-simulated: every view built on a [`Trace`] is a function of the stream.
+//! A periodic run is kept bounded while it is recorded: repetitions past the first few are a
+//! counted [`What::Gap`] ([`compact`]), and [`Trace::replay`] reads the run back whole.
 
 use std::collections::BTreeMap;
+
+pub mod compact;
+
+pub use compact::Expand;
 use std::convert::Infallible;
 
 use probesim_core::{
@@ -122,6 +128,17 @@ pub enum What {
     Deleted,
     /// The kubelet restarted.
     KubeletRestart,
+    /// `times` more repetitions of the `len` items just before, each `cycle` after the one
+    /// before it, left out while recording ([`compact`]); at the time the first would begin.
+    /// [`Trace::expand`] reads them back.
+    Gap {
+        /// How many repetitions are left out.
+        times: u64,
+        /// How many items one repetition holds (the items just before the gap).
+        len: u32,
+        /// The length of one repetition.
+        cycle: SimDuration,
+    },
 }
 
 impl What {
@@ -141,7 +158,8 @@ impl What {
             | What::Phase { .. }
             | What::Delete { .. }
             | What::Deleted
-            | What::KubeletRestart => None,
+            | What::KubeletRestart
+            | What::Gap { .. } => None,
         }
     }
 
@@ -170,6 +188,40 @@ impl What {
                 sent: true,
             },
             other => other,
+        }
+    }
+}
+
+impl What {
+    /// Whether two facts have the same [`What::shape`], without building the shapes (an
+    /// Event's reason is compared as a pointer first: the same reason is the same text).
+    #[inline]
+    #[must_use]
+    pub fn same_shape(&self, other: &What) -> bool {
+        match (self, other) {
+            (What::Start { c: a, .. }, What::Start { c: b, .. }) => a == b,
+            (
+                What::Event {
+                    c,
+                    event_type,
+                    reason,
+                    message,
+                    ..
+                },
+                What::Event {
+                    c: c2,
+                    event_type: t2,
+                    reason: r2,
+                    message: m2,
+                    ..
+                },
+            ) => {
+                c == c2
+                    && event_type == t2
+                    && message == m2
+                    && (core::ptr::eq(*reason, *r2) || reason == r2)
+            }
+            (a, b) => a == b,
         }
     }
 }
@@ -281,6 +333,7 @@ pub enum ResultCause {
 #[derive(Debug)]
 pub struct TraceSink {
     trace: Trace,
+    compactor: compact::Compactor,
     interned: BTreeMap<String, usize>,
     buf: String,
 }
@@ -296,6 +349,7 @@ impl TraceSink {
                 init: (0..n).map(|i| pod.is_init(i)).collect(),
                 ..Trace::default()
             },
+            compactor: compact::Compactor::default(),
             interned: BTreeMap::new(),
             buf: String::new(),
         }
@@ -305,6 +359,7 @@ impl TraceSink {
     #[must_use]
     pub fn finish(mut self, end: SimTime) -> Trace {
         self.trace.end = end;
+        compact::tidy(&mut self.trace.items);
         self.trace
     }
 
@@ -410,6 +465,7 @@ impl Sink for TraceSink {
             _ => return Ok(Flow::Continue),
         };
         self.trace.items.push(Item { t: event.t, what });
+        self.compactor.pushed(&mut self.trace.items);
         Ok(Flow::Continue)
     }
 }
@@ -480,31 +536,21 @@ const MIN_REPEATS: usize = 3;
 /// and one [`Part::Repeated`]. The spans cover the run from 0 to its end without gaps.
 #[must_use]
 pub fn fold(trace: &Trace) -> Vec<Part> {
-    let items = &trace.items;
+    // The run as recorded: a gap's repetitions are segments like the others.
+    let items = compact::Virtual::new(&trace.items);
     // Segment boundaries: the index and time of every Start, plus the run's ends.
-    let mut cuts: Vec<(usize, SimTime)> = vec![(0, SimTime::ZERO)];
-    for (i, item) in items.iter().enumerate() {
-        // A new instance, or the pod becoming Ready (a pod that never restarts still cycles).
-        let cut = matches!(
-            item.what,
-            What::Start { .. } | What::PodReady { ready: true }
-        );
-        if cut && item.t > cuts[cuts.len() - 1].1 {
-            cuts.push((i, item.t));
-        }
-    }
-    cuts.push((items.len(), trace.end.max(cuts[cuts.len() - 1].1)));
+    let cuts = compact::Cuts::new(&items, trace.end);
     let segments = cuts.len() - 1;
     let same = |a: usize, b: usize| -> bool {
-        let (a0, at0) = cuts[a];
-        let (a1, at1) = cuts[a + 1];
-        let (b0, bt0) = cuts[b];
-        let (b1, bt1) = cuts[b + 1];
+        let (a0, at0) = cuts.get(a);
+        let (a1, at1) = cuts.get(a + 1);
+        let (b0, bt0) = cuts.get(b);
+        let (b1, bt1) = cuts.get(b + 1);
         at1.saturating_since(at0) == bt1.saturating_since(bt0)
             && a1 - a0 == b1 - b0
-            && items[a0..a1].iter().zip(&items[b0..b1]).all(|(x, y)| {
-                x.t.saturating_since(at0) == y.t.saturating_since(bt0)
-                    && x.what.shape() == y.what.shape()
+            && (0..a1 - a0).all(|j| {
+                let (x, y) = (items.get(a0 + j), items.get(b0 + j));
+                x.t.saturating_since(at0) == y.t.saturating_since(bt0) && x.what.same_shape(&y.what)
             })
     };
     // The last segment is cut short by the horizon: never part of a fold.
@@ -528,38 +574,43 @@ pub fn fold(trace: &Trace) -> Vec<Part> {
             continue;
         };
         // Show everything up to and including the first block, fold the rest.
-        push_shown(&mut spans, &cuts, shown_from, i + k);
-        let (from, t0) = cuts[i + k];
-        let (to, t1) = cuts[i + r * k];
-        let (_, c0) = cuts[i];
+        push_shown(&mut spans, &items, &cuts, shown_from, i + k);
+        let (from, t0) = cuts.get(i + k);
+        let (to, t1) = cuts.get(i + r * k);
+        let (c, c0) = cuts.get(i);
         spans.push(Part::Repeated {
-            from,
-            to,
+            from: items.physical(from),
+            to: items.physical(to),
             t0,
             t1,
             times: (r - 1) as u64,
             cycle: t0.saturating_since(c0),
-            instances: items[cuts[i].0..from]
-                .iter()
-                .filter(|x| matches!(x.what, What::Start { .. }))
+            instances: (c..from)
+                .filter(|&x| matches!(items.get(x).what, What::Start { .. }))
                 .count(),
         });
         i += r * k;
         shown_from = i;
     }
-    push_shown(&mut spans, &cuts, shown_from, segments);
+    push_shown(&mut spans, &items, &cuts, shown_from, segments);
     spans
 }
 
-fn push_shown(spans: &mut Vec<Part>, cuts: &[(usize, SimTime)], a: usize, b: usize) {
+fn push_shown(
+    spans: &mut Vec<Part>,
+    items: &compact::Virtual<'_>,
+    cuts: &compact::Cuts,
+    a: usize,
+    b: usize,
+) {
     if a >= b {
         return;
     }
     spans.push(Part::Shown {
-        from: cuts[a].0,
-        to: cuts[b].0,
-        t0: cuts[a].1,
-        t1: cuts[b].1,
+        from: items.physical(cuts.get(a).0),
+        to: items.physical(cuts.get(b).0),
+        t0: cuts.get(a).1,
+        t1: cuts.get(b).1,
     });
 }
 
@@ -741,5 +792,68 @@ mod tests {
     fn different_cycles_are_all_shown() {
         let t = trace_of(&[0, 20, 50, 90, 140], 200);
         assert_eq!(fold(&t), unfolded(&t));
+    }
+
+    /// kubia's crash loop traced for `hours`.
+    fn kubia(hours: u64) -> crate::render::TracedRun {
+        let text = include_str!("../../../scenarios/kubia-unhealthy.yaml")
+            .replace("duration: 30m", &format!("duration: {hours}h"));
+        let scenario =
+            probesim_scenario::scenario::Scenario::from_str(&text, "k.yaml").expect("valid");
+        crate::render::trace_run(&scenario).expect("runs")
+    }
+
+    #[test]
+    fn a_crash_loops_trace_keeps_a_bounded_number_of_facts_however_long_it_runs() {
+        // R30: at the back-off cap every restart cycle is the same; the trace keeps the cycles
+        // before the repeats, [`compact::KEEP`] repetitions, a counted gap and the last one.
+        let month = kubia(720);
+        let quarter = kubia(2160);
+        // The same but for where the horizon cuts the last cycle (27 facts each).
+        assert!(month.trace.retained().abs_diff(quarter.trace.retained()) < 60);
+        assert!(
+            quarter.trace.retained() < 5_000,
+            "{}",
+            quarter.trace.retained()
+        );
+        assert!(quarter.trace.recorded() > 2 * month.trace.recorded());
+        // One gap: the repeats never stop once at the cap.
+        let gaps = |t: &Trace| {
+            t.items
+                .iter()
+                .filter(|i| matches!(i.what, What::Gap { .. }))
+                .count()
+        };
+        assert_eq!((gaps(&month.trace), gaps(&quarter.trace)), (1, 1));
+        // Read back whole: every fact, the restart counts one by one up to the status's.
+        let replayed: Vec<Item> = quarter.trace.replay().map(|(_, i)| i).collect();
+        assert_eq!(replayed.len() as u64, quarter.trace.recorded());
+        assert!(replayed.windows(2).all(|w| w[0].t <= w[1].t));
+        let counts: Vec<u32> = replayed
+            .iter()
+            .filter_map(|i| match i.what {
+                What::Start { restart_count, .. } => Some(restart_count),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            counts.windows(2).all(|w| w[1] == w[0] + 1),
+            "restart counts"
+        );
+        assert_eq!(
+            counts.last().copied(),
+            Some(quarter.status.containers[0].restart_count)
+        );
+        // The fold finds the repeats through the gap: one folded column for the loop at the
+        // back-off cap (14,950 cycles of two restarts), after the climb to the cap.
+        let parts = fold(&quarter.trace);
+        let folded: Vec<u64> = parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Repeated { times, .. } => Some(*times),
+                Part::Shown { .. } => None,
+            })
+            .collect();
+        assert!(folded.last().is_some_and(|&n| n > 10_000), "{parts:?}");
     }
 }

@@ -86,7 +86,9 @@ pub(super) struct Summary {
     pub(super) kills: u64,
     /// When the pod was first Ready.
     pub(super) first_ready: Option<SimTime>,
-    /// When the pod turned NotReady after it had been Ready, and when it was Ready again.
+    /// When the pod first turned NotReady at or after the instant watched ([`summary_watching`];
+    /// none without one), having been Ready, and when it was Ready again: one, not every
+    /// NotReady of a crash loop (121,296 in a year of kubia).
     pub(super) not_ready: Vec<(SimTime, Option<SimTime>)>,
     /// The container's Ready turned false after it had been Ready, with no kill or exit.
     pub(super) flaps: u64,
@@ -102,12 +104,17 @@ fn spare(need: i32) -> i32 {
 
 /// Reads a run.
 pub(super) fn summary(trace: &Trace, c: usize) -> Summary {
+    summary_watching(trace, c, None)
+}
+
+/// Reads a run, keeping when the pod first turns NotReady at or after `watch`.
+pub(super) fn summary_watching(trace: &Trace, c: usize, watch: Option<SimTime>) -> Summary {
     let mut s = Summary::default();
     let mut ready = false;
     let mut c_ready = false;
     let mut stopping = false;
     let mut verdict = None;
-    for item in &trace.items {
+    for (_, item) in trace.replay() {
         match item.what {
             What::Start {
                 c: sc,
@@ -154,7 +161,7 @@ pub(super) fn summary(trace: &Trace, c: usize) -> Summary {
                     if let Some(last) = s.not_ready.last_mut() {
                         last.1.get_or_insert(item.t);
                     }
-                } else if ready {
+                } else if ready && s.not_ready.is_empty() && watch.is_some_and(|w| item.t >= w) {
                     s.not_ready.push((item.t, None));
                 }
                 ready = r;
@@ -188,7 +195,7 @@ fn streaks(trace: &Trace, c: usize, threshold: impl Fn(ProbeKind) -> u32) -> Vec
     let mut started = SimTime::ZERO;
     let mut healthy = [false; 3];
     let mut open: [Option<Streak>; 3] = [None; 3];
-    for item in &trace.items {
+    for (_, item) in trace.replay() {
         match item.what {
             What::Start { c: sc, .. } if sc == c => {
                 started = item.t;
@@ -267,8 +274,18 @@ pub(super) struct Bench<'a> {
 
 impl Bench<'_> {
     fn run(&self, c: usize, probes: &[Option<ProbeSpec>; 3]) -> Option<(Trace, Summary)> {
+        self.run_watching(c, probes, None)
+    }
+
+    /// [`Bench::run`], its summary watching from `watch` ([`summary_watching`]).
+    fn run_watching(
+        &self,
+        c: usize,
+        probes: &[Option<ProbeSpec>; 3],
+        watch: Option<SimTime>,
+    ) -> Option<(Trace, Summary)> {
         let trace = self.rerun.rerun(c, probes)?;
-        let s = summary(&trace, c);
+        let s = summary_watching(&trace, c, watch);
         Some((trace, s))
     }
 
@@ -289,6 +306,18 @@ impl Bench<'_> {
         works: impl Fn(&Summary) -> bool,
         effect: impl Fn(&Summary) -> String,
     ) -> Option<Measured> {
+        self.first_watching(c, candidates, None, works, effect)
+    }
+
+    /// [`Bench::first`], the summaries watching from `watch` ([`summary_watching`]).
+    fn first_watching(
+        &self,
+        c: usize,
+        candidates: Vec<[Option<ProbeSpec>; 3]>,
+        watch: Option<SimTime>,
+        works: impl Fn(&Summary) -> bool,
+        effect: impl Fn(&Summary) -> String,
+    ) -> Option<Measured> {
         let original = &self.pod.container(c).probes;
         let mut seen = Vec::new();
         for probes in candidates {
@@ -296,7 +325,7 @@ impl Bench<'_> {
                 continue;
             }
             seen.push(probes.clone());
-            let Some((_, s)) = self.run(c, &probes) else {
+            let Some((_, s)) = self.run_watching(c, &probes, watch) else {
                 continue;
             };
             if works(&s) {
@@ -428,7 +457,7 @@ impl Bench<'_> {
                         changed
                     })
                     .collect();
-                d.fix = self.first(c, candidates, zero, |s| {
+                d.fix = self.first_watching(c, candidates, Some(first.from), zero, |s| {
                     let back = s
                         .not_ready
                         .iter()
@@ -539,7 +568,7 @@ impl Bench<'_> {
         let mut run = 0u32;
         let mut longest = 0u32;
         let mut last = None;
-        for item in &self.trace.items {
+        for (_, item) in self.trace.replay() {
             if let What::Probe {
                 c: pc,
                 probe: ProbeKind::Readiness,

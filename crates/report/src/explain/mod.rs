@@ -195,19 +195,16 @@ fn plural(n: u64) -> &'static str {
 
 /// What a folded repetition holds, in counts.
 fn repeat_note(trace: &Trace, from: usize, to: usize) -> String {
-    let items = &trace.items[from..to];
-    let restarts = items
-        .iter()
-        .filter(|i| matches!(i.what, What::Start { .. }))
-        .count();
-    let kills = items
-        .iter()
-        .filter(|i| matches!(i.what, What::Kill { .. }))
-        .count();
-    let probes = items
-        .iter()
-        .filter(|i| matches!(i.what, What::Probe { .. }))
-        .count();
+    let (mut restarts, mut kills, mut probes, mut events) = (0usize, 0usize, 0usize, 0usize);
+    for (_, i) in trace.expand(from, to) {
+        match i.what {
+            What::Start { .. } => restarts += 1,
+            What::Kill { .. } => kills += 1,
+            What::Probe { .. } => probes += 1,
+            What::Event { .. } => events += 1,
+            _ => {}
+        }
+    }
     let mut parts = Vec::new();
     for (n, what) in [
         (restarts, "restart"),
@@ -218,10 +215,6 @@ fn repeat_note(trace: &Trace, from: usize, to: usize) -> String {
             parts.push(format!("{n} {what}{}", plural(n as u64)));
         }
     }
-    let events = items
-        .iter()
-        .filter(|i| matches!(i.what, What::Event { .. }))
-        .count();
     if events > 0 {
         parts.push(format!("{events} event{}", plural(events as u64)));
     }
@@ -411,7 +404,8 @@ impl Story<'_> {
 
     /// Updates the run counters for the items of a folded repetition, saying nothing.
     fn count_only(&mut self, from: usize, to: usize) {
-        for item in &self.trace.items[from..to] {
+        let trace = self.trace;
+        for (_, item) in trace.expand(from, to) {
             match item.what {
                 What::Probe {
                     c, probe, outcome, ..
@@ -718,6 +712,8 @@ impl Story<'_> {
                     item.t,
                     format_args!("every container has stopped: the pod object is removed from the API server"),
                 )?,
+                // Left-out repetitions (inside a fold, never told): counted only.
+                What::Gap { .. } => self.count_only(i - 1, i),
                 What::KubeletRestart => {
                     self.backoff.forget();
                     self.step(

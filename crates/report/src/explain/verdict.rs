@@ -41,7 +41,7 @@ pub(super) fn verdict(
     let mut flips = 0u64;
     let mut last_kill: Vec<Option<(SimTime, SimDuration)>> = vec![None; trace.names.len()];
     let mut liveness_failed: Vec<Option<SimTime>> = vec![None; trace.names.len()];
-    for item in &trace.items {
+    for (_, item) in trace.replay() {
         match item.what {
             What::Start { c, restart_count } => {
                 if restart_count > 0 {

@@ -338,9 +338,9 @@ fn events_table(
                 ..
             } => {
                 super::flag::rows(w, flags, &mut flagged, from)?;
-                let n = trace.items[from..to]
-                    .iter()
-                    .filter(|i| matches!(i.what, What::Event { .. }))
+                let n = trace
+                    .expand(from, to)
+                    .filter(|(_, i)| matches!(i.what, What::Event { .. }))
                     .count();
                 writeln!(
                     w,

@@ -340,14 +340,17 @@ pub(crate) fn svg_marked(
         let name = &trace.names[c];
         if let Some(l) = lane_of(&format!("{name}/container")) {
             open_lane(w, &l)?;
-            for bar in bars(trace, c) {
-                draw_bar(w, &scale, &l, &bar)?;
-            }
+            bars(
+                trace,
+                c,
+                |a, b| scale.x(b) - scale.x(a) >= 0.05,
+                |bar| draw_bar(w, &scale, &l, bar),
+            )?;
             writeln!(w, "</g>")?;
         }
         if let Some(l) = lane_of(&format!("{name}/ready")) {
             open_lane(w, &l)?;
-            for (a, b) in ready_spans(trace, Some(c)) {
+            ready_spans(trace, Some(c), |a, b| {
                 band(
                     w,
                     &scale,
@@ -355,9 +358,9 @@ pub(crate) fn svg_marked(
                     a,
                     b,
                     "rdy",
-                    &format!("{name} ready from t={} to t={}", At(a), At(b)),
-                )?;
-            }
+                    format_args!("{name} ready from t={} to t={}", At(a), At(b)),
+                )
+            })?;
             writeln!(w, "</g>")?;
         }
         for kind in Trace::probes(pod, c) {
@@ -370,7 +373,7 @@ pub(crate) fn svg_marked(
     }
     if let Some(l) = lane_of("pod/ready") {
         open_lane(w, &l)?;
-        for (a, b) in ready_spans(trace, None) {
+        ready_spans(trace, None, |a, b| {
             band(
                 w,
                 &scale,
@@ -378,21 +381,20 @@ pub(crate) fn svg_marked(
                 a,
                 b,
                 "rdy",
-                &format!("pod Ready from t={} to t={}", At(a), At(b)),
-            )?;
-        }
+                format_args!("pod Ready from t={} to t={}", At(a), At(b)),
+            )
+        })?;
         writeln!(w, "</g>")?;
     }
     if let Some(l) = lane_of("events") {
         open_lane(w, &l)?;
         let mut ticks: Option<Dense> = None;
         let events = trace
-            .items
-            .iter()
-            .filter(|i| matches!(i.what, What::Event { .. }))
+            .replay()
+            .filter(|(_, i)| matches!(i.what, What::Event { .. }))
             .count();
         let crowded = events as f64 > scale.right() - LABEL_W;
-        for item in &trace.items {
+        for (_, item) in trace.replay() {
             let What::Event {
                 c,
                 event_type,
@@ -468,9 +470,9 @@ pub(crate) fn svg_marked(
         else {
             continue;
         };
-        let restarts = trace.items[from..to]
-            .iter()
-            .filter(|i| matches!(i.what, What::Start { .. }))
+        let restarts = trace
+            .expand(from, to)
+            .filter(|(_, i)| matches!(i.what, What::Start { .. }))
             .count();
         let title = format!(
             "repeated: {times} more cycles of {}{}, t={} to t={}; {restarts} restarts in all, drawn once before this column",
@@ -572,10 +574,11 @@ fn band(
     a: SimTime,
     b: SimTime,
     class: &str,
-    title: &str,
+    title: impl fmt::Display,
 ) -> fmt::Result {
     let (x0, x1) = (scale.x(a), scale.x(b));
     if x1 - x0 < 0.05 {
+        // Too thin to draw (inside a fold): its title is never written.
         return Ok(());
     }
     writeln!(
@@ -585,7 +588,7 @@ fn band(
         N(l.y),
         N(x1 - x0),
         N(l.h),
-        Esc(title)
+        Esc(&title.to_string())
     )
 }
 
@@ -600,11 +603,15 @@ fn draw_bar(w: &mut impl fmt::Write, scale: &Scale, l: &Lane, bar: &Bar) -> fmt:
     band(w, scale, l, bar.from, bar.to, class, &bar.title)
 }
 
-/// Intervals during which a container (or, with `None`, the pod) is Ready.
-fn ready_spans(trace: &Trace, c: Option<usize>) -> Vec<(SimTime, SimTime)> {
-    let mut out = Vec::new();
+/// Hands `each` the intervals during which a container (or, with `None`, the pod) is Ready, in
+/// time order.
+fn ready_spans(
+    trace: &Trace,
+    c: Option<usize>,
+    mut each: impl FnMut(SimTime, SimTime) -> fmt::Result,
+) -> fmt::Result {
     let mut since = None;
-    for item in &trace.items {
+    for (_, item) in trace.replay() {
         let ready = match (item.what, c) {
             (What::Ready { c: rc, ready }, Some(c)) if rc == c => ready,
             (What::PodReady { ready }, None) => ready,
@@ -613,16 +620,16 @@ fn ready_spans(trace: &Trace, c: Option<usize>) -> Vec<(SimTime, SimTime)> {
         match (ready, since) {
             (true, None) => since = Some(item.t),
             (false, Some(s)) => {
-                out.push((s, item.t));
+                each(s, item.t)?;
                 since = None;
             }
             _ => {}
         }
     }
     if let Some(s) = since {
-        out.push((s, trace.end));
+        each(s, trace.end)?;
     }
-    out
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -642,8 +649,7 @@ fn probe_lane(
     let mut hold: Option<SimTime> = None;
     // Runs closer together than a pixel, with the same outcome, are drawn as one mark.
     let mut dense: Option<Dense> = None;
-    let items = &trace.items;
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in trace.replay() {
         match item.what {
             What::Start { c: sc, .. } if sc == c => {
                 if let Some(h) = hold.take() {
@@ -658,7 +664,7 @@ fn probe_lane(
                         h,
                         item.t,
                         "hold",
-                        &format!(
+                        format_args!(
                             "{kind} worker on hold from t={} until a new container appears (P35)",
                             At(h)
                         ),
@@ -801,7 +807,7 @@ fn probe_lane(
             h,
             trace.end,
             "hold",
-            &format!(
+            format_args!(
                 "{kind} worker on hold from t={} until a new container appears (P35)",
                 At(h)
             ),
