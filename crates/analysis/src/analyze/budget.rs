@@ -1,0 +1,180 @@
+//! The start-up budget: per phase, the largest `T` for which an app failing every probe for its
+//! first `T` of uptime is not killed, found by bisection on simulated outcomes. Two kinds of
+//! start are measured: the container's first start, and (where the replacement inherits
+//! `started`, P45) a replacement started after a liveness kill.
+
+use core::cell::RefCell;
+use std::rc::Rc;
+
+use probesim_core::{ProbeKind, SimDuration, SimTime};
+
+use super::{dur, ms, phase, AnalysisError, Analyzer, LONG};
+use crate::figure::{GridPhase, GridPhaseSpace};
+use crate::trial::{App, Stop, Trace, Trial};
+
+impl Analyzer<'_> {
+    /// The start-up budget in one phase: the largest `T` (ms) for which an app that fails every
+    /// probe until `T` of uptime is not killed.
+    pub(super) fn budget(
+        &self,
+        index: usize,
+        space: &GridPhaseSpace,
+        offset: SimDuration,
+        seed: u64,
+    ) -> Result<(Option<SimDuration>, GridPhase), AnalysisError> {
+        let horizon = self.start_estimate(offset).saturating_add(self.window());
+        let trial = |t: SimDuration, horizon: SimTime| Trial {
+            container: index,
+            app: App::FailUntil(t),
+            start_offset: offset,
+            seed,
+            horizon,
+            stop: Stop::KillOrSafe,
+        };
+        let uptimes = Rc::new(RefCell::new(Vec::new()));
+        let failing = self.run_with(
+            &trial(SimDuration::MAX, horizon),
+            (!self.exhaustive).then(|| Rc::clone(&uptimes)),
+        )?;
+        let start = failing.starts.first().copied().unwrap_or(SimTime::ZERO);
+        let phase = phase(space, start, None, seed);
+        let Some(kill) = failing.kills.first().copied() else {
+            return Ok((None, phase));
+        };
+        let survives = |t: u64| -> Result<bool, AnalysisError> {
+            let h = start.saturating_add(dur(t)).saturating_add(LONG);
+            Ok(self.run(&trial(dur(t), h))?.kills.is_empty())
+        };
+        let budget = self.largest_survived(start, kill, &uptimes, survives)?;
+        Ok((budget, phase))
+    }
+
+    /// Whether a replacement of the container can inherit `started` and be probed by liveness
+    /// before its startup probe has passed, so that its start-up budget differs from the first
+    /// start's: from 1.35 with `ChangeContainerStatusOnKubeletRestart` off (P45), for a
+    /// container with a startup probe (without one, every start counts as started) and a
+    /// liveness probe (the only probe that kills a started container). Whether the container
+    /// is restarted at all, the engine decides: a trial without a replacement gives no sample.
+    pub(super) fn replacement_inherits_started(&self, index: usize) -> bool {
+        let c = self.subject.pod.container(index);
+        self.subject.profile.inherits_started()
+            && c.probe(ProbeKind::Startup).is_some()
+            && c.probe(ProbeKind::Liveness).is_some()
+    }
+
+    /// The start-up budget of a replacement in one phase: the first instance, started at
+    /// `start_offset`, is healthy until `base + offset`, then fails every probe (or, with
+    /// `hang`, times out) until liveness kills it; the largest `T` for which the replacement,
+    /// failing every probe for its first `T` of uptime, is not killed. `None` when the first
+    /// instance is not replaced (no sample).
+    #[expect(clippy::too_many_arguments, reason = "one phase of the replacement sweep")]
+    pub(super) fn replacement_budget(
+        &self,
+        index: usize,
+        space: &GridPhaseSpace,
+        start_offset: SimDuration,
+        offset: SimDuration,
+        hang: bool,
+        seed: u64,
+        base: SimTime,
+    ) -> Result<Option<(Option<SimDuration>, GridPhase)>, AnalysisError> {
+        let change = base.saturating_add(offset);
+        let trial = |fail: SimDuration, horizon: SimTime| Trial {
+            container: index,
+            app: App::Replaced { change, hang, fail },
+            start_offset,
+            seed,
+            horizon,
+            stop: Stop::ReplacementKillOrSafe,
+        };
+        // The first instance's kill comes within a window of the change, the replacement's
+        // within another of its start.
+        let horizon = change
+            .saturating_add(self.window())
+            .saturating_add(self.window());
+        let uptimes = Rc::new(RefCell::new(Vec::new()));
+        let failing = self.run_with(
+            &trial(SimDuration::MAX, horizon),
+            (!self.exhaustive).then(|| Rc::clone(&uptimes)),
+        )?;
+        let (Some(&first), Some(&restart)) = (failing.starts.first(), failing.starts.get(1)) else {
+            return Ok(None);
+        };
+        let mut phase = phase(space, first, Some(change), seed);
+        phase.restart = Some(dur(ms(restart.saturating_since(SimTime::ZERO))
+            % ms(space.cycle).max(1)));
+        // The first kill is the first instance's; a second one is the replacement's.
+        let Some(kill) = replacement_kill(&failing) else {
+            return Ok(Some((None, phase)));
+        };
+        let survives = |t: u64| -> Result<bool, AnalysisError> {
+            let h = restart.saturating_add(dur(t)).saturating_add(LONG);
+            Ok(replacement_kill(&self.run(&trial(dur(t), h))?).is_none())
+        };
+        let budget = self.largest_survived(restart, kill, &uptimes, survives)?;
+        Ok(Some((budget, phase)))
+    }
+
+    /// The largest `T` (ms) that `survives`, for a start at `start` that an app failing
+    /// throughout gets killed at `kill`; `uptimes` are the uptimes of that failing app's probe
+    /// attempts (recorded unless exhaustive).
+    fn largest_survived(
+        &self,
+        start: SimTime,
+        kill: SimTime,
+        uptimes: &RefCell<Vec<SimDuration>>,
+        survives: impl Fn(u64) -> Result<bool, AnalysisError>,
+    ) -> Result<Option<SimDuration>, AnalysisError> {
+        if !survives(0)? {
+            return Ok(Some(SimDuration::ZERO));
+        }
+        if !self.exhaustive {
+            // An app failing until `T` behaves exactly like the one failing throughout up to
+            // its first attempt at an uptime of `T` or more. So whether it survives depends only
+            // on which attempt of the failing run that is: the largest `T` survived is the
+            // uptime of one of those attempts (or 0), and an app failing past the last of them
+            // is killed like the failing one. Bisect over those uptimes instead of milliseconds.
+            let mut at: Vec<u64> = uptimes.borrow().iter().map(|u| ms(*u)).collect();
+            at.retain(|u| *u > 0);
+            at.sort_unstable();
+            at.dedup();
+            // The first of them that is killed: those before it survive, past the last every
+            // one is killed.
+            let (mut lo, mut hi) = (0, at.len());
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if survives(at[mid])? {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            let best = lo.checked_sub(1).map_or(0, |l| at[l]);
+            return Ok(Some(dur(best)));
+        }
+        // An app failing through the kill is killed at the same instant.
+        let (mut lo, mut hi) = (0u64, ms(kill.saturating_since(start)) + 1);
+        while survives(hi)? {
+            // Not monotone after all (never expected): look further.
+            lo = hi;
+            hi = hi.saturating_mul(2);
+            if hi > ms(LONG) {
+                return Ok(None);
+            }
+        }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if survives(mid)? {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Ok(Some(dur(lo)))
+    }
+}
+
+/// The replacement's kill in a replacement trial: the kill after the first instance's.
+fn replacement_kill(trace: &Trace) -> Option<SimTime> {
+    trace.kills.get(1).copied()
+}
