@@ -562,6 +562,7 @@ impl<'s> Analyzer<'s> {
             // hang is (a start phase, a change phase, a refusing or a hanging first instance);
             // appended after the first starts, which win ties.
             if self.replacement_inherits_started(index) {
+                let (starts, offsets) = self.replacement_phases(&space, &starts, &offsets);
                 let jobs: Vec<(SimDuration, SimDuration, bool, u64, SimTime)> = bases
                     .iter()
                     .flat_map(|&(seed, base)| {

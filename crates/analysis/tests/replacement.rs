@@ -51,7 +51,8 @@ fn budget(s: &Scenario) -> Figure {
     let subject = Subject::of(s, "p", None);
     let analyzer = Analyzer::new(&subject, Sweep::new(2));
     let f = analyzer.container(0, Want::ALL).unwrap();
-    f.startup_budget.expect("liveness and startup probes can kill")
+    f.startup_budget
+        .expect("liveness and startup probes can kill")
 }
 
 /// Refuses for 30 s from each start, then answers for 10 minutes, then refuses again: the
@@ -68,7 +69,11 @@ fn a_replacement_inheriting_started_is_killed_long_before_the_budget_of_its_firs
     let s = scenario("1.37", "", SCRIPT);
     let seen = run(&s, SimTime::from_secs(1200));
     let restart = seen.starts[1];
-    let second_kill = seen.kills.get(1).copied().expect("the replacement is killed");
+    let second_kill = seen
+        .kills
+        .get(1)
+        .copied()
+        .expect("the replacement is killed");
     let lived = second_kill.saturating_since(restart);
     assert!(
         lived <= SimDuration::from_secs(10),
@@ -90,7 +95,10 @@ fn a_replacement_inheriting_started_is_killed_long_before_the_budget_of_its_firs
 fn without_the_inherited_flag_the_replacement_keeps_the_startup_budget() {
     // P45
     for (kubernetes, gates) in [
-        ("1.37", "featureGates: {ChangeContainerStatusOnKubeletRestart: true}\n"),
+        (
+            "1.37",
+            "featureGates: {ChangeContainerStatusOnKubeletRestart: true}\n",
+        ),
         ("1.34", ""),
     ] {
         let s = scenario(kubernetes, gates, SCRIPT);
@@ -103,7 +111,9 @@ fn without_the_inherited_flag_the_replacement_keeps_the_startup_budget() {
         );
         let b = budget(&s);
         assert!(
-            b.min.value.is_some_and(|v| v >= SimDuration::from_secs(110)),
+            b.min
+                .value
+                .is_some_and(|v| v >= SimDuration::from_secs(110)),
             "{kubernetes} {gates}: {:?}",
             b.min
         );

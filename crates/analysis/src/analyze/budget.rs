@@ -62,12 +62,50 @@ impl Analyzer<'_> {
             && c.probe(ProbeKind::Liveness).is_some()
     }
 
+    /// The phases of the replacement sweep: the first start's phases and the change's, as the
+    /// hang is swept (`starts`, `offsets`), in the exhaustive way. Otherwise the first start on
+    /// the grid alone, and the change only on the grid steps when no worker draws at random:
+    ///
+    /// - the first instance answers from the change on, and every probe attempt falls on a
+    ///   grid step (the ticks, and the triggers of syncs at relists), so a change anywhere
+    ///   after one step up to the next is seen from the same attempt as a change on that next
+    ///   step, and kills at the same instant;
+    /// - the replacement starts long after the first start, at the sync of that kill, and the
+    ///   relist that sees it triggers its readiness worker again (P18, P19).
+    ///
+    /// `crates/analysis/tests/fast_path.rs` compares the two ways; the property tests compare
+    /// the figure with direct runs started at random milliseconds.
+    pub(super) fn replacement_phases(
+        &self,
+        space: &GridPhaseSpace,
+        starts: &[SimDuration],
+        offsets: &[SimDuration],
+    ) -> (Vec<SimDuration>, Vec<SimDuration>) {
+        if self.exhaustive {
+            return (starts.to_vec(), offsets.to_vec());
+        }
+        let unit = ms(space.unit).max(1);
+        let offsets = if self.draws_nothing() {
+            offsets
+                .iter()
+                .copied()
+                .filter(|o| ms(*o) % unit == 0)
+                .collect()
+        } else {
+            offsets.to_vec()
+        };
+        (vec![SimDuration::ZERO], offsets)
+    }
+
     /// The start-up budget of a replacement in one phase: the first instance, started at
     /// `start_offset`, is healthy until `base + offset`, then fails every probe (or, with
     /// `hang`, times out) until liveness kills it; the largest `T` for which the replacement,
     /// failing every probe for its first `T` of uptime, is not killed. `None` when the first
     /// instance is not replaced (no sample).
-    #[expect(clippy::too_many_arguments, reason = "one phase of the replacement sweep")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one phase of the replacement sweep"
+    )]
     pub(super) fn replacement_budget(
         &self,
         index: usize,
@@ -101,8 +139,9 @@ impl Analyzer<'_> {
             return Ok(None);
         };
         let mut phase = phase(space, first, Some(change), seed);
-        phase.restart = Some(dur(ms(restart.saturating_since(SimTime::ZERO))
-            % ms(space.cycle).max(1)));
+        phase.restart = Some(dur(
+            ms(restart.saturating_since(SimTime::ZERO)) % ms(space.cycle).max(1)
+        ));
         // The first kill is the first instance's; a second one is the replacement's.
         let Some(kill) = replacement_kill(&failing) else {
             return Ok(Some((None, phase)));
