@@ -257,7 +257,9 @@ fn to_ready_spans_the_grids_of_every_container_in_the_pod() {
 }
 
 /// A configuration with a startup and a liveness probe on a release where a replacement
-/// inherits `started` (P45).
+/// inherits `started` (P45). The liveness probe fails once or twice before a kill and waits at
+/// most 3 s after a start, so that it can kill the replacement in the window where `started` is
+/// inherited (between the replacement's start and its startup tick).
 fn inheriting() -> impl Strategy<Value = Config> {
     (
         probe(false),
@@ -268,8 +270,12 @@ fn inheriting() -> impl Strategy<Value = Config> {
         prop_oneof![Just("1.37"), Just("1.35")],
     )
         .prop_map(
-            |(liveness, startup, readiness, grace, sigterm, kubernetes)| Config {
-                liveness: Some(liveness),
+            |(mut liveness, startup, readiness, grace, sigterm, kubernetes)| Config {
+                liveness: Some({
+                    liveness.failure = 1 + liveness.failure % 2;
+                    liveness.delay %= 4;
+                    liveness
+                }),
                 startup: Some(startup),
                 readiness,
                 other: None,

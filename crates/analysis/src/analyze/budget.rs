@@ -8,7 +8,11 @@ use std::rc::Rc;
 
 use probesim_core::{ProbeKind, SimDuration, SimTime};
 
-use super::{dur, ms, phase, AnalysisError, Analyzer, LONG};
+use super::{dur, gcd, ms, phase, AnalysisError, Analyzer, LONG};
+
+/// The most grid steps of the change a replacement's budget sweeps over the grid cycle and the
+/// resync period together (two resync periods of 1 s steps).
+const REPLACEMENT_STEPS: u64 = 120;
 use crate::figure::{GridPhase, GridPhaseSpace};
 use crate::trial::{App, Stop, Trace, Trial};
 
@@ -62,9 +66,19 @@ impl Analyzer<'_> {
             && c.probe(ProbeKind::Liveness).is_some()
     }
 
-    /// The phases of the replacement sweep: the first start's phases and the change's, as the
-    /// hang is swept (`starts`, `offsets`), in the exhaustive way. Otherwise the first start on
-    /// the grid alone, and the change only on the grid steps when no worker draws at random:
+    /// The phases of the replacement sweep. The change moves the first instance's kill, and
+    /// with it the replacement's start, so it is swept over the grid cycle and the pod's
+    /// periodic resync together: a kill asked for just after a resync's sync comes a relist
+    /// later, since every sync waits for a newer relist (R4), and the replacement starts a
+    /// relist later against the probe grid (the change sweep of the hang leaves that phase out,
+    /// docs/analysis.md "A known gap of the phase sweep"; a budget may not). When that span has
+    /// more than [`REPLACEMENT_STEPS`] steps, the change is swept as the hang's (`offsets`)
+    /// and the gap stays.
+    ///
+    /// The exhaustive way sweeps each step of that span at the four offsets of
+    /// [`Analyzer::space`] for every start phase of `starts` (those of the hang). Otherwise the
+    /// first start is on the grid alone, and, when no worker draws at random, the change is on
+    /// the grid steps only:
     ///
     /// - the first instance answers from the change on, and every probe attempt falls on a
     ///   grid step (the ticks, and the triggers of syncs at relists), so a change anywhere
@@ -81,20 +95,42 @@ impl Analyzer<'_> {
         starts: &[SimDuration],
         offsets: &[SimDuration],
     ) -> (Vec<SimDuration>, Vec<SimDuration>) {
-        if self.exhaustive {
-            return (starts.to_vec(), offsets.to_vec());
-        }
         let unit = ms(space.unit).max(1);
-        let offsets = if self.draws_nothing() {
-            offsets
-                .iter()
-                .copied()
-                .filter(|o| ms(*o) % unit == 0)
-                .collect()
+        let cycle = ms(space.cycle).max(1);
+        let resync = ms(self.subject.kubelet.resync).max(1);
+        let span = cycle / gcd(cycle, resync) * resync;
+        // Past a few resync periods' worth of steps the cost is the recommender's limit (each
+        // candidate is analysed): then only the hang's offsets, with its known gap.
+        let steps = if span / unit > REPLACEMENT_STEPS {
+            0
         } else {
-            offsets.to_vec()
+            (span / unit).max(1)
         };
-        (vec![SimDuration::ZERO], offsets)
+        let grid = self.draws_nothing() && !self.exhaustive;
+        let within: &[u64] = if grid {
+            &[0]
+        } else {
+            &[0, 1, unit / 2, unit.saturating_sub(1)]
+        };
+        let mut swept: Vec<SimDuration> = Vec::new();
+        for step in 0..steps {
+            for &d in within {
+                let o = dur(step * unit + d);
+                if d < unit.max(1) && swept.last().is_none_or(|l| o > *l) {
+                    swept.push(o);
+                }
+            }
+        }
+        // The offsets the hang sweeps are among them; keep any the span does not reach.
+        for o in offsets {
+            if !swept.contains(o) && (!grid || ms(*o) % unit == 0) {
+                swept.push(*o);
+            }
+        }
+        if self.exhaustive {
+            return (starts.to_vec(), swept);
+        }
+        (vec![SimDuration::ZERO], swept)
     }
 
     /// The start-up budget of a replacement in one phase: the first instance, started at
