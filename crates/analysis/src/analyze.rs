@@ -4,7 +4,8 @@
 //! probe tick grid and the relist grid, and the jitter seed where the profile has jitter) one
 //! or more [`Trial`]s run; a figure's `min` and `max` are the extremes over the phases, each
 //! with the phase that produced it. The start-up budget is found per phase by bisection on the
-//! simulated outcome (killed or not), to the millisecond.
+//! simulated outcome (killed or not), to the millisecond, for the first start and, where it
+//! inherits `started` (P45), a replacement's (module `budget`).
 
 use core::cell::RefCell;
 use core::fmt;
@@ -558,9 +559,9 @@ impl<'s> Analyzer<'s> {
             let mut samples = self.collect(&start_jobs, |&(o, seed)| {
                 self.budget(index, &space, o, seed)
             })?;
-            // P45: where a replacement inherits `started`, its start counts too, swept as the
-            // hang is (a start phase, a change phase, a refusing or a hanging first instance);
-            // appended after the first starts, which win ties.
+            // P45: where a replacement inherits `started`, its start counts too, for each
+            // phase of `replacement_phases` and a refusing or a hanging first instance; the
+            // samples come after the first starts', which win ties.
             if self.replacement_inherits_started(index) {
                 let (starts, offsets) = self.replacement_phases(&space, &starts, &offsets);
                 let jobs: Vec<(SimDuration, SimDuration, bool, u64, SimTime)> = bases
