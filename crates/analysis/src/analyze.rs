@@ -4,7 +4,8 @@
 //! probe tick grid and the relist grid, and the jitter seed where the profile has jitter) one
 //! or more [`Trial`]s run; a figure's `min` and `max` are the extremes over the phases, each
 //! with the phase that produced it. The start-up budget is found per phase by bisection on the
-//! simulated outcome (killed or not), to the millisecond.
+//! simulated outcome (killed or not), to the millisecond, for the first start and, where it
+//! inherits `started` (P45), a replacement's (module `budget`).
 
 use core::cell::RefCell;
 use core::fmt;
@@ -20,6 +21,8 @@ use crate::figure::{
 use crate::subject::Subject;
 use crate::sweep::Sweep;
 use crate::trial::{App, Lean, Stop, Trace, Trial, TrialError};
+
+mod budget;
 
 /// The longest stretch a single trial simulates past the moment it is about.
 const LONG: SimDuration = SimDuration::from_secs(2 * 86_400);
@@ -549,17 +552,38 @@ impl<'s> Analyzer<'s> {
             .iter()
             .flat_map(|seed| space.offsets.iter().map(move |o| (*o, *seed)))
             .collect();
+        let bases = self.bases(index, &space)?;
+        let offsets = self.change_offsets(index, &space);
+        let starts = self.change_starts(index, &space);
         let startup_budget = if want.startup && can_kill {
-            let samples = self.collect(&start_jobs, |&(o, seed)| {
+            let mut samples = self.collect(&start_jobs, |&(o, seed)| {
                 self.budget(index, &space, o, seed)
             })?;
+            // P45: where a replacement inherits `started`, its start counts too, for each
+            // phase of `replacement_phases` and a refusing or a hanging first instance; the
+            // samples come after the first starts', which win ties.
+            if self.replacement_inherits_started(index) {
+                let (starts, offsets) = self.replacement_phases(&space, &starts, &offsets);
+                let jobs: Vec<(SimDuration, SimDuration, bool, u64, SimTime)> = bases
+                    .iter()
+                    .flat_map(|&(seed, base)| {
+                        let offsets = &offsets;
+                        starts.iter().flat_map(move |&s| {
+                            offsets.iter().flat_map(move |&o| {
+                                [false, true].map(move |hang| (s, o, hang, seed, base))
+                            })
+                        })
+                    })
+                    .collect();
+                let replaced = self.collect(&jobs, |&(s, o, hang, seed, base)| {
+                    self.replacement_budget(index, &space, s, o, hang, seed, base)
+                })?;
+                samples.extend(replaced.into_iter().flatten());
+            }
             Figure::of(&samples)
         } else {
             None
         };
-        let bases = self.bases(index, &space)?;
-        let offsets = self.change_offsets(index, &space);
-        let starts = self.change_starts(index, &space);
         // Per seed, per start phase, per change phase: (start, change, seed, base).
         let change_jobs: Vec<(SimDuration, SimDuration, u64, SimTime)> = bases
             .iter()
@@ -700,86 +724,6 @@ impl<'s> Analyzer<'s> {
             }
         }
         d
-    }
-
-    /// The start-up budget in one phase: the largest `T` (ms) for which an app that fails every
-    /// probe until `T` of uptime is not killed.
-    fn budget(
-        &self,
-        index: usize,
-        space: &GridPhaseSpace,
-        offset: SimDuration,
-        seed: u64,
-    ) -> Result<(Option<SimDuration>, GridPhase), AnalysisError> {
-        let horizon = self.start_estimate(offset).saturating_add(self.window());
-        let trial = |t: SimDuration, horizon: SimTime| Trial {
-            container: index,
-            app: App::FailUntil(t),
-            start_offset: offset,
-            seed,
-            horizon,
-            stop: Stop::KillOrSafe,
-        };
-        let uptimes = Rc::new(RefCell::new(Vec::new()));
-        let failing = self.run_with(
-            &trial(SimDuration::MAX, horizon),
-            (!self.exhaustive).then(|| Rc::clone(&uptimes)),
-        )?;
-        let start = failing.starts.first().copied().unwrap_or(SimTime::ZERO);
-        let phase = phase(space, start, None, seed);
-        let Some(kill) = failing.kills.first().copied() else {
-            return Ok((None, phase));
-        };
-        let survives = |t: u64| -> Result<bool, AnalysisError> {
-            let h = start.saturating_add(dur(t)).saturating_add(LONG);
-            Ok(self.run(&trial(dur(t), h))?.kills.is_empty())
-        };
-        if !survives(0)? {
-            return Ok((Some(SimDuration::ZERO), phase));
-        }
-        if !self.exhaustive {
-            // An app failing until `T` behaves exactly like the one failing throughout up to
-            // its first attempt at an uptime of `T` or more. So whether it survives depends only
-            // on which attempt of the failing run that is: the largest `T` survived is the
-            // uptime of one of those attempts (or 0), and an app failing past the last of them
-            // is killed like the failing one. Bisect over those uptimes instead of milliseconds.
-            let mut at: Vec<u64> = uptimes.borrow().iter().map(|u| ms(*u)).collect();
-            at.retain(|u| *u > 0);
-            at.sort_unstable();
-            at.dedup();
-            // The first of them that is killed: those before it survive, past the last every
-            // one is killed.
-            let (mut lo, mut hi) = (0, at.len());
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2;
-                if survives(at[mid])? {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            let best = lo.checked_sub(1).map_or(0, |l| at[l]);
-            return Ok((Some(dur(best)), phase));
-        }
-        // An app failing through the kill is killed at the same instant.
-        let (mut lo, mut hi) = (0u64, ms(kill.saturating_since(start)) + 1);
-        while survives(hi)? {
-            // Not monotone after all (never expected): look further.
-            lo = hi;
-            hi = hi.saturating_mul(2);
-            if hi > ms(LONG) {
-                return Ok((None, phase));
-            }
-        }
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if survives(mid)? {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        Ok((Some(dur(lo)), phase))
     }
 
     /// Per seed, an instant long after the container is steady, on a grid-cycle boundary.
@@ -930,6 +874,7 @@ fn phase(space: &GridPhaseSpace, start: SimTime, change: Option<SimTime>, seed: 
         start: modulo(start),
         change: change.map(modulo),
         seed: space.jitter.then_some(seed),
+        restart: None,
     }
 }
 
@@ -939,6 +884,7 @@ impl GridPhase {
             start: SimDuration::ZERO,
             change: None,
             seed: space.jitter.then_some(0),
+            restart: None,
         }
     }
 }

@@ -18,20 +18,42 @@ pub struct GridPhase {
     pub change: Option<SimDuration>,
     /// The seed, when the profile draws start-up jitter (P14) and phases are sampled by seed.
     pub seed: Option<u64>,
+    /// The replacement container's start, modulo the grid cycle, when the sample is of a
+    /// replacement rather than of the first start: the start-up budget of a container started
+    /// after a liveness kill (at `change`) that inherits `started` (P45, 1.35+).
+    pub restart: Option<SimDuration>,
 }
 
 impl fmt::Display for GridPhase {
-    /// `start +0.001s into the tick cycle`, with `, change +9s` and `, seed 3` when present.
+    /// `start +0.001s into the tick cycle`, with `, change +9s`, `, restart +9.5s` and
+    /// `, seed 3` when present.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "start +{}s", self.start)?;
         if let Some(c) = self.change {
             write!(f, ", change +{c}s")?;
+        }
+        if let Some(r) = self.restart {
+            write!(f, ", restart +{r}s")?;
         }
         f.write_str(" into the tick cycle")?;
         if let Some(s) = self.seed {
             write!(f, ", jitter seed {s}")?;
         }
         Ok(())
+    }
+}
+
+impl GridPhase {
+    /// The phase of a start-up budget sample, saying which start it is when it is a
+    /// replacement's (P45): `a replacement after a liveness kill, which inherits started:
+    /// start +0s, change +0s, restart +1s into the tick cycle`.
+    #[must_use]
+    pub fn of_start(&self) -> String {
+        if self.restart.is_some() {
+            format!("a replacement after a liveness kill, which inherits started: {self}")
+        } else {
+            self.to_string()
+        }
     }
 }
 

@@ -538,9 +538,9 @@ fn timing(cx: &mut Ctx<'_>, slot: Slot, c: &ContainerSpec, f: &ContainerFigures,
                 format!(
                     "container {name} needs {need}s to start ({origin}), but an app that fails its probes from its start is guaranteed to survive only {} ({}); at best {} ({}). It can be killed before it ever answers, and again after every restart",
                     s(b.min.value),
-                    b.min.phase,
+                    b.min.phase.of_start(),
                     s(b.max.value),
-                    b.max.phase
+                    b.max.phase.of_start()
                 ),
             );
         }

@@ -44,6 +44,17 @@ pub enum App {
     /// Healthy, except that every probe attempted from the instant for the duration times out
     /// (the process stalls, then answers again).
     StallFor(SimTime, SimDuration),
+    /// A replacement's slow start: the first instance is healthy until `change`, then every
+    /// probe of it fails (or, with `hang`, times out) so that liveness kills it; every later
+    /// instance fails every probe from its start until it has been up for `fail`, then succeeds.
+    Replaced {
+        /// When the first instance starts failing.
+        change: SimTime,
+        /// It hangs (probes time out) instead of refusing.
+        hang: bool,
+        /// How long each replacement fails from its start.
+        fail: SimDuration,
+    },
 }
 
 /// When a trial may stop before its horizon.
@@ -56,6 +67,9 @@ pub enum Stop {
     KillOrSafe,
     /// At the container's first restart (a start after the first).
     Restart,
+    /// As [`Stop::KillOrSafe`], for the replacement: at a kill, or a success of the probe that
+    /// makes it safe, once the container has started a second time.
+    ReplacementKillOrSafe,
     /// When the pod's Ready condition takes this value.
     PodReady(bool),
 }
@@ -196,8 +210,10 @@ impl Trial {
             };
             let app = self.app;
             let record = lean.uptimes.clone();
+            // A replacement's budget depends only on the attempts of the replacements.
+            let replacement = matches!(app, App::Replaced { .. });
             let b = behaviours.add(Box::new(move |a: &Attempt| {
-                if let Some(r) = &record {
+                if let Some(r) = record.as_ref().filter(|_| !replacement || a.instance > 0) {
                     r.borrow_mut().push(a.uptime);
                 }
                 respond(app, kind, failure, a)
@@ -289,7 +305,16 @@ fn respond(app: App, kind: ProbeKind, failure: Answer, a: &Attempt) -> Response 
         App::ReadinessFailAt(at) if kind == ProbeKind::Readiness && a.now >= at => failure,
         App::FailFor(at, d) if during(at, d) => failure,
         App::StallFor(at, d) if during(at, d) => Answer::Timeout,
-        App::FailUntil(_)
+        App::Replaced { change, hang, .. } if a.instance == 0 && a.now >= change => {
+            if hang {
+                Answer::Timeout
+            } else {
+                failure
+            }
+        }
+        App::Replaced { fail, .. } if a.instance > 0 && a.uptime < fail => failure,
+        App::Replaced { .. }
+        | App::FailUntil(_)
         | App::HangAt(_)
         | App::FailAt(_)
         | App::Healthy
@@ -331,6 +356,7 @@ impl Sink for TraceSink<'_> {
             EventKind::Kill { container, .. } if container == self.name => {
                 trace.kills.push(t);
                 self.stop == Stop::KillOrSafe
+                    || (self.stop == Stop::ReplacementKillOrSafe && trace.starts.len() > 1)
             }
             EventKind::Exit { container, .. } if container == self.name => {
                 trace.exits.push(t);
@@ -342,7 +368,9 @@ impl Sink for TraceSink<'_> {
                 outcome: Outcome::Success,
                 ..
             } if container == self.name => {
-                self.stop == Stop::KillOrSafe && Some(probe) == self.safe_kind
+                let watching = self.stop == Stop::KillOrSafe
+                    || (self.stop == Stop::ReplacementKillOrSafe && trace.starts.len() > 1);
+                watching && Some(probe) == self.safe_kind
             }
             EventKind::Status { container, status } if container == self.name => {
                 if trace.crash_loop.is_none()

@@ -6,6 +6,9 @@
 //! hang and the failure come long after that start):
 //! - an app failing until `T` survives whenever `T <= startupBudget.min` and is killed whenever
 //!   `T > startupBudget.max` (P20-P27, R13);
+//! - on 1.35+ (a replacement inherits `started`, P45), an app failing for `T` from every start
+//!   survives its first start and, once liveness has killed it long after, its replacement's
+//!   start too, whenever `T <= startupBudget.min`;
 //! - a hang's kill, exit and restart, a failure's not-Ready, a healthy start's Ready and a
 //!   crash loop's first `CrashLoopBackOff` and steady cycle fall within their figures, and the
 //!   crash loop's restarts are those of the figure when the container starts on the grid.
@@ -253,8 +256,76 @@ fn to_ready_spans_the_grids_of_every_container_in_the_pod() {
     );
 }
 
+/// A configuration with a startup and a liveness probe on a release where a replacement
+/// inherits `started` (P45). The liveness probe fails once or twice before a kill and waits at
+/// most 3 s after a start, so that it can kill the replacement in the window where `started` is
+/// inherited (between the replacement's start and its startup tick).
+fn inheriting() -> impl Strategy<Value = Config> {
+    (
+        probe(false),
+        probe(false),
+        proptest::option::of(probe(true)),
+        1u32..=40,
+        prop_oneof![Just("ignore"), Just("exit after 3s"), Just("exit after 0s")],
+        prop_oneof![Just("1.37"), Just("1.35")],
+    )
+        .prop_map(
+            |(mut liveness, startup, readiness, grace, sigterm, kubernetes)| Config {
+                liveness: Some({
+                    liveness.failure = 1 + liveness.failure % 2;
+                    liveness.delay %= 4;
+                    liveness
+                }),
+                startup: Some(startup),
+                readiness,
+                other: None,
+                grace,
+                sigterm,
+                kubernetes,
+            },
+        )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// P45: the replacement after a liveness kill inherits `started`, so its liveness probe
+    /// runs before its startup probe has passed; `startupBudget.min` must hold for it too.
+    #[test]
+    fn a_replacement_inheriting_started_survives_the_budget(
+        c in inheriting(),
+        start in prop_oneof![Just(0u64), 0u64..40_000],
+        change in 0u64..40_000,
+        t_frac in 0u64..=1000,
+    ) {
+        let Some(f) = figures(&c) else {
+            return Ok(());
+        };
+        let b = f.startup_budget.as_ref().expect("liveness and startup probes can kill");
+        let Some(min) = b.min.value else {
+            return Ok(());
+        };
+        let t = min.as_millis() * t_frac / 1000;
+        // Healthy from `t` on for half an hour and more, then refusing: liveness kills it.
+        let ok = 1_800_000 + change;
+        let script = if t == 0 {
+            format!("ok for {ok}ms then refused")
+        } else {
+            format!("refused for {t}ms then ok for {ok}ms then refused")
+        };
+        let s = scenario(&c, start, &script);
+        let until = SimTime::from_millis(start + 2 * (t + ok)).saturating_add(SimDuration::from_secs(3600));
+        let seen = run(&s, until);
+        let first = seen.starts[0];
+        let healthy_until = first.saturating_add(ms(t + ok));
+        prop_assert!(seen.kills.iter().all(|k| *k >= healthy_until), "failing for {t}ms (start {start}ms) is killed at its first start at {:?}, but startupBudget.min is {min}s\n{c:?}", seen.kills);
+        // The first instance's kill comes after `healthy_until`; the replacement then fails for
+        // `t` and answers for `ok`.
+        if let Some(&restart) = seen.starts.get(1) {
+            let killed = seen.kills.iter().skip(1).find(|k| **k < restart.saturating_add(ms(ok)));
+            prop_assert!(killed.is_none(), "failing for {t}ms, the replacement started at {restart}s is killed at {killed:?}, but startupBudget.min is {min}s ({})\n{c:?}", b.min.phase);
+        }
+    }
 
     #[test]
     fn figures_bound_direct_simulations_at_random_phases(

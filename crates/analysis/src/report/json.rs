@@ -10,6 +10,9 @@ fn phase(p: &GridPhase) -> J {
     if let Some(c) = p.change {
         m.push(("change", J::secs(c)));
     }
+    if let Some(r) = p.restart {
+        m.push(("restart", J::secs(r)));
+    }
     if let Some(s) = p.seed {
         m.push(("seed", J::int(s)));
     }

@@ -76,9 +76,9 @@ fn container(out: &mut String, w: &WorkloadReport, c: &ContainerFigures) {
                 format!(
                     "an app refusing every probe from its start survives {} at worst ({}), {} at best ({})",
                     v(b.min.value),
-                    b.min.phase,
+                    b.min.phase.of_start(),
                     v(b.max.value),
-                    b.max.phase
+                    b.max.phase.of_start()
                 )
             };
             line(out, "startupBudget", &cols(b), &text);
