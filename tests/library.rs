@@ -488,6 +488,9 @@ fn json_phase(p: &probesim::figures::GridPhase) -> serde_json::Value {
     if let Some(s) = p.seed {
         m.insert("seed".into(), serde_json::json!(s));
     }
+    if let Some(r) = p.restart {
+        m.insert("restart".into(), json_secs(Some(r)));
+    }
     serde_json::Value::Object(m)
 }
 
