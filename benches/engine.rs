@@ -573,6 +573,8 @@ const LISTINGS: &[(&str, &str, &str)] = &[
     ("kubia", "html", "8760h"),
     ("kubia", "explain", "8760h"),
     ("kubia", "svg", "26280h"),
+    ("kubia", "html", "26280h"),
+    ("kubia", "explain", "26280h"),
     ("random", "json", "720h"),
     ("random", "jsonl", "720h"),
 ];
