@@ -256,8 +256,8 @@ impl<'s> Analyzer<'s> {
         self.subject
     }
 
-    /// Per seed, an instant long after the container is steady and Ready, on a grid-cycle
-    /// boundary: the base of every change trial.
+    /// Per seed, an instant long after the container is steady and Ready, on a boundary of
+    /// the change's cycle: the base of every change trial.
     ///
     /// # Errors
     /// A stuck engine.
@@ -834,7 +834,7 @@ impl<'s> Analyzer<'s> {
         Ok((Some(dur(lo)), phase))
     }
 
-    /// Per seed, an instant long after the container is steady, on a grid-cycle boundary.
+    /// Per seed, an instant long after the container is steady, on a boundary of the change's cycle (`GridPhaseSpace::change_cycle`).
     fn bases(
         &self,
         index: usize,
@@ -869,7 +869,9 @@ impl<'s> Analyzer<'s> {
                 .saturating_add(period.saturating_mul(3))
                 .saturating_add(SimDuration::from_secs(60))
                 .saturating_add(space.cycle);
-            let cycle = ms(space.cycle).max(1);
+            // On a boundary of the change's cycle, so that a change `o` after the base has the
+            // phase `o`.
+            let cycle = ms(space.change_cycle).max(1);
             let base = ms(steady.saturating_since(SimTime::ZERO)).div_ceil(cycle) * cycle;
             out.push((*seed, at(base)));
         }

@@ -9,15 +9,17 @@
 //! the cycle shifted by every multiple of the cycle within the least common multiple of the
 //! cycle and `resync` ([`Shifts`]).
 //!
-//! Most shifts need no simulation. Before the change the pod is steady, and a resync there
-//! changes nothing: it only holds the next sync back until the relist after it, and anchors
-//! the next resync. A resync more than a relist before the change holds back nothing after
-//! it, and one after the last activity of the run (any event but a probe execution and a
-//! resync) finds nothing to do. So two shifts whose resyncs fall outside that window give the
-//! same run, relative to the change: per offset, the first shift whose resyncs avoid its own
-//! window is the reference, and every later shift whose resyncs avoid the reference's window
-//! takes its values without a simulation. `Analyzer::exhaustive` runs every shift, and
-//! `crates/analysis/tests/fast_path.rs` compares the two.
+//! Most shifts need no simulation. Before the change the pod is steady, and a resync there finds
+//! nothing to do: it only holds the next sync back to the relist after it (R4), and the first
+//! sync after the change replaces its requeue. So a resync due outside every window from a
+//! relist before a sync to that sync's end (in one it would hold the sync back, or wait as the
+//! pending update, R3) cannot change the run, and one due after the first sync after the change
+//! has ended never comes: two shifts whose resyncs all fall outside those windows give the same
+//! run, relative to the change. Per offset, the first shift whose resyncs avoid the windows of its own syncs is the
+//! reference, and every later shift whose resyncs avoid the reference's windows takes its values
+//! without a simulation. [`Analyzer::exhaustive`] runs every shift, and
+//! `crates/analysis/tests/fast_path.rs` compares the two (docs/analysis.md, "What the change
+//! trials sweep").
 
 use probesim_core::{SimDuration, SimTime, SyncTrigger};
 
