@@ -36,8 +36,8 @@ const HOUR: SimDuration = SimDuration::from_secs(3600);
 /// The most simulation work one analysis (of every container of a pod) may do, in steps: each
 /// event a simulation reports counts one, and so does each stretch of simulated time as long
 /// as the kubelet's shortest periodic sync (`resync`, or the back-off requeue) in which the
-/// engine may step without reporting anything. kubia's analysis takes 49,119 steps, about
-/// four hundred times less; past the limit the analysis stops with
+/// engine may step without reporting anything. kubia's analysis takes 88,581 steps, about
+/// two hundred times less; past the limit the analysis stops with
 /// [`AnalysisError::TooCostly`] (docs/analysis.md, "Limits").
 pub const MAX_WORK: u64 = 20_000_000;
 

@@ -17,7 +17,10 @@
 //! has ended never comes: two shifts whose resyncs all fall outside those windows give the same
 //! run, relative to the change. Per offset, the first shift whose resyncs avoid the windows of its own syncs is the
 //! reference, and every later shift whose resyncs avoid the reference's windows takes its values
-//! without a simulation. [`Analyzer::exhaustive`] runs every shift, and
+//! without a simulation. When another sync than a resync came last before the change, the pod
+//! was not resting on its resyncs but syncing for another reason (a finished container's probe
+//! workers ask for a sync at every relist), which every shift's prefix repeats: each shift takes
+//! the values of the unshifted run. [`Analyzer::exhaustive`] runs every shift, and
 //! `crates/analysis/tests/fast_path.rs` compares the two (docs/analysis.md, "What the change
 //! trials sweep").
 
@@ -137,6 +140,18 @@ impl Analyzer<'_> {
                 continue;
             }
             let (v, reach) = trial(at)?;
+            if k == 0 && reach.anchor.is_none() && shifts.resync.is_some() {
+                // Another sync came last before the change: the pod was not resting on its
+                // resyncs (a finished container's workers make a sync at every relist), and
+                // every shift's prefix ends the same way, so the resync is not what decides.
+                for k in 0..shifts.count {
+                    out.push((
+                        v.clone(),
+                        change.saturating_add(shifts.step.saturating_mul(k)),
+                    ));
+                }
+                return Ok(out);
+            }
             if reference.is_none()
                 && let Some(anchor) = reach.anchor
                 && !shifts.meets(anchor, at, &reach)

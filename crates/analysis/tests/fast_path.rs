@@ -171,8 +171,9 @@ proptest! {
                 prop_assert_eq!(&f, &l, "{}", yaml(&p));
                 prop_assert!(fast.simulations() <= long.simulations());
             }
-            // The long way may pass the step budget where the other does not.
-            (Ok(_), Err(AnalysisError::TooCostly { .. })) => {}
+            // The long way may pass the step budget where the other does not, and both may
+            // (a jittered profile's eight seeds, each change shifted against the resync).
+            (Ok(_) | Err(AnalysisError::TooCostly { .. }), Err(AnalysisError::TooCostly { .. })) => {}
             (f, l) => prop_assert!(false, "{f:?}\n{l:?}\n{}", yaml(&p)),
         }
     }
