@@ -18,6 +18,7 @@ use probesim_core::{Gate, ProbeKind, RestartPolicy, SimDuration, SimTime};
 use crate::figure::{
     ContainerFigures, CrashLoop, Extreme, Figure, GridPhase, GridPhaseSpace, Hang, Readiness,
 };
+use crate::shift::{by_shift, Reach, Shifts};
 use crate::subject::Subject;
 use crate::sweep::Sweep;
 use crate::trial::{App, Lean, Stop, Trace, Trial, TrialError};
@@ -38,8 +39,8 @@ const HOUR: SimDuration = SimDuration::from_secs(3600);
 /// The most simulation work one analysis (of every container of a pod) may do, in steps: each
 /// event a simulation reports counts one, and so does each stretch of simulated time as long
 /// as the kubelet's shortest periodic sync (`resync`, or the back-off requeue) in which the
-/// engine may step without reporting anything. kubia's analysis takes 49,119 steps, about
-/// four hundred times less; past the limit the analysis stops with
+/// engine may step without reporting anything. kubia's analysis takes 88,581 steps, about
+/// two hundred times less; past the limit the analysis stops with
 /// [`AnalysisError::TooCostly`] (docs/analysis.md, "Limits").
 pub const MAX_WORK: u64 = 20_000_000;
 
@@ -258,8 +259,8 @@ impl<'s> Analyzer<'s> {
         self.subject
     }
 
-    /// Per seed, an instant long after the container is steady and Ready, on a grid-cycle
-    /// boundary: the base of every change trial.
+    /// Per seed, an instant long after the container is steady and Ready, on a boundary of
+    /// the change's cycle: the base of every change trial.
     ///
     /// # Errors
     /// A stuck engine.
@@ -364,8 +365,8 @@ impl<'s> Analyzer<'s> {
     }
 
     /// One sample of how long the pod stays Ready after `app` starts failing at `change`, with
-    /// the phase it was taken at: readiness.toNotReady's trial, shared with the robustness
-    /// figures (readiness failing alone).
+    /// the container's first start and the run's [`Reach`]: readiness.toNotReady's trial,
+    /// shared with the robustness figures (readiness failing alone).
     pub(crate) fn to_not_ready(
         &self,
         index: usize,
@@ -373,8 +374,7 @@ impl<'s> Analyzer<'s> {
         start_offset: SimDuration,
         change: SimTime,
         seed: u64,
-        space: &GridPhaseSpace,
-    ) -> Result<(Option<SimDuration>, GridPhase), AnalysisError> {
+    ) -> Result<((Option<SimDuration>, SimTime), Reach), AnalysisError> {
         let trace = self.run(&Trial {
             container: index,
             app,
@@ -387,7 +387,7 @@ impl<'s> Analyzer<'s> {
         let v = trace
             .pod_ready_at(false, change)
             .map(|t| t.saturating_since(change));
-        Ok((v, phase(space, start, Some(change), seed)))
+        Ok(((v, start), Reach::of(&trace, change)))
     }
 
     /// The phases swept for a container.
@@ -435,8 +435,15 @@ impl<'s> Analyzer<'s> {
                 }
             }
         }
+        let resync = ms(k.resync).max(1);
+        let change_cycle = if k.jitter {
+            cycle
+        } else {
+            cycle / gcd(cycle, resync) * resync
+        };
         GridPhaseSpace {
             cycle: dur(cycle),
+            change_cycle: dur(change_cycle),
             unit: dur(unit),
             offsets,
             seeds: if jitter {
@@ -514,7 +521,23 @@ impl<'s> Analyzer<'s> {
         if self.exhaustive {
             return space.offsets.clone();
         }
+        let cycle = self.change_cycle(container);
+        space
+            .offsets
+            .iter()
+            .copied()
+            .filter(|o| *o < cycle)
+            .collect()
+    }
+
+    /// The cycle of [`Analyzer::change_offsets`]: the least common multiple of the relist
+    /// period, the container's own probe periods and the other containers' readiness and
+    /// startup periods (the whole grid cycle for [`Analyzer::exhaustive`]).
+    fn change_cycle(&self, container: usize) -> SimDuration {
         let s = self.subject;
+        if self.exhaustive {
+            return self.space(container).cycle;
+        }
         let mut cycle = ms(s.kubelet.pleg_period).max(1);
         for other in 0..s.pod.container_count() {
             for kind in ProbeKind::ALL {
@@ -527,13 +550,29 @@ impl<'s> Analyzer<'s> {
                 }
             }
         }
-        let cycle = dur(cycle);
-        space
-            .offsets
-            .iter()
-            .copied()
-            .filter(|o| *o < cycle)
-            .collect()
+        dur(cycle)
+    }
+
+    /// How each change offset is shifted against the periodic resync ([`crate::shift`]): by
+    /// every multiple of the change cycle within its least common multiple with `resync`.
+    /// With `kubelet.jitter` the resyncs are drawn (sampled by seed): no shift.
+    #[must_use]
+    pub fn change_shifts(&self, container: usize) -> Shifts {
+        let k = &self.subject.kubelet;
+        let step = self.change_cycle(container);
+        let period = ms(k.resync).max(1);
+        let cycle = ms(step).max(1);
+        let count = if k.jitter {
+            1
+        } else {
+            cycle / gcd(cycle, period) * period / cycle
+        };
+        Shifts {
+            step,
+            count,
+            resync: (!self.exhaustive).then_some(k.resync),
+            relist: k.pleg_period,
+        }
     }
 
     /// Every figure of one container (an index in the engine's numbering: init containers
@@ -603,10 +642,18 @@ impl<'s> Analyzer<'s> {
             min: none,
             max: none,
         };
+        let shifts = self.change_shifts(index);
         let hang = if want.hang {
             let samples = self.collect(&change_jobs, |&(start, o, seed, base)| {
-                self.hang(index, &space, start, o, seed, base)
+                let runs = self.over_shifts(&shifts, base.saturating_add(o), |change| {
+                    self.hang(index, start, change, seed)
+                })?;
+                Ok(runs
+                    .into_iter()
+                    .map(|((v, first), change)| (v, phase(&space, first, Some(change), seed)))
+                    .collect::<Vec<_>>())
             })?;
+            let samples = by_shift(samples, offsets.len());
             let pick = |f: fn(&[Option<SimDuration>; 3]) -> Option<SimDuration>| {
                 let s: Vec<_> = samples.iter().map(|(v, p)| (f(v), *p)).collect();
                 Figure::of(&s).unwrap_or(empty)
@@ -643,10 +690,15 @@ impl<'s> Analyzer<'s> {
             let to_ready = Figure::of(&ready).unwrap_or(empty);
             let to_not_ready = if to_ready.max.value.is_some() {
                 let samples = self.collect(&change_jobs, |&(start, o, seed, base)| {
-                    let change = base.saturating_add(o);
-                    self.to_not_ready(index, App::FailAt(change), start, change, seed, &space)
+                    let runs = self.over_shifts(&shifts, base.saturating_add(o), |change| {
+                        self.to_not_ready(index, App::FailAt(change), start, change, seed)
+                    })?;
+                    Ok(runs
+                        .into_iter()
+                        .map(|((v, first), change)| (v, phase(&space, first, Some(change), seed)))
+                        .collect::<Vec<_>>())
                 })?;
-                Figure::of(&samples)
+                Figure::of(&by_shift(samples, offsets.len()))
             } else {
                 None
             };
@@ -726,7 +778,8 @@ impl<'s> Analyzer<'s> {
         d
     }
 
-    /// Per seed, an instant long after the container is steady, on a grid-cycle boundary.
+    /// Per seed, an instant long after the container is steady, on a boundary of the change's
+    /// cycle (`GridPhaseSpace::change_cycle`).
     fn bases(
         &self,
         index: usize,
@@ -761,24 +814,25 @@ impl<'s> Analyzer<'s> {
                 .saturating_add(period.saturating_mul(3))
                 .saturating_add(SimDuration::from_secs(60))
                 .saturating_add(space.cycle);
-            let cycle = ms(space.cycle).max(1);
+            // On a boundary of the change's cycle, so that a change `o` after the base has the
+            // phase `o`.
+            let cycle = ms(space.change_cycle).max(1);
             let base = ms(steady.saturating_since(SimTime::ZERO)).div_ceil(cycle) * cycle;
             out.push((*seed, at(base)));
         }
         Ok(out)
     }
 
-    /// One hang: from the hang to the kill, the exit and the replacement's start.
+    /// One hang at `change`: from the hang to the kill, the exit and the replacement's start,
+    /// with the container's first start and the run's [`Reach`].
+    #[expect(clippy::type_complexity, reason = "a private helper's tuple")]
     fn hang(
         &self,
         index: usize,
-        space: &GridPhaseSpace,
         start_offset: SimDuration,
-        offset: SimDuration,
+        change: SimTime,
         seed: u64,
-        base: SimTime,
-    ) -> Result<([Option<SimDuration>; 3], GridPhase), AnalysisError> {
-        let change = base.saturating_add(offset);
+    ) -> Result<(([Option<SimDuration>; 3], SimTime), Reach), AnalysisError> {
         let trace = self.run(&Trial {
             container: index,
             app: App::HangAt(change),
@@ -793,8 +847,8 @@ impl<'s> Analyzer<'s> {
         let restarted = exit.and_then(|e| trace.starts.iter().skip(1).copied().find(|t| *t >= e));
         let since = |t: Option<SimTime>| t.map(|t| t.saturating_since(change));
         Ok((
-            [since(kill), since(exit), since(restarted)],
-            phase(space, start, Some(change), seed),
+            ([since(kill), since(exit), since(restarted)], start),
+            Reach::of(&trace, change),
         ))
     }
 
@@ -868,11 +922,12 @@ pub(crate) fn phase_of(
 }
 
 fn phase(space: &GridPhaseSpace, start: SimTime, change: Option<SimTime>, seed: u64) -> GridPhase {
-    let cycle = ms(space.cycle).max(1);
-    let modulo = |t: SimTime| dur(ms(t.saturating_since(SimTime::ZERO)) % cycle);
+    let modulo = |t: SimTime, cycle: SimDuration| {
+        dur(ms(t.saturating_since(SimTime::ZERO)) % ms(cycle).max(1))
+    };
     GridPhase {
-        start: modulo(start),
-        change: change.map(modulo),
+        start: modulo(start, space.cycle),
+        change: change.map(|c| modulo(c, space.change_cycle)),
         seed: space.jitter.then_some(seed),
         restart: None,
     }

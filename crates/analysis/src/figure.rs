@@ -14,7 +14,10 @@ pub struct GridPhase {
     /// The container's start, modulo the grid cycle (the least common multiple of the probe
     /// periods of every container in the pod and the relist period).
     pub start: SimDuration,
-    /// The application's change (hang, failure), modulo the grid cycle, when the figure has one.
+    /// The application's change (hang, failure), when the figure has one, modulo the least
+    /// common multiple of the grid cycle and the kubelet's resync period
+    /// ([`GridPhaseSpace::change_cycle`]): what follows a change also depends on where it falls
+    /// against the periodic resync.
     pub change: Option<SimDuration>,
     /// The seed, when the profile draws start-up jitter (P14) and phases are sampled by seed.
     pub seed: Option<u64>,
@@ -124,6 +127,9 @@ impl Figure {
 pub struct GridPhaseSpace {
     /// The grid cycle: after it, every grid the container's figures depend on repeats.
     pub cycle: SimDuration,
+    /// The cycle of the change's phase: the least common multiple of `cycle` and the kubelet's
+    /// resync period (`cycle` when the resync is drawn at random, `kubelet.jitter`).
+    pub change_cycle: SimDuration,
     /// The finest step of those grids: every instant of the engine's grids is a multiple.
     pub unit: SimDuration,
     /// The offsets swept in each cycle: each grid step, one millisecond after it, halfway and

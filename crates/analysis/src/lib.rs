@@ -17,6 +17,7 @@
 //! - [`recommend`]: a search for the simplest probe settings meeting requirements.
 //! - [`robust`]: readiness failing alone, and whether a blip or a stall kills or turns the pod
 //!   not Ready, for the recommender's robustness requirements.
+//! - [`shift`]: the change trials shifted against the periodic resync.
 //! - [`sweep`]: runs many simulation jobs on every core, results in job order.
 //! - [`report`]: text, JSON and SARIF renderings.
 //!
@@ -33,6 +34,7 @@ pub mod recommend;
 pub mod report;
 pub mod requirement;
 pub mod robust;
+pub mod shift;
 pub mod subject;
 pub mod sweep;
 pub mod trial;

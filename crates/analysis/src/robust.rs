@@ -10,8 +10,9 @@
 
 use probesim_core::{SimDuration, SimTime};
 
-use crate::analyze::{AnalysisError, Analyzer};
+use crate::analyze::{phase_of, AnalysisError, Analyzer};
 use crate::figure::{Figure, GridPhase};
+use crate::shift::{by_shift, Reach};
 use crate::sweep::Sweep;
 use crate::trial::{App, Stop, Trial};
 
@@ -25,19 +26,23 @@ pub struct Tolerance {
 }
 
 /// The phases of change trials: per seed, an instant on a cycle boundary long after the
-/// container is steady, plus each offset of the phase space.
-fn change_jobs(a: &Analyzer<'_>, index: usize) -> Result<Vec<(u64, SimTime)>, AnalysisError> {
+/// container is steady, plus each offset of the phase space; the number of offsets per seed.
+fn change_jobs(
+    a: &Analyzer<'_>,
+    index: usize,
+) -> Result<(Vec<(u64, SimTime)>, usize), AnalysisError> {
     let space = a.space(index);
     let bases = a.steady_bases(index, &space)?;
     let offsets = a.change_offsets(index, &space);
-    Ok(bases
+    let jobs = bases
         .iter()
         .flat_map(|(seed, base)| {
             offsets
                 .iter()
                 .map(move |o| (*seed, base.saturating_add(*o)))
         })
-        .collect())
+        .collect();
+    Ok((jobs, offsets.len()))
 }
 
 /// From a Ready app whose readiness probe alone starts failing to pod not Ready, over every
@@ -59,21 +64,28 @@ pub fn to_not_ready_alone(
         return Ok(None);
     }
     let space = a.space(index);
-    let jobs = change_jobs(a, index)?;
+    let shifts = a.change_shifts(index);
+    let (jobs, group) = change_jobs(a, index)?;
     let samples: Result<Vec<_>, _> = sweep
         .run(&jobs, |&(seed, change)| {
-            a.to_not_ready(
-                index,
-                App::ReadinessFailAt(change),
-                SimDuration::ZERO,
-                change,
-                seed,
-                &space,
+            let runs = a.over_shifts(&shifts, change, |change| {
+                a.to_not_ready(
+                    index,
+                    App::ReadinessFailAt(change),
+                    SimDuration::ZERO,
+                    change,
+                    seed,
+                )
+            })?;
+            Ok::<_, AnalysisError>(
+                runs.into_iter()
+                    .map(|((v, first), change)| (v, phase_of(&space, first, Some(change), seed)))
+                    .collect::<Vec<_>>(),
             )
         })
         .into_iter()
         .collect();
-    Ok(Figure::of(&samples?))
+    Ok(Figure::of(&by_shift(samples?, group)))
 }
 
 /// Whether a disturbance lasting `d` (probes refused, or with `stall` timing out) of the
@@ -89,7 +101,8 @@ pub fn tolerance(
     sweep: Sweep,
 ) -> Result<Tolerance, AnalysisError> {
     let space = a.space(index);
-    let jobs = change_jobs(a, index)?;
+    let shifts = a.change_shifts(index);
+    let (jobs, group) = change_jobs(a, index)?;
     // Past the disturbance, two of the longest period and timeout decide: the next attempts
     // succeed and reset every failure count.
     let mut after = SimDuration::from_secs(1);
@@ -98,28 +111,37 @@ pub fn tolerance(
     }
     let outcomes: Result<Vec<_>, _> = sweep
         .run(&jobs, |&(seed, change)| {
-            let app = if stall {
-                App::StallFor(change, d)
-            } else {
-                App::FailFor(change, d)
-            };
-            let trace = a.run(&Trial {
-                container: index,
-                app,
-                start_offset: SimDuration::ZERO,
-                seed,
-                horizon: change.saturating_add(d).saturating_add(after),
-                stop: Stop::Horizon,
+            let runs = a.over_shifts(&shifts, change, |change| {
+                let app = if stall {
+                    App::StallFor(change, d)
+                } else {
+                    App::FailFor(change, d)
+                };
+                let trace = a.run(&Trial {
+                    container: index,
+                    app,
+                    start_offset: SimDuration::ZERO,
+                    seed,
+                    horizon: change.saturating_add(d).saturating_add(after),
+                    stop: Stop::Horizon,
+                })?;
+                let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
+                let killed = trace.kills.iter().any(|t| *t >= change);
+                let not_ready = trace.pod_ready_at(false, change).is_some();
+                Ok(((killed, not_ready, start), Reach::of(&trace, change)))
             })?;
-            let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
-            let phase = crate::analyze::phase_of(&space, start, Some(change), seed);
-            let killed = trace.kills.iter().any(|t| *t >= change);
-            let not_ready = trace.pod_ready_at(false, change).is_some();
-            Ok((killed.then_some(phase), not_ready.then_some(phase)))
+            Ok::<_, AnalysisError>(
+                runs.into_iter()
+                    .map(|((killed, not_ready, start), change)| {
+                        let phase = phase_of(&space, start, Some(change), seed);
+                        (killed.then_some(phase), not_ready.then_some(phase))
+                    })
+                    .collect::<Vec<_>>(),
+            )
         })
         .into_iter()
         .collect();
-    let outcomes = outcomes?;
+    let outcomes = by_shift(outcomes?, group);
     Ok(Tolerance {
         killed: outcomes.iter().find_map(|o| o.0),
         not_ready: outcomes.iter().find_map(|o| o.1),

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use probesim_core::{
     Answer, Attempt, Behaviours, ContainerSpec, ContainerState, Event, EventKind, Flow, Handler,
     Outcome, PodSpec, ProbeKind, PullPolicy, Response, SelfExit, SimDuration, SimTime, Simulation,
-    Sink, WaitingReason,
+    Sink, SyncTrigger, WaitingReason,
 };
 
 use crate::subject::Subject;
@@ -114,6 +114,21 @@ pub struct Trace {
     pub events: u64,
     /// The last instant simulated: the horizon, or the event the run stopped at.
     pub end: SimTime,
+    /// Every pod sync: when it began and ended (the run's end for one still running), and what
+    /// started it.
+    pub syncs: Vec<SyncSpan>,
+}
+
+/// One pod sync of a trial.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SyncSpan {
+    /// When it began.
+    pub start: SimTime,
+    /// When it ended: the next sync waits for a relist strictly after it (R4), and the next
+    /// periodic resync counts from it (R6).
+    pub end: SimTime,
+    /// What started it.
+    pub trigger: SyncTrigger,
 }
 
 /// Why a trial did not run to its end.
@@ -130,6 +145,17 @@ impl Trace {
     #[must_use]
     pub fn first_after(times: &[SimTime], from: SimTime) -> Option<SimTime> {
         times.iter().copied().find(|t| *t >= from)
+    }
+
+    /// The periodic resync (R6) in force at `at`: the last sync before `at` when it was a
+    /// resync; `None` when another kind of sync came last (its end, which anchors the next
+    /// resync, is not in the trace).
+    #[must_use]
+    pub fn resync_before(&self, at: SimTime) -> Option<SimTime> {
+        match self.syncs.iter().rev().find(|s| s.start < at) {
+            Some(s) if s.trigger == SyncTrigger::Resync && s.end < at => Some(s.end),
+            _ => None,
+        }
     }
 
     /// When the pod's Ready condition first took `value` at or after `from`.
@@ -232,13 +258,18 @@ impl Trial {
             stop: self.stop,
             safe_kind,
             max_events,
+            syncing: false,
             trace: Trace::default(),
         };
         match sim.run_until(self.horizon, &mut sink) {
             Ok(_) => {
+                let syncing = sink.syncing;
                 let mut trace = sink.trace;
                 if !trace.stopped {
                     trace.end = self.horizon;
+                }
+                if syncing && let Some(s) = trace.syncs.last_mut() {
+                    s.end = trace.end;
                 }
                 Ok(trace)
             }
@@ -331,6 +362,8 @@ struct TraceSink<'n> {
     stop: Stop,
     safe_kind: Option<ProbeKind>,
     max_events: u64,
+    /// A sync has begun and not ended yet.
+    syncing: bool,
     trace: Trace,
 }
 
@@ -340,6 +373,13 @@ struct TooManyEvents;
 impl Sink for TraceSink<'_> {
     type Error = TooManyEvents;
 
+    fn sync_ended(&mut self, at: SimTime) {
+        self.syncing = false;
+        if let Some(s) = self.trace.syncs.last_mut() {
+            s.end = at;
+        }
+    }
+
     fn event(&mut self, event: &Event<'_>) -> Result<Flow, TooManyEvents> {
         let t = event.t;
         let trace = &mut self.trace;
@@ -347,6 +387,14 @@ impl Sink for TraceSink<'_> {
         trace.end = t;
         if trace.events > self.max_events {
             return Err(TooManyEvents);
+        }
+        if let EventKind::Sync { trigger } = event.kind {
+            self.syncing = true;
+            trace.syncs.push(SyncSpan {
+                start: t,
+                end: t,
+                trigger,
+            });
         }
         let stop = match event.kind {
             EventKind::Start { container, .. } if container == self.name => {

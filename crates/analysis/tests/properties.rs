@@ -196,12 +196,14 @@ fn within(f: &Figure, v: Option<SimDuration>, what: &str, c: &Config) {
     );
 }
 
-/// As [`within`], for the figures measured from a change (hang detection, time to not Ready),
-/// allowing the known gap of the phase sweep (docs/analysis.md, "A known gap of the phase
-/// sweep"): since every sync waits for a newer relist (R4), a kill or status write asked for
-/// just after another sync comes up to a relist (1 s here) later, at a phase of the change
-/// against that sync the sweep does not visit. Anything further out still fails.
-fn within_the_known_gap(f: &Figure, v: Option<SimDuration>, what: &str, c: &Config) {
+/// As [`within`], for the figures measured from a change (hang detection, time to not Ready)
+/// after a start off the grid. The change trials sweep the change against the probe and relist
+/// cycle and against the periodic resync, for the starts of `Analyzer::change_starts`; where
+/// the resync falls also follows the last sync of the start-up, which a start elsewhere can
+/// move (docs/analysis.md, "What the change trials sweep"): a kill or status write asked for
+/// just after a resync comes a relist (1 s here) later. So such a run may lie up to a relist
+/// outside the figure; anything further out fails. A start on the grid is checked exactly.
+fn within_a_relist(f: &Figure, v: Option<SimDuration>, what: &str, c: &Config) {
     const RELIST: SimDuration = SimDuration::from_secs(1);
     let near = match (v, f.min.value, f.max.value) {
         (Some(v), Some(lo), Some(hi)) => {
@@ -211,7 +213,7 @@ fn within_the_known_gap(f: &Figure, v: Option<SimDuration>, what: &str, c: &Conf
     };
     assert!(
         f.contains(v) || near,
-        "{what}: direct simulation gives {v:?}, outside {f:?} by more than the known gap\n{c:?}"
+        "{what}: direct simulation gives {v:?}, outside {f:?} by more than a relist\n{c:?}"
     );
 }
 
@@ -371,9 +373,12 @@ proptest! {
         let exit = kill.and_then(|k| seen.exits.iter().copied().find(|t| *t >= k));
         let restart = exit.and_then(|e| seen.starts.iter().skip(1).copied().find(|t| *t >= e));
         let since = |t: Option<SimTime>| t.map(|t| t.saturating_since(hang));
-        within_the_known_gap(&f.hang.kill, since(kill), "hangDetection.kill", &c);
-        within_the_known_gap(&f.hang.exit, since(exit), "hangDetection.exit", &c);
-        within_the_known_gap(&f.hang.restarted, since(restart), "hangDetection.restarted", &c);
+        // R4, R6: exact for a start on the grid, whatever the change's phase against the
+        // resync; within a relist for a start elsewhere.
+        let change_within = if start == 0 { within } else { within_a_relist };
+        change_within(&f.hang.kill, since(kill), "hangDetection.kill", &c);
+        change_within(&f.hang.exit, since(exit), "hangDetection.exit", &c);
+        change_within(&f.hang.restarted, since(restart), "hangDetection.restarted", &c);
         // R26-R30: a process exiting with 1 a second after every start.
         let crash = f.crash_loop.as_ref().unwrap_or_else(|| panic!("restartPolicy Always restarts"));
         let s = scenario_with(&c, start, "ok", "    exit: \"1 after 1s\"\n");
@@ -397,7 +402,49 @@ proptest! {
             let s = scenario(&c, start, &format!("pod: ok until {h}ms then refused"));
             let seen = run(&s, horizon(hang));
             let not_ready = seen.ready.iter().find(|(t, r)| !*r && *t >= hang).map(|(t, _)| t.saturating_since(hang));
-            within_the_known_gap(fig, not_ready, "readiness.toNotReady", &c);
+            change_within(fig, not_ready, "readiness.toNotReady", &c);
         }
+    }
+}
+
+/// Where the resync falls follows the last sync of the start-up: here the relist that sees the
+/// container start (R4, R5), then every `resync` (R6). The change trials sweep the change
+/// against that resync for a start on the grid, where the pod resyncs 1 s into each minute
+/// and no kill (a tick plus the 2 s timeout, 2 s into a 5 s period) meets one; a start 1.5 s
+/// later moves the resyncs to 2 s into each minute, and a kill asked for at a resync waits for
+/// the next relist: 7.75 s after a hang where the figure says at most 6.999 s. Ignored until
+/// the change trials also sweep the start's effect on the resync (docs/analysis.md, "What the
+/// change trials sweep"); `cargo test -p probesim-analysis --test properties -- --ignored`.
+#[test]
+#[ignore = "the change trials sweep the resync's phase for starts on the grid only (docs/analysis.md)"]
+fn a_start_off_the_grid_moves_the_resync() {
+    let c = Config {
+        liveness: Some(Probe {
+            period: 5,
+            failure: 1,
+            timeout: 2,
+            delay: 0,
+            success: 1,
+        }),
+        startup: None,
+        readiness: None,
+        other: None,
+        grace: 1,
+        sigterm: "exit after 0s",
+        kubernetes: "1.37",
+    };
+    let f = figures(&c).expect("a small pod is analysed");
+    for o in (0..60_000u64).step_by(250) {
+        let h = 1_800_000 + o;
+        let hang = SimTime::from_millis(h);
+        let s = scenario(&c, 1500, &format!("pod: ok until {h}ms then timeout"));
+        let seen = run(&s, hang.saturating_add(SimDuration::from_secs(120)));
+        let kill = seen.kills.iter().copied().find(|t| *t >= hang);
+        within(
+            &f.hang.kill,
+            kill.map(|t| t.saturating_since(hang)),
+            "hangDetection.kill",
+            &c,
+        );
     }
 }

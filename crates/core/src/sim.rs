@@ -521,6 +521,7 @@ impl Simulation {
             self.cycle.steps += ran.max(1);
             if self.pod_worker.sync_ended {
                 self.pod_worker.sync_ended = false;
+                out.sink.sync_ended(self.now);
                 if self.cycle.due() {
                     self.cycle_point(until, out.sink);
                 }

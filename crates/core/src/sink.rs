@@ -45,6 +45,15 @@ pub trait Sink {
         self.event(event)
     }
 
+    /// A pod sync ended at `at` (the next sync waits for a relist strictly after it, R4, and
+    /// the next periodic resync counts from it, R6). Not an event of the timeline: it is only
+    /// for sinks that reason about the pod worker's pacing (the analysis's change trials). The
+    /// default does nothing.
+    #[inline]
+    fn sync_ended(&mut self, at: SimTime) {
+        let _ = at;
+    }
+
     /// The sink's part in steady-state fast-forward ([`cycle`](crate::cycle)), if it takes
     /// part: a sink that can be moved on by whole cycles without seeing their events implements
     /// [`FastForward`] and returns itself here. The default, `None`, keeps the run step by step
@@ -85,6 +94,10 @@ impl<S: Sink + ?Sized> Sink for &mut S {
         container: usize,
     ) -> Result<Flow, Self::Error> {
         (**self).container_event(event, container)
+    }
+    #[inline]
+    fn sync_ended(&mut self, at: SimTime) {
+        (**self).sync_ended(at);
     }
     fn fast_forward(&mut self) -> Option<&mut dyn FastForward> {
         (**self).fast_forward()

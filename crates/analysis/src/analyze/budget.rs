@@ -174,7 +174,16 @@ impl Analyzer<'_> {
         let (Some(&first), Some(&restart)) = (failing.starts.first(), failing.starts.get(1)) else {
             return Ok(None);
         };
-        let mut phase = phase(space, first, Some(change), seed);
+        // On the grid steps alone (see `replacement_phases`), a change at a step stands for
+        // every change after the step before it: the phase names the first of those, as the
+        // exhaustive sweep, which goes through the offsets in order, finds it.
+        let unit = ms(space.unit).max(1);
+        let shown = if self.draws_nothing() && !self.exhaustive && ms(offset) >= unit {
+            dur(ms(offset) - unit + 1)
+        } else {
+            offset
+        };
+        let mut phase = phase(space, first, Some(base.saturating_add(shown)), seed);
         phase.restart = Some(dur(
             ms(restart.saturating_since(SimTime::ZERO)) % ms(space.cycle).max(1)
         ));
