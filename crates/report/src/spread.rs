@@ -494,10 +494,12 @@ impl Spread {
         if rows.is_empty() {
             return Ok(());
         }
-        let varied = if self.latency_ranges().is_empty() {
-            "kubelet jitter and start phase"
-        } else {
-            "kubelet jitter, start phase and runtime latencies"
+        // A pod without probes has no tick grid for the start to fall on.
+        let varied = match (self.period.is_zero(), self.latency_ranges().is_empty()) {
+            (true, true) => "kubelet jitter",
+            (true, false) => "kubelet jitter and runtime latencies",
+            (false, true) => "kubelet jitter and start phase",
+            (false, false) => "kubelet jitter, start phase and runtime latencies",
         };
         writeln!(
             w,
@@ -837,5 +839,28 @@ mod spread_tests {
         assert_eq!(o(10).label(true), "restart 10 of web");
         assert_eq!(o(4_294_967_295).label(false), "restart 4294967295");
         assert_eq!(o(0).label(false), "restart 0");
+    }
+
+    #[test]
+    fn without_probes_the_summary_names_no_start_phase() {
+        const CRASH: &str =
+            include_str!("../../../scenarios/restart-backoff/reduced-decay-1-34.yaml");
+        let s = Scenario::load_with(CRASH, "s.yaml", &mut NoFiles, &Overrides::default())
+            .expect("loads");
+        let (this, other) = (Timing::new(s.seed, s.phase), timings(&s, 1)[0]);
+        // The printed run is the scenario as it is (exact timing, no jitter).
+        let runs = vec![
+            observe(&s).expect("runs"),
+            observe_timing(&s, other).expect("runs"),
+        ];
+        let mut out = Vec::new();
+        Spread::of(&s, &[this, other], runs)
+            .write_summary(&mut out)
+            .expect("writes");
+        let out = String::from_utf8(out).expect("utf-8");
+        assert!(
+            out.starts_with("\nAnother timing disagrees with this run (kubelet jitter: --seed "),
+            "{out}"
+        );
     }
 }
