@@ -398,6 +398,67 @@ impl Iterator for Expand<'_> {
     }
 }
 
+/// A reader of the run as recorded that can take a gap's repetitions by their count
+/// ([`Trace::read`]): one that only counts or summarises, whose state after a repetition is
+/// the state before it moved on by the cycle (its times later by the cycle, its counters
+/// higher), does the same in every repetition after.
+///
+/// What it decides must depend only on the facts' shapes, their times relative to each other
+/// and its own state but its counters: the repetitions differ in nothing else (a restart count
+/// or an Event's count grows, but never from zero to more within a gap).
+pub(crate) trait Periodic: Clone {
+    /// Reads one fact.
+    fn fact(&mut self, x: &Item);
+    /// Whether the repetition just read from `before`, which began at `from`, leaves the state
+    /// as `before`'s moved on by `cycle`, counters aside: then the next one does the same.
+    fn steady(&self, before: &Self, cycle: SimDuration, from: SimTime) -> bool;
+    /// Does `n` more repetitions like the one just read from `before`.
+    fn repeat(&mut self, before: &Self, n: u64, cycle: SimDuration);
+}
+
+impl Trace {
+    /// Hands `r` the run as recorded ([`Trace::replay`]'s facts, in order), a gap's
+    /// repetitions one by one until `r` is [`Periodic::steady`], the rest by their count.
+    pub(crate) fn read<R: Periodic>(&self, r: &mut R) {
+        let mut incs = Vec::new();
+        for (i, x) in self.items.iter().enumerate() {
+            let What::Gap { times, len, cycle } = x.what else {
+                r.fact(x);
+                continue;
+            };
+            let len = len as usize;
+            if times == 0 || len == 0 || len > i {
+                continue;
+            }
+            let template = &self.items[i - len..i];
+            increments(template, &mut incs);
+            let step = cycle.as_millis();
+            for rep in 1..=times {
+                let before = r.clone();
+                let shift = step.saturating_mul(rep);
+                for (y, &inc) in template.iter().zip(&incs) {
+                    let mut y = *y;
+                    y.t = later(y.t, shift);
+                    if inc != 0 {
+                        counted(&mut y, rep.saturating_mul(u64::from(inc)));
+                    }
+                    r.fact(&y);
+                }
+                if rep < times && r.steady(&before, cycle, later(template[0].t, shift)) {
+                    r.repeat(&before, times - rep, cycle);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// `t` moved on by `n` cycles.
+#[inline]
+pub(crate) fn ahead(t: SimTime, cycle: SimDuration, n: u64) -> SimTime {
+    later(t, cycle.as_millis().saturating_mul(n))
+}
+
 /// Random access to the items as recorded, by their index in [`Trace::replay`]'s order.
 #[derive(Debug)]
 pub(super) struct Virtual<'a> {
