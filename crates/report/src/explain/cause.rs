@@ -724,7 +724,8 @@ impl Bench<'_> {
         let mut run = 0u32;
         let mut longest = 0u32;
         let mut last = None;
-        for (_, item) in self.trace.replay() {
+        let readiness = |w: &What| matches!(w, What::Probe { c: pc, probe: ProbeKind::Readiness, .. } if *pc == c);
+        for (_, item) in self.trace.replay_where(readiness) {
             if let What::Probe {
                 c: pc,
                 probe: ProbeKind::Readiness,

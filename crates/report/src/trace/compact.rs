@@ -352,6 +352,29 @@ fn later(t: SimTime, by: u64) -> SimTime {
     SimTime::from_millis(t.as_millis().saturating_add(by))
 }
 
+impl Expand<'_> {
+    /// At the gap at `i`: sets its first repetition up, or steps over it when it stands for
+    /// nothing.
+    fn enter(&mut self) {
+        let What::Gap { times, len, cycle } = self.items[self.i].what else {
+            return;
+        };
+        let len = len as usize;
+        if times == 0 || len == 0 || len > self.i {
+            self.i += 1;
+            return;
+        }
+        self.rep = 1;
+        self.times = times;
+        self.start = self.i - len;
+        self.len = len;
+        self.j = 0;
+        self.cycle = cycle.as_millis();
+        self.shift = self.cycle;
+        increments(&self.items[self.start..self.i], &mut self.incs);
+    }
+}
+
 impl Iterator for Expand<'_> {
     type Item = (usize, Item);
 
@@ -359,23 +382,12 @@ impl Iterator for Expand<'_> {
     fn next(&mut self) -> Option<(usize, Item)> {
         if self.rep == 0 {
             let item = *self.items.get(self.i).filter(|_| self.i < self.end)?;
-            let What::Gap { times, len, cycle } = item.what else {
+            if !matches!(item.what, What::Gap { .. }) {
                 self.i += 1;
                 return Some((self.i - 1, item));
-            };
-            let len = len as usize;
-            if times == 0 || len == 0 || len > self.i {
-                self.i += 1;
-                return self.next();
             }
-            self.rep = 1;
-            self.times = times;
-            self.start = self.i - len;
-            self.len = len;
-            self.j = 0;
-            self.cycle = cycle.as_millis();
-            self.shift = self.cycle;
-            increments(&self.items[self.start..self.i], &mut self.incs);
+            self.enter();
+            return self.next();
         }
         let src = self.start + self.j;
         let mut out = self.items[src];
@@ -457,6 +469,85 @@ impl Trace {
 #[inline]
 pub(crate) fn ahead(t: SimTime, cycle: SimDuration, n: u64) -> SimTime {
     later(t, cycle.as_millis().saturating_mul(n))
+}
+
+impl Trace {
+    /// How many facts of items `from..to` as recorded ([`Trace::expand`]) `pred` takes: a
+    /// gap's by its count, its template read once.
+    #[must_use]
+    pub fn count(&self, from: usize, to: usize, pred: impl Fn(&What) -> bool) -> u64 {
+        let to = to.min(self.items.len());
+        (from..to)
+            .map(|i| match self.items[i].what {
+                What::Gap { times, len, .. } => {
+                    let len = len as usize;
+                    if times == 0 || len == 0 || len > i {
+                        return 0;
+                    }
+                    let n = self.items[i - len..i]
+                        .iter()
+                        .filter(|x| pred(&x.what))
+                        .count();
+                    times.saturating_mul(n as u64)
+                }
+                ref what => u64::from(pred(what)),
+            })
+            .sum()
+    }
+
+    /// The facts of the run as recorded ([`Trace::replay`]) that `pred` takes, in order: a
+    /// left-out fact is looked at in its template and moved on only when it is taken.
+    pub fn replay_where<P: Fn(&What) -> bool>(&self, pred: P) -> Where<'_, P> {
+        Where {
+            inner: self.replay(),
+            pred,
+        }
+    }
+}
+
+/// [`Trace::replay_where`]'s facts.
+#[derive(Debug)]
+pub struct Where<'a, P> {
+    inner: Expand<'a>,
+    pred: P,
+}
+
+impl<P: Fn(&What) -> bool> Iterator for Where<'_, P> {
+    type Item = (usize, Item);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, Item)> {
+        let e = &mut self.inner;
+        loop {
+            if e.rep == 0 {
+                let item = e.items.get(e.i).filter(|_| e.i < e.end)?;
+                if !matches!(item.what, What::Gap { .. }) {
+                    e.i += 1;
+                    if (self.pred)(&item.what) {
+                        return Some((e.i - 1, *item));
+                    }
+                    continue;
+                }
+                e.enter();
+                continue;
+            }
+            // Inside a gap: skip the template's facts not taken without building them.
+            let src = e.start + e.j;
+            if (self.pred)(&e.items[src].what) {
+                return e.next();
+            }
+            e.j += 1;
+            if e.j == e.len {
+                e.j = 0;
+                e.rep += 1;
+                e.shift = e.shift.saturating_add(e.cycle);
+                if e.rep > e.times {
+                    e.rep = 0;
+                    e.i += 1;
+                }
+            }
+        }
+    }
 }
 
 /// Random access to the items as recorded, by their index in [`Trace::replay`]'s order.
