@@ -199,6 +199,23 @@ impl What {
     #[must_use]
     pub fn same_shape(&self, other: &What) -> bool {
         match (self, other) {
+            // The most frequent fact, compared field by field without a second dispatch.
+            (
+                What::Probe {
+                    c,
+                    probe,
+                    outcome,
+                    took,
+                    output,
+                },
+                What::Probe {
+                    c: c2,
+                    probe: p2,
+                    outcome: o2,
+                    took: t2,
+                    output: out2,
+                },
+            ) => c == c2 && probe == p2 && outcome == o2 && took == t2 && output == out2,
             (What::Start { c: a, .. }, What::Start { c: b, .. }) => a == b,
             (
                 What::Event {

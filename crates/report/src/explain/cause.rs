@@ -210,7 +210,9 @@ impl Periodic for Reading {
         watched
             && (self.ready, self.c_ready, self.stopping)
                 == (before.ready, before.c_ready, before.stopping)
-            && self.verdict == before.verdict.map(|t| ahead(t, cycle, 1))
+            && (self.verdict == before.verdict.map(|t| ahead(t, cycle, 1))
+                // No verdict in the repetition: the one before it matches no later kill.
+                || (self.verdict == before.verdict && self.verdict.is_none_or(|t| t < from)))
             && self.s.first_ready == before.s.first_ready
             && self.s.not_ready == before.s.not_ready
     }
@@ -220,7 +222,9 @@ impl Periodic for Reading {
         s.restarts += (s.restarts - before.s.restarts) * n;
         s.kills += (s.kills - before.s.kills) * n;
         s.flaps += (s.flaps - before.s.flaps) * n;
-        self.verdict = self.verdict.map(|t| ahead(t, cycle, n));
+        if self.verdict != before.verdict {
+            self.verdict = self.verdict.map(|t| ahead(t, cycle, n));
+        }
     }
 }
 
@@ -376,31 +380,24 @@ impl<F: Fn(ProbeKind) -> u32 + Copy> Periodic for StreakReading<F> {
     }
 
     fn steady(&self, before: &Self, cycle: SimDuration, _from: SimTime) -> bool {
+        // A run opened anew in each repetition (moved on), or one going on through them (its
+        // failures a counter: the threshold is compared when it ends).
         let same = |a: &Option<Streak>, b: &Option<Streak>| match (a, b) {
             (None, None) => true,
             (Some(a), Some(b)) => {
-                let b = moved(*b, cycle, 1);
-                (
-                    a.kind,
-                    a.from,
-                    a.failures,
-                    a.until,
-                    a.healthy_before,
-                    a.started,
-                ) == (
-                    b.kind,
-                    b.from,
-                    b.failures,
-                    b.until,
-                    b.healthy_before,
-                    b.started,
-                )
+                let m = moved(*b, cycle, 1);
+                let key = |s: &Streak| (s.kind, s.from, s.until, s.healthy_before, s.started);
+                (key(a) == key(&m) && a.failures == m.failures)
+                    || (key(a) == key(b) && a.until.is_none() && a.failures >= b.failures)
             }
             _ => false,
         };
         // The runs found in this repetition come again, moved on, in the next: the last of
-        // them stays the last (one found here), the first and the longest life stay.
-        self.started == ahead(before.started, cycle, 1)
+        // them stays the last (one found here), the first and the longest life stay. An
+        // instance started in the repetition starts again in the next; one that goes on
+        // through it goes on.
+        (self.started == ahead(before.started, cycle, 1)
+            || (self.started == before.started && self.pushed == before.pushed))
             && self.healthy == before.healthy
             && (0..3).all(|k| same(&self.open[k], &before.open[k]))
             && (self.pushed == before.pushed || self.last_seq > before.pushed)
@@ -413,9 +410,22 @@ impl<F: Fn(ProbeKind) -> u32 + Copy> Periodic for StreakReading<F> {
             self.pushed += more * n;
             self.found.last = self.found.last.map(|s| moved(s, cycle, n));
         }
-        self.started = ahead(self.started, cycle, n);
-        for s in self.open.iter_mut().flatten() {
-            *s = moved(*s, cycle, n);
+        if self.started != before.started {
+            self.started = ahead(self.started, cycle, n);
+        }
+        for (s, b) in self.open.iter_mut().zip(&before.open) {
+            let (Some(s), Some(b)) = (s.as_mut(), b) else {
+                continue;
+            };
+            if s.from == b.from {
+                // Going on: its failures grow as in this repetition.
+                let more = u64::from(s.failures - b.failures).saturating_mul(n);
+                s.failures = s
+                    .failures
+                    .saturating_add(u32::try_from(more).unwrap_or(u32::MAX));
+            } else {
+                *s = moved(*s, cycle, n);
+            }
         }
     }
 }

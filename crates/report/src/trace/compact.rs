@@ -102,15 +102,15 @@ impl Eliding {
     /// Whether the fact just pushed continues the repeats (a whole repetition more is counted
     /// in the gap when the next one begins on time, which proves its last segment as long as
     /// the template's).
+    #[inline]
     fn follow(&mut self, items: &mut Vec<Item>) -> bool {
-        let x = items[items.len() - 1];
-        let mut pos = self.pos;
-        let mut base = self.base;
-        if pos == self.len {
-            pos = 0;
-            base = base.saturating_add(self.cycle);
-        }
-        let e = items[self.from + pos];
+        let (pos, base) = if self.pos == self.len {
+            (0, self.base.saturating_add(self.cycle))
+        } else {
+            (self.pos, self.base)
+        };
+        // Compared in place: a fact is six words, and most continue the repeats.
+        let (x, e) = (&items[items.len() - 1], &items[self.from + pos]);
         let on_time = x.t.as_millis().checked_sub(base) == e.t.as_millis().checked_sub(self.t0);
         if !on_time || !x.what.same_shape(&e.what) {
             return false;
