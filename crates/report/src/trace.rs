@@ -195,7 +195,7 @@ impl What {
 impl What {
     /// Whether two facts have the same [`What::shape`], without building the shapes (an
     /// Event's reason is compared as a pointer first: the same reason is the same text).
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn same_shape(&self, other: &What) -> bool {
         match (self, other) {

@@ -118,7 +118,8 @@ impl Eliding {
         if self.pos == self.len {
             // The current repetition is whole: it replaces the kept one, which the gap counts.
             let kept = self.gap + 1;
-            items.drain(kept..kept + self.len);
+            items.copy_within(kept + self.len.., kept);
+            items.truncate(items.len() - self.len);
             if let What::Gap { times, .. } = &mut items[self.gap].what {
                 *times += 1;
             }
