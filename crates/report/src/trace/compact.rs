@@ -152,11 +152,21 @@ pub(super) const fn is_cut(what: &What) -> bool {
 
 impl Compactor {
     /// Takes note of the item just pushed at the end of `items`.
+    #[inline]
     pub(super) fn pushed(&mut self, items: &mut Vec<Item>) {
+        // Most facts of a long run continue the repeats: that test is made where the fact
+        // is pushed, the rest is a call.
         if let Some(e) = &mut self.eliding {
             if e.follow(items) {
                 return;
             }
+        }
+        self.watch(items);
+    }
+
+    /// [`Compactor::pushed`] for a fact that does not continue the repeats.
+    fn watch(&mut self, items: &mut Vec<Item>) {
+        if let Some(e) = &mut self.eliding {
             // The repeats are over: watch afresh from the current repetition on.
             let start = e.gap + 1 + e.len;
             self.open = (start, SimTime::from_millis(e.base));
