@@ -12,6 +12,11 @@
 //! [`Trace::expand`] reads the trace back as it was recorded, each gap replaced by its
 //! repetitions of the template moved by the cycle's length (restart counts and Event counts
 //! moved on as they grow); only the spam filter's verdict of a left-out Event is the template's.
+//! Readers that need less than every fact take a gap for less than its repetitions: a count
+//! ([`Trace::count`]) reads the template once; a reader of some kinds of fact
+//! ([`Trace::replay_where`]) builds only those; a reader that summarises ([`Periodic`],
+//! [`Trace::read`]) walks repetitions until one leaves its state as it found it, moved on by
+//! the cycle, and takes the rest by their count.
 
 use probesim_core::{SimDuration, SimTime};
 
