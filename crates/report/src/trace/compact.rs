@@ -512,7 +512,8 @@ impl Trace {
     }
 
     /// The facts of the run as recorded ([`Trace::replay`]) that `pred` takes, in order: a
-    /// left-out fact is looked at in its template and moved on only when it is taken.
+    /// left-out fact is looked at in its template and moved on only when it is taken (so
+    /// `pred` looks at kinds and containers, not at times or counts; [`Trace::count`] too).
     pub fn replay_where<P: Fn(&What) -> bool>(&self, pred: P) -> Where<'_, P> {
         Where {
             inner: self.replay(),
