@@ -13,7 +13,8 @@
 use probesim_core::{Outcome, PodSpec, ProbeKind, ProbeSpec, SimDuration, SimTime};
 
 use super::{plural, At, Rerun, Took};
-use crate::trace::{Trace, What};
+use crate::trace::compact::{ahead, Periodic};
+use crate::trace::{Item, Trace, What};
 
 /// What a container's trouble comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,12 +110,41 @@ pub(super) fn summary(trace: &Trace, c: usize) -> Summary {
 
 /// Reads a run, keeping when the pod first turns NotReady at or after `watch`.
 pub(super) fn summary_watching(trace: &Trace, c: usize, watch: Option<SimTime>) -> Summary {
-    let mut s = Summary::default();
-    let mut ready = false;
-    let mut c_ready = false;
-    let mut stopping = false;
-    let mut verdict = None;
-    for (_, item) in trace.replay() {
+    let mut r = Reading::new(c, watch);
+    trace.read(&mut r);
+    r.s
+}
+
+/// [`summary_watching`] as it reads, fact by fact (a gap's repetitions by their count once
+/// they are alike: [`Periodic`]).
+#[derive(Clone, Debug)]
+pub(super) struct Reading {
+    c: usize,
+    watch: Option<SimTime>,
+    pub(super) s: Summary,
+    ready: bool,
+    c_ready: bool,
+    stopping: bool,
+    verdict: Option<SimTime>,
+}
+
+impl Reading {
+    pub(super) fn new(c: usize, watch: Option<SimTime>) -> Reading {
+        Reading {
+            c,
+            watch,
+            s: Summary::default(),
+            ready: false,
+            c_ready: false,
+            stopping: false,
+            verdict: None,
+        }
+    }
+}
+
+impl Periodic for Reading {
+    fn fact(&mut self, item: &Item) {
+        let (c, s) = (self.c, &mut self.s);
         match item.what {
             What::Start {
                 c: sc,
@@ -124,20 +154,20 @@ pub(super) fn summary_watching(trace: &Trace, c: usize, watch: Option<SimTime>) 
                     s.restarts += 1;
                 }
                 if sc == c {
-                    stopping = false;
+                    self.stopping = false;
                 }
             }
             What::Result {
                 c: rc,
                 probe: ProbeKind::Liveness | ProbeKind::Startup,
                 result: probesim_core::ProbeResult::Failure,
-            } if rc == c => verdict = Some(item.t),
+            } if rc == c => self.verdict = Some(item.t),
             What::Kill { c: kc, reason, .. } if kc == c => {
-                stopping = true;
+                self.stopping = true;
                 // A whole-pod stop right at a liveness or startup verdict is that verdict's
                 // kill (R15: with restartPolicy Never nothing runs again).
                 let at_verdict =
-                    reason == probesim_core::KillReason::Unknown && verdict == Some(item.t);
+                    reason == probesim_core::KillReason::Unknown && self.verdict == Some(item.t);
                 if at_verdict
                     || matches!(
                         reason,
@@ -148,12 +178,12 @@ pub(super) fn summary_watching(trace: &Trace, c: usize, watch: Option<SimTime>) 
                     s.kills += 1;
                 }
             }
-            What::Exit { c: ec, .. } if ec == c => stopping = true,
+            What::Exit { c: ec, .. } if ec == c => self.stopping = true,
             What::Ready { c: rc, ready: r } if rc == c => {
-                if c_ready && !r && !stopping {
+                if self.c_ready && !r && !self.stopping {
                     s.flaps += 1;
                 }
-                c_ready = r;
+                self.c_ready = r;
             }
             What::PodReady { ready: r } => {
                 if r {
@@ -161,15 +191,41 @@ pub(super) fn summary_watching(trace: &Trace, c: usize, watch: Option<SimTime>) 
                     if let Some(last) = s.not_ready.last_mut() {
                         last.1.get_or_insert(item.t);
                     }
-                } else if ready && s.not_ready.is_empty() && watch.is_some_and(|w| item.t >= w) {
+                } else if self.ready
+                    && s.not_ready.is_empty()
+                    && self.watch.is_some_and(|w| item.t >= w)
+                {
                     s.not_ready.push((item.t, None));
                 }
-                ready = r;
+                self.ready = r;
             }
             _ => {}
         }
     }
-    s
+
+    fn steady(&self, before: &Self, cycle: SimDuration, from: SimTime) -> bool {
+        // The instant watched is the one thing not moved on with the cycle: past it (or with
+        // its NotReady found), every repetition compares with it alike.
+        let watched = self.watch.is_none_or(|w| w <= from) || !self.s.not_ready.is_empty();
+        watched
+            && (self.ready, self.c_ready, self.stopping)
+                == (before.ready, before.c_ready, before.stopping)
+            && (self.verdict == before.verdict.map(|t| ahead(t, cycle, 1))
+                // No verdict in the repetition: the one before it matches no later kill.
+                || (self.verdict == before.verdict && self.verdict.is_none_or(|t| t < from)))
+            && self.s.first_ready == before.s.first_ready
+            && self.s.not_ready == before.s.not_ready
+    }
+
+    fn repeat(&mut self, before: &Self, n: u64, cycle: SimDuration) {
+        let s = &mut self.s;
+        s.restarts += (s.restarts - before.s.restarts) * n;
+        s.kills += (s.kills - before.s.kills) * n;
+        s.flaps += (s.flaps - before.s.flaps) * n;
+        if self.verdict != before.verdict {
+            self.verdict = self.verdict.map(|t| ahead(t, cycle, n));
+        }
+    }
 }
 
 /// A run of failures of one probe that reached the original threshold, in a run where the
@@ -189,20 +245,102 @@ struct Streak {
     started: SimTime,
 }
 
+/// Container `c`'s liveness and startup failure runs that reach their threshold: the first and
+/// the last (by their first failure), the longest an instance lived before one began and the
+/// most failures in a liveness run (0 without one).
+#[derive(Clone, Copy, Debug, Default)]
+struct Streaks {
+    first: Option<Streak>,
+    last: Option<Streak>,
+    lived: Option<SimDuration>,
+    liveness: u32,
+}
+
 /// The failure runs of container `c`'s liveness and startup probes that reach `threshold`.
-fn streaks(trace: &Trace, c: usize, threshold: impl Fn(ProbeKind) -> u32) -> Vec<Streak> {
-    let mut out: Vec<Streak> = Vec::new();
-    let mut started = SimTime::ZERO;
-    let mut healthy = [false; 3];
-    let mut open: [Option<Streak>; 3] = [None; 3];
-    for (_, item) in trace.replay() {
+fn streaks<F: Fn(ProbeKind) -> u32 + Copy>(trace: &Trace, c: usize, threshold: F) -> Streaks {
+    let mut r = StreakReading::new(c, threshold);
+    trace.read(&mut r);
+    r.finish()
+}
+
+/// [`streaks`] as it reads ([`Periodic`]).
+#[derive(Clone, Copy, Debug)]
+struct StreakReading<F> {
+    c: usize,
+    threshold: F,
+    found: Streaks,
+    /// How many runs were found, and which of them is `found.last`.
+    pushed: u64,
+    last_seq: u64,
+    started: SimTime,
+    healthy: [bool; 3],
+    open: [Option<Streak>; 3],
+}
+
+impl<F: Fn(ProbeKind) -> u32 + Copy> StreakReading<F> {
+    fn new(c: usize, threshold: F) -> Self {
+        StreakReading {
+            c,
+            threshold,
+            found: Streaks::default(),
+            pushed: 0,
+            last_seq: 0,
+            started: SimTime::ZERO,
+            healthy: [false; 3],
+            open: [None; 3],
+        }
+    }
+
+    /// Takes note of a run found (as a sort by first failure, stable, would order them).
+    fn push(&mut self, s: Streak) {
+        self.pushed += 1;
+        let f = &mut self.found;
+        if f.first.is_none_or(|x| s.from < x.from) {
+            f.first = Some(s);
+        }
+        if f.last.is_none_or(|x| s.from >= x.from) {
+            f.last = Some(s);
+            self.last_seq = self.pushed;
+        }
+        let lived = s.from.saturating_since(s.started);
+        f.lived = Some(f.lived.map_or(lived, |l| l.max(lived)));
+        if s.kind == ProbeKind::Liveness {
+            f.liveness = f.liveness.max(s.failures);
+        }
+    }
+
+    fn finish(mut self) -> Streaks {
+        for s in self.open.into_iter().flatten() {
+            if s.failures >= (self.threshold)(s.kind) {
+                self.push(s);
+            }
+        }
+        self.found
+    }
+}
+
+/// `s` moved on by `n` cycles.
+fn moved(s: Streak, cycle: SimDuration, n: u64) -> Streak {
+    Streak {
+        from: ahead(s.from, cycle, n),
+        until: s.until.map(|t| ahead(t, cycle, n)),
+        started: ahead(s.started, cycle, n),
+        ..s
+    }
+}
+
+impl<F: Fn(ProbeKind) -> u32 + Copy> Periodic for StreakReading<F> {
+    fn fact(&mut self, item: &Item) {
+        let c = self.c;
         match item.what {
             What::Start { c: sc, .. } if sc == c => {
-                started = item.t;
-                healthy = [false; 3];
-                for s in open.iter_mut().filter_map(Option::take) {
-                    if s.failures >= threshold(s.kind) {
-                        out.push(s);
+                self.started = item.t;
+                self.healthy = [false; 3];
+                for k in 0..3 {
+                    if let Some(s) = self.open[k].take() {
+                        if s.failures >= (self.threshold)(s.kind) {
+                            self.push(s);
+                        }
                     }
                 }
             }
@@ -215,24 +353,24 @@ fn streaks(trace: &Trace, c: usize, threshold: impl Fn(ProbeKind) -> u32) -> Vec
                 let k = probe.index();
                 match outcome {
                     Outcome::Failure => {
-                        let s = open[k].get_or_insert(Streak {
+                        let s = self.open[k].get_or_insert(Streak {
                             kind: probe,
                             from: item.t,
                             failures: 0,
                             until: None,
-                            healthy_before: healthy[k],
-                            started,
+                            healthy_before: self.healthy[k],
+                            started: self.started,
                         });
                         s.failures += 1;
                     }
                     Outcome::Success | Outcome::Warning => {
-                        if let Some(mut s) = open[k].take() {
-                            if s.failures >= threshold(probe) {
+                        if let Some(mut s) = self.open[k].take() {
+                            if s.failures >= (self.threshold)(probe) {
                                 s.until = Some(item.t);
-                                out.push(s);
+                                self.push(s);
                             }
                         }
-                        healthy[k] = true;
+                        self.healthy[k] = true;
                     }
                     Outcome::Error => {}
                 }
@@ -240,13 +378,56 @@ fn streaks(trace: &Trace, c: usize, threshold: impl Fn(ProbeKind) -> u32) -> Vec
             _ => {}
         }
     }
-    for s in open.into_iter().flatten() {
-        if s.failures >= threshold(s.kind) {
-            out.push(s);
+
+    fn steady(&self, before: &Self, cycle: SimDuration, _from: SimTime) -> bool {
+        // A run opened anew in each repetition (moved on), or one going on through them (its
+        // failures a counter: the threshold is compared when it ends).
+        let same = |a: &Option<Streak>, b: &Option<Streak>| match (a, b) {
+            (None, None) => true,
+            (Some(a), Some(b)) => {
+                let m = moved(*b, cycle, 1);
+                let key = |s: &Streak| (s.kind, s.from, s.until, s.healthy_before, s.started);
+                (key(a) == key(&m) && a.failures == m.failures)
+                    || (key(a) == key(b) && a.until.is_none() && a.failures >= b.failures)
+            }
+            _ => false,
+        };
+        // The runs found in this repetition come again, moved on, in the next: the last of
+        // them stays the last (one found here), the first and the longest life stay. An
+        // instance started in the repetition starts again in the next; one that goes on
+        // through it goes on.
+        (self.started == ahead(before.started, cycle, 1)
+            || (self.started == before.started && self.pushed == before.pushed))
+            && self.healthy == before.healthy
+            && (0..3).all(|k| same(&self.open[k], &before.open[k]))
+            && (self.pushed == before.pushed || self.last_seq > before.pushed)
+    }
+
+    fn repeat(&mut self, before: &Self, n: u64, cycle: SimDuration) {
+        let more = self.pushed - before.pushed;
+        if more > 0 {
+            self.last_seq += more * n;
+            self.pushed += more * n;
+            self.found.last = self.found.last.map(|s| moved(s, cycle, n));
+        }
+        if self.started != before.started {
+            self.started = ahead(self.started, cycle, n);
+        }
+        for (s, b) in self.open.iter_mut().zip(&before.open) {
+            let (Some(s), Some(b)) = (s.as_mut(), b) else {
+                continue;
+            };
+            if s.from == b.from {
+                // Going on: its failures grow as in this repetition.
+                let more = u64::from(s.failures - b.failures).saturating_mul(n);
+                s.failures = s
+                    .failures
+                    .saturating_add(u32::try_from(more).unwrap_or(u32::MAX));
+            } else {
+                *s = moved(*s, cycle, n);
+            }
         }
     }
-    out.sort_by_key(|s| s.from);
-    out
 }
 
 fn retime(p: &ProbeSpec, f: impl FnOnce(&mut probesim_core::ProbeTiming)) -> Option<ProbeSpec> {
@@ -363,8 +544,8 @@ impl Bench<'_> {
         let probes = self.pod.container(c).probes.clone();
         let (observed, _) = self.run(c, &unkillable(&probes))?;
         let found = streaks(&observed, c, |k| self.threshold(c, k));
-        let first = *found.first()?;
-        let last = *found.last()?;
+        let first = found.first?;
+        let last = found.last?;
         let zero = |s: &Summary| s.kills == 0;
         let mut d = Diagnosis {
             c,
@@ -411,15 +592,7 @@ impl Bench<'_> {
                 _ => {}
             }
             if let Some(p) = live {
-                let failures = i32::try_from(
-                    found
-                        .iter()
-                        .filter(|s| s.kind == ProbeKind::Liveness)
-                        .map(|s| s.failures)
-                        .max()
-                        .unwrap_or(0),
-                )
-                .unwrap_or(NEVER - 1);
+                let failures = i32::try_from(found.liveness).unwrap_or(NEVER - 1);
                 let mut changed = probes.clone();
                 changed[ProbeKind::Liveness.index()] =
                     retime(p, |t| t.failure_threshold = failures.saturating_add(1));
@@ -441,12 +614,7 @@ impl Bench<'_> {
                 until,
             };
             if let Some(p) = probes[ProbeKind::Liveness.index()].as_ref() {
-                let k = found
-                    .iter()
-                    .filter(|s| s.kind == ProbeKind::Liveness)
-                    .map(|s| s.failures)
-                    .max()
-                    .unwrap_or(0);
+                let k = found.liveness;
                 let k = i32::try_from(k).unwrap_or(NEVER - 2);
                 let candidates = [k + 1, k + 2, k.saturating_mul(2)]
                     .into_iter()
@@ -540,9 +708,7 @@ impl Bench<'_> {
         // that killed it.
         let thresholds = |k: ProbeKind| self.threshold(c, k);
         let lived = streaks(self.trace, c, thresholds)
-            .iter()
-            .map(|s| s.from.saturating_since(s.started))
-            .max()
+            .lived
             .unwrap_or(SimDuration::ZERO);
         let last_life = self.trace.end.saturating_since(rest[0].t);
         let kills = summary(self.trace, c).kills;
@@ -568,7 +734,8 @@ impl Bench<'_> {
         let mut run = 0u32;
         let mut longest = 0u32;
         let mut last = None;
-        for (_, item) in self.trace.replay() {
+        let readiness = |w: &What| matches!(w, What::Probe { c: pc, probe: ProbeKind::Readiness, .. } if *pc == c);
+        for (_, item) in self.trace.replay_where(readiness) {
             if let What::Probe {
                 c: pc,
                 probe: ProbeKind::Readiness,

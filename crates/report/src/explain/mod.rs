@@ -195,16 +195,11 @@ fn plural(n: u64) -> &'static str {
 
 /// What a folded repetition holds, in counts.
 fn repeat_note(trace: &Trace, from: usize, to: usize) -> String {
-    let (mut restarts, mut kills, mut probes, mut events) = (0usize, 0usize, 0usize, 0usize);
-    for (_, i) in trace.expand(from, to) {
-        match i.what {
-            What::Start { .. } => restarts += 1,
-            What::Kill { .. } => kills += 1,
-            What::Probe { .. } => probes += 1,
-            What::Event { .. } => events += 1,
-            _ => {}
-        }
-    }
+    let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+    let restarts = count(trace.count(from, to, |w| matches!(w, What::Start { .. })));
+    let kills = count(trace.count(from, to, |w| matches!(w, What::Kill { .. })));
+    let probes = count(trace.count(from, to, |w| matches!(w, What::Probe { .. })));
+    let events = count(trace.count(from, to, |w| matches!(w, What::Event { .. })));
     let mut parts = Vec::new();
     for (n, what) in [
         (restarts, "restart"),

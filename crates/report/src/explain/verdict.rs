@@ -41,7 +41,17 @@ pub(super) fn verdict(
     let mut flips = 0u64;
     let mut last_kill: Vec<Option<(SimTime, SimDuration)>> = vec![None; trace.names.len()];
     let mut liveness_failed: Vec<Option<SimTime>> = vec![None; trace.names.len()];
-    for (_, item) in trace.replay() {
+    let taken = |w: &What| {
+        matches!(
+            w,
+            What::Start { .. }
+                | What::Result { .. }
+                | What::Kill { .. }
+                | What::Exit { .. }
+                | What::PodReady { .. }
+        )
+    };
+    for (_, item) in trace.replay_where(taken) {
         match item.what {
             What::Start { c, restart_count } => {
                 if restart_count > 0 {

@@ -338,10 +338,7 @@ fn events_table(
                 ..
             } => {
                 super::flag::rows(w, flags, &mut flagged, from)?;
-                let n = trace
-                    .expand(from, to)
-                    .filter(|(_, i)| matches!(i.what, What::Event { .. }))
-                    .count();
+                let n = trace.count(from, to, |w| matches!(w, What::Event { .. }));
                 writeln!(
                     w,
                     "<tr class=\"folded\"><td class=\"num\">{}</td><td colspan=\"5\">{n} events from t={} to t={}: {times} more repetitions of the {} cycle above, folded (probesim run --format json lists each)</td></tr>",

@@ -93,10 +93,7 @@ pub(super) fn bars<E>(
         }
         Ok(())
     };
-    for (_, item) in trace.replay() {
-        if item.what.container() != Some(c) {
-            continue;
-        }
+    for (_, item) in trace.replay_where(|w| w.container() == Some(c)) {
         match item.what {
             What::Start { restart_count, .. } => {
                 close(&mut open, item.t)?;

@@ -391,12 +391,10 @@ pub(crate) fn svg_marked(
     if let Some(l) = lane_of("events") {
         open_lane(w, &l)?;
         let mut ticks: Option<Dense> = None;
-        let events = trace
-            .replay()
-            .filter(|(_, i)| matches!(i.what, What::Event { .. }))
-            .count();
+        let is_event = |w: &What| matches!(w, What::Event { .. });
+        let events = trace.count(0, trace.items.len(), is_event);
         let crowded = events as f64 > scale.right() - LABEL_W;
-        for (_, item) in trace.replay() {
+        for (_, item) in trace.replay_where(is_event) {
             let What::Event {
                 c,
                 event_type,
@@ -472,10 +470,7 @@ pub(crate) fn svg_marked(
         else {
             continue;
         };
-        let restarts = trace
-            .expand(from, to)
-            .filter(|(_, i)| matches!(i.what, What::Start { .. }))
-            .count();
+        let restarts = trace.count(from, to, |w| matches!(w, What::Start { .. }));
         let title = format!(
             "repeated: {times} more cycles of {}{}, t={} to t={}; {restarts} restarts in all, drawn once before this column",
             Took(cycle),
@@ -613,7 +608,12 @@ fn ready_spans(
     mut each: impl FnMut(SimTime, SimTime) -> fmt::Result,
 ) -> fmt::Result {
     let mut since = None;
-    for (_, item) in trace.replay() {
+    let taken = |w: &What| match (w, c) {
+        (What::Ready { c: rc, .. }, Some(c)) => *rc == c,
+        (What::PodReady { .. }, None) => true,
+        _ => false,
+    };
+    for (_, item) in trace.replay_where(taken) {
         let ready = match (item.what, c) {
             (What::Ready { c: rc, ready }, Some(c)) if rc == c => ready,
             (What::PodReady { ready }, None) => ready,

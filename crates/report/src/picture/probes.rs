@@ -21,7 +21,14 @@ pub(super) fn probe_lane(
     let mut hold: Option<SimTime> = None;
     // Runs closer together than a pixel, with the same outcome, are drawn as one mark.
     let mut dense: Option<Dense> = None;
-    for (i, item) in trace.replay() {
+    let taken = |w: &What| match *w {
+        What::Start { c: sc, .. } => sc == c,
+        What::Probe { c: pc, probe, .. } | What::Result { c: pc, probe, .. } => {
+            pc == c && probe == kind
+        }
+        _ => false,
+    };
+    for (i, item) in trace.replay_where(taken) {
         match item.what {
             What::Start { c: sc, .. } if sc == c => {
                 if let Some(h) = hold.take() {

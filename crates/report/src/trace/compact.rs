@@ -12,6 +12,11 @@
 //! [`Trace::expand`] reads the trace back as it was recorded, each gap replaced by its
 //! repetitions of the template moved by the cycle's length (restart counts and Event counts
 //! moved on as they grow); only the spam filter's verdict of a left-out Event is the template's.
+//! Readers that need less than every fact take a gap for less than its repetitions: a count
+//! ([`Trace::count`]) reads the template once; a reader of some kinds of fact
+//! ([`Trace::replay_where`]) builds only those; a reader that summarises ([`Periodic`],
+//! [`Trace::read`]) walks repetitions until one leaves its state as it found it, moved on by
+//! the cycle, and takes the rest by their count.
 
 use probesim_core::{SimDuration, SimTime};
 
@@ -102,15 +107,15 @@ impl Eliding {
     /// Whether the fact just pushed continues the repeats (a whole repetition more is counted
     /// in the gap when the next one begins on time, which proves its last segment as long as
     /// the template's).
+    #[inline]
     fn follow(&mut self, items: &mut Vec<Item>) -> bool {
-        let x = items[items.len() - 1];
-        let mut pos = self.pos;
-        let mut base = self.base;
-        if pos == self.len {
-            pos = 0;
-            base = base.saturating_add(self.cycle);
-        }
-        let e = items[self.from + pos];
+        let (pos, base) = if self.pos == self.len {
+            (0, self.base.saturating_add(self.cycle))
+        } else {
+            (self.pos, self.base)
+        };
+        // Compared in place: a fact is six words, and most continue the repeats.
+        let (x, e) = (&items[items.len() - 1], &items[self.from + pos]);
         let on_time = x.t.as_millis().checked_sub(base) == e.t.as_millis().checked_sub(self.t0);
         if !on_time || !x.what.same_shape(&e.what) {
             return false;
@@ -118,7 +123,8 @@ impl Eliding {
         if self.pos == self.len {
             // The current repetition is whole: it replaces the kept one, which the gap counts.
             let kept = self.gap + 1;
-            items.drain(kept..kept + self.len);
+            items.copy_within(kept + self.len.., kept);
+            items.truncate(items.len() - self.len);
             if let What::Gap { times, .. } = &mut items[self.gap].what {
                 *times += 1;
             }
@@ -151,11 +157,21 @@ pub(super) const fn is_cut(what: &What) -> bool {
 
 impl Compactor {
     /// Takes note of the item just pushed at the end of `items`.
+    #[inline]
     pub(super) fn pushed(&mut self, items: &mut Vec<Item>) {
+        // Most facts of a long run continue the repeats: that test is made where the fact
+        // is pushed, the rest is a call.
         if let Some(e) = &mut self.eliding {
             if e.follow(items) {
                 return;
             }
+        }
+        self.watch(items);
+    }
+
+    /// [`Compactor::pushed`] for a fact that does not continue the repeats.
+    fn watch(&mut self, items: &mut Vec<Item>) {
+        if let Some(e) = &mut self.eliding {
             // The repeats are over: watch afresh from the current repetition on.
             let start = e.gap + 1 + e.len;
             self.open = (start, SimTime::from_millis(e.base));
@@ -352,6 +368,29 @@ fn later(t: SimTime, by: u64) -> SimTime {
     SimTime::from_millis(t.as_millis().saturating_add(by))
 }
 
+impl Expand<'_> {
+    /// At the gap at `i`: sets its first repetition up, or steps over it when it stands for
+    /// nothing.
+    fn enter(&mut self) {
+        let What::Gap { times, len, cycle } = self.items[self.i].what else {
+            return;
+        };
+        let len = len as usize;
+        if times == 0 || len == 0 || len > self.i {
+            self.i += 1;
+            return;
+        }
+        self.rep = 1;
+        self.times = times;
+        self.start = self.i - len;
+        self.len = len;
+        self.j = 0;
+        self.cycle = cycle.as_millis();
+        self.shift = self.cycle;
+        increments(&self.items[self.start..self.i], &mut self.incs);
+    }
+}
+
 impl Iterator for Expand<'_> {
     type Item = (usize, Item);
 
@@ -359,23 +398,12 @@ impl Iterator for Expand<'_> {
     fn next(&mut self) -> Option<(usize, Item)> {
         if self.rep == 0 {
             let item = *self.items.get(self.i).filter(|_| self.i < self.end)?;
-            let What::Gap { times, len, cycle } = item.what else {
+            if !matches!(item.what, What::Gap { .. }) {
                 self.i += 1;
                 return Some((self.i - 1, item));
-            };
-            let len = len as usize;
-            if times == 0 || len == 0 || len > self.i {
-                self.i += 1;
-                return self.next();
             }
-            self.rep = 1;
-            self.times = times;
-            self.start = self.i - len;
-            self.len = len;
-            self.j = 0;
-            self.cycle = cycle.as_millis();
-            self.shift = self.cycle;
-            increments(&self.items[self.start..self.i], &mut self.incs);
+            self.enter();
+            return self.next();
         }
         let src = self.start + self.j;
         let mut out = self.items[src];
@@ -395,6 +423,147 @@ impl Iterator for Expand<'_> {
             }
         }
         Some((src, out))
+    }
+}
+
+/// A reader of the run as recorded that can take a gap's repetitions by their count
+/// ([`Trace::read`]): one that only counts or summarises, whose state after a repetition is
+/// the state before it moved on by the cycle (its times later by the cycle, its counters
+/// higher), does the same in every repetition after.
+///
+/// What it decides must depend only on the facts' shapes, their times relative to each other
+/// and its own state but its counters: the repetitions differ in nothing else (a restart count
+/// or an Event's count grows, but never from zero to more within a gap).
+pub(crate) trait Periodic: Clone {
+    /// Reads one fact.
+    fn fact(&mut self, x: &Item);
+    /// Whether the repetition just read from `before`, which began at `from`, leaves the state
+    /// as `before`'s moved on by `cycle`, counters aside: then the next one does the same.
+    fn steady(&self, before: &Self, cycle: SimDuration, from: SimTime) -> bool;
+    /// Does `n` more repetitions like the one just read from `before`.
+    fn repeat(&mut self, before: &Self, n: u64, cycle: SimDuration);
+}
+
+impl Trace {
+    /// Hands `r` the run as recorded ([`Trace::replay`]'s facts, in order), a gap's
+    /// repetitions one by one until `r` is [`Periodic::steady`], the rest by their count.
+    pub(crate) fn read<R: Periodic>(&self, r: &mut R) {
+        let mut incs = Vec::new();
+        for (i, x) in self.items.iter().enumerate() {
+            let What::Gap { times, len, cycle } = x.what else {
+                r.fact(x);
+                continue;
+            };
+            let len = len as usize;
+            if times == 0 || len == 0 || len > i {
+                continue;
+            }
+            let template = &self.items[i - len..i];
+            increments(template, &mut incs);
+            let step = cycle.as_millis();
+            for rep in 1..=times {
+                let before = r.clone();
+                let shift = step.saturating_mul(rep);
+                for (y, &inc) in template.iter().zip(&incs) {
+                    let mut y = *y;
+                    y.t = later(y.t, shift);
+                    if inc != 0 {
+                        counted(&mut y, rep.saturating_mul(u64::from(inc)));
+                    }
+                    r.fact(&y);
+                }
+                if rep < times && r.steady(&before, cycle, later(template[0].t, shift)) {
+                    r.repeat(&before, times - rep, cycle);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// `t` moved on by `n` cycles.
+#[inline]
+pub(crate) fn ahead(t: SimTime, cycle: SimDuration, n: u64) -> SimTime {
+    later(t, cycle.as_millis().saturating_mul(n))
+}
+
+impl Trace {
+    /// How many facts of items `from..to` as recorded ([`Trace::expand`]) `pred` takes: a
+    /// gap's by its count, its template read once.
+    #[must_use]
+    pub fn count(&self, from: usize, to: usize, pred: impl Fn(&What) -> bool) -> u64 {
+        let to = to.min(self.items.len());
+        (from..to)
+            .map(|i| match self.items[i].what {
+                What::Gap { times, len, .. } => {
+                    let len = len as usize;
+                    if times == 0 || len == 0 || len > i {
+                        return 0;
+                    }
+                    let n = self.items[i - len..i]
+                        .iter()
+                        .filter(|x| pred(&x.what))
+                        .count();
+                    times.saturating_mul(n as u64)
+                }
+                ref what => u64::from(pred(what)),
+            })
+            .sum()
+    }
+
+    /// The facts of the run as recorded ([`Trace::replay`]) that `pred` takes, in order: a
+    /// left-out fact is looked at in its template and moved on only when it is taken (so
+    /// `pred` looks at kinds and containers, not at times or counts; [`Trace::count`] too).
+    pub fn replay_where<P: Fn(&What) -> bool>(&self, pred: P) -> Where<'_, P> {
+        Where {
+            inner: self.replay(),
+            pred,
+        }
+    }
+}
+
+/// [`Trace::replay_where`]'s facts.
+#[derive(Debug)]
+pub struct Where<'a, P> {
+    inner: Expand<'a>,
+    pred: P,
+}
+
+impl<P: Fn(&What) -> bool> Iterator for Where<'_, P> {
+    type Item = (usize, Item);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, Item)> {
+        let e = &mut self.inner;
+        loop {
+            if e.rep == 0 {
+                let item = e.items.get(e.i).filter(|_| e.i < e.end)?;
+                if !matches!(item.what, What::Gap { .. }) {
+                    e.i += 1;
+                    if (self.pred)(&item.what) {
+                        return Some((e.i - 1, *item));
+                    }
+                    continue;
+                }
+                e.enter();
+                continue;
+            }
+            // Inside a gap: skip the template's facts not taken without building them.
+            let src = e.start + e.j;
+            if (self.pred)(&e.items[src].what) {
+                return e.next();
+            }
+            e.j += 1;
+            if e.j == e.len {
+                e.j = 0;
+                e.rep += 1;
+                e.shift = e.shift.saturating_add(e.cycle);
+                if e.rep > e.times {
+                    e.rep = 0;
+                    e.i += 1;
+                }
+            }
+        }
     }
 }
 

@@ -290,3 +290,68 @@ fn with_restart_policy_never_the_whole_pod_stop_at_the_verdict_counts_as_the_kil
         fix.effect
     );
 }
+
+/// kubia's crash loop traced for `hours`, or, `unkillable`, the same pod failing on with its
+/// liveness probe unable to kill.
+fn kubia(hours: u64, unkillable: bool) -> crate::render::TracedRun {
+    let mut text = include_str!("../../../../../scenarios/kubia-unhealthy.yaml")
+        .replace("duration: 30m", &format!("duration: {hours}h"));
+    if unkillable {
+        text = text.replace(
+            "          port: 8080\n",
+            "          port: 8080\n        failureThreshold: 1000000\n",
+        );
+    }
+    let scenario = Scenario::from_str(&text, "k.yaml").expect("valid");
+    trace_run(&scenario).expect("runs")
+}
+
+#[test]
+fn a_gap_read_by_its_count_reads_as_its_repetitions_one_by_one() {
+    // R30: at the back-off cap the trace counts the restart cycles into a gap (and, when
+    // nothing kills, the probe runs of the one instance); the summaries and the failure runs
+    // take its repetitions by their count, and must come out as a walk through every one of
+    // them does.
+    for unkillable in [false, true] {
+        let run = kubia(720, unkillable);
+        let trace = &run.trace;
+        let (at, times, cycle) = trace
+            .items
+            .iter()
+            .find_map(|i| match i.what {
+                What::Gap { times, cycle, .. } => Some((i.t, times, cycle)),
+                _ => None,
+            })
+            .expect("a gap");
+        assert!(times > 1_000, "{times}");
+        let inside = SimTime::from_millis(at.as_millis() + cycle.as_millis() * (times / 2) + 1);
+        for watch in [None, Some(SimTime::from_secs(60)), Some(at), Some(inside)] {
+            let mut walked = Reading::new(0, watch);
+            for (_, x) in trace.replay() {
+                walked.fact(&x);
+            }
+            let read = summary_watching(trace, 0, watch);
+            assert_eq!(read, walked.s, "{watch:?}");
+            assert_eq!(read.kills > 1_000, !unkillable, "{read:?}");
+            if watch == Some(inside) && !unkillable {
+                assert!(read.not_ready[0].0 >= inside, "{read:?}");
+            }
+        }
+        for threshold in [3, 1_000, 1_000_000] {
+            let threshold = |_: ProbeKind| threshold;
+            let mut walked = StreakReading::new(0, threshold);
+            for (_, x) in trace.replay() {
+                walked.fact(&x);
+            }
+            let (walked, read) = (walked.finish(), streaks(trace, 0, threshold));
+            assert_eq!(format!("{read:?}"), format!("{walked:?}"));
+        }
+        let read = streaks(trace, 0, |_| 3);
+        if unkillable {
+            // One run of failures from the sixth probe to the horizon.
+            assert!(read.liveness > 200_000, "{read:?}");
+        } else {
+            assert!(read.last.is_some_and(|l| l.from > inside), "{read:?}");
+        }
+    }
+}
