@@ -155,6 +155,21 @@ impl Behaviours {
         }
     }
 
+    /// A deep copy of every behaviour, or `None` when one cannot be copied
+    /// ([`Behaviour::fork`]).
+    fn fork(&self) -> Option<Behaviours> {
+        let entries = self
+            .entries
+            .iter()
+            .map(|b| b.fork())
+            .collect::<Option<Vec<_>>>()?;
+        Some(Behaviours {
+            entries,
+            constants: self.constants.clone(),
+            bindings: self.bindings.clone(),
+        })
+    }
+
     /// What the answer just given to `attempt` printed (P63), if anything.
     fn printed(&self, attempt: &Attempt) -> Option<TextRef> {
         let i = self.bindings.get(attempt.container)?[attempt.probe.index()]?;
@@ -436,6 +451,39 @@ impl Simulation {
     pub fn restart_kubelet_at(&mut self, at: SimTime) {
         self.timers.restart = Some(at);
         self.kubelet_timers_changed();
+    }
+
+    /// A deep copy of the simulation as it stands: the engine's state, the seeded generator's
+    /// position and every behaviour ([`Behaviour::fork`]). The copy shares nothing with the
+    /// original: running it gives exactly the events and the status that running the original
+    /// on from here would give, and leaves the original where it is. The change trials of the
+    /// analysis run a pod's healthy start once and fork it for each change. `None` when a
+    /// behaviour cannot be copied.
+    #[must_use]
+    pub fn fork(&self) -> Option<Simulation> {
+        Some(Simulation {
+            pod: self.pod.clone(),
+            profile: self.profile.clone(),
+            kubelet: self.kubelet,
+            behaviours: self.behaviours.fork()?,
+            rng: self.rng.clone(),
+            now: self.now,
+            created: self.created,
+            prober: self.prober.clone(),
+            runtime: self.runtime.clone(),
+            pod_worker: self.pod_worker.clone(),
+            status: self.status.clone(),
+            timers: self.timers,
+            shortcuts: self.shortcuts.clone(),
+            cycle: self.cycle.clone(),
+        })
+    }
+
+    /// The behaviour added as `index` ([`Behaviours::add`]), to be changed through
+    /// [`Behaviour::as_any_mut`] (on a fork, before it reaches what the change is about). A
+    /// behaviour that declared a constant answer is not asked again, whatever it becomes.
+    pub fn behaviour_mut(&mut self, index: usize) -> Option<&mut (dyn Behaviour + 'static)> {
+        self.behaviours.entries.get_mut(index).map(|b| &mut **b)
     }
 
     /// The current virtual time.
