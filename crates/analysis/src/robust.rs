@@ -70,6 +70,7 @@ pub fn to_not_ready_alone(
         .run(&jobs, |&(seed, change)| {
             let runs = a.over_shifts(&shifts, change, |change| {
                 a.to_not_ready(
+                    None,
                     index,
                     App::ReadinessFailAt(change),
                     SimDuration::ZERO,
