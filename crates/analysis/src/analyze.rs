@@ -26,6 +26,8 @@ use crate::trial::{App, Lean, Prefix, Stop, Trace, Trial, TrialError};
 mod budget;
 mod changes;
 
+pub(crate) use changes::ChangeJob;
+
 /// The longest stretch a single trial simulates past the moment it is about.
 const LONG: SimDuration = SimDuration::from_secs(2 * 86_400);
 /// How long a hang or failure trial runs past the change before it is called "never".
@@ -678,6 +680,7 @@ impl<'s> Analyzer<'s> {
         let hang = if want.hang {
             let samples = self
                 .sweep_changes(
+                    &self.sweep,
                     &change_jobs,
                     offsets.len(),
                     &shifts,
@@ -730,6 +733,7 @@ impl<'s> Analyzer<'s> {
             let to_not_ready = if to_ready.max.value.is_some() {
                 let samples: Vec<_> = self
                     .sweep_changes(
+                        &self.sweep,
                         &change_jobs,
                         offsets.len(),
                         &shifts,

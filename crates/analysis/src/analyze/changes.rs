@@ -10,6 +10,7 @@ use probesim_core::{SimDuration, SimTime};
 
 use super::{AnalysisError, Analyzer};
 use crate::shift::{Reach, Shifts};
+use crate::sweep::Sweep;
 use crate::trial::{Prefix, Trace, Trial};
 
 /// One change job: the container's start offset, the change offset, the seed and the base.
@@ -18,11 +19,12 @@ pub(crate) type ChangeJob = (SimDuration, SimDuration, u64, SimTime);
 impl Analyzer<'_> {
     /// Runs every change job over `shifts` ([`Analyzer::over_shifts`]), each job's values by
     /// shift, in job order. `jobs` come in groups of `group` offsets (ascending) that share a
-    /// start and a seed; each group is cut into as many runs as the sweep has threads, and each
+    /// start and a seed; each group is cut into as many runs as `sweep` has threads, and each
     /// run moves one prefix of `template(start, seed)` to just before each of its offsets in
     /// turn, for `trial` (given the prefix, the start, the change and the seed) to fork.
     pub(crate) fn sweep_changes<V: Clone + Send>(
         &self,
+        sweep: &Sweep,
         jobs: &[ChangeJob],
         group: usize,
         shifts: &Shifts,
@@ -31,7 +33,7 @@ impl Analyzer<'_> {
             + Sync,
     ) -> Result<Vec<Vec<(V, SimTime)>>, AnalysisError> {
         let group = group.max(1);
-        let parts = self.sweep.threads().min(group);
+        let parts = sweep.threads().min(group);
         let mut runs = Vec::new();
         for lo in (0..jobs.len()).step_by(group) {
             let hi = (lo + group).min(jobs.len());
@@ -40,7 +42,7 @@ impl Analyzer<'_> {
                 runs.push(&jobs[from..(from + size).min(hi)]);
             }
         }
-        let done = self.collect(&runs, |run| {
+        let done = sweep.run(&runs, |run| {
             let mut prefix: Option<Prefix> = None;
             run.iter()
                 .map(|&(start, o, seed, base)| {
@@ -55,7 +57,8 @@ impl Analyzer<'_> {
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()
-        })?;
+        });
+        let done = done.into_iter().collect::<Result<Vec<_>, _>>()?;
         Ok(done.into_iter().flatten().collect())
     }
 
