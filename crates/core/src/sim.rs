@@ -17,6 +17,7 @@
 //! except that a container's startup tick runs after its other ticks at the same instant.
 
 use core::fmt;
+use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -335,8 +336,9 @@ impl<S: Sink> Out<'_, S> {
 /// keep their caches apart, in [`Shortcuts`]. The event recorder has no state: events go
 /// straight to the sink.
 pub struct Simulation {
-    pod: PodSpec,
-    profile: Profile,
+    /// Shared, never changed, by a simulation and its forks.
+    pod: Arc<PodSpec>,
+    profile: Arc<Profile>,
     kubelet: KubeletConfig,
     behaviours: Behaviours,
     rng: ChaCha8Rng,
@@ -412,8 +414,8 @@ impl Simulation {
         Simulation {
             shortcuts: Shortcuts::new(steady, &workers),
             prober: Prober::new(workers, n),
-            pod,
-            profile,
+            pod: Arc::new(pod),
+            profile: Arc::new(profile),
             kubelet,
             behaviours,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -462,8 +464,8 @@ impl Simulation {
     #[must_use]
     pub fn fork(&self) -> Option<Simulation> {
         Some(Simulation {
-            pod: self.pod.clone(),
-            profile: self.profile.clone(),
+            pod: Arc::clone(&self.pod),
+            profile: Arc::clone(&self.profile),
             kubelet: self.kubelet,
             behaviours: self.behaviours.fork()?,
             rng: self.rng.clone(),
