@@ -18,10 +18,10 @@ use probesim_core::{Gate, ProbeKind, RestartPolicy, SimDuration, SimTime};
 use crate::figure::{
     ContainerFigures, CrashLoop, Extreme, Figure, GridPhase, GridPhaseSpace, Hang, Readiness,
 };
-use crate::shift::{by_shift, Reach, Shifts};
+use crate::shift::{by_shift, Shifts};
 use crate::subject::Subject;
 use crate::sweep::Sweep;
-use crate::trial::{App, Lean, Prefix, Stop, Trace, Trial, TrialError};
+use crate::trial::{App, Lean, Stop, Trace, Trial, TrialError};
 
 mod budget;
 mod changes;
@@ -382,46 +382,6 @@ impl<'s> Analyzer<'s> {
             }
         }
         Ok(out)
-    }
-
-    /// One sample of how long the pod stays Ready after `app` starts failing at `change`, with
-    /// the container's first start and the run's [`Reach`]: readiness.toNotReady's trial,
-    /// shared with the robustness figures (readiness failing alone).
-    pub(crate) fn to_not_ready(
-        &self,
-        prefix: Option<&Prefix>,
-        index: usize,
-        app: App,
-        start_offset: SimDuration,
-        change: SimTime,
-        seed: u64,
-    ) -> Result<((Option<SimDuration>, SimTime), Reach), AnalysisError> {
-        let trial = self.to_not_ready_trial(index, app, start_offset, change, seed);
-        let trace = self.run_from(prefix, &trial, change)?;
-        let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
-        let v = trace
-            .pod_ready_at(false, change)
-            .map(|t| t.saturating_since(change));
-        Ok(((v, start), Reach::of(&trace, change)))
-    }
-
-    /// The trial of [`Analyzer::to_not_ready`].
-    pub(crate) fn to_not_ready_trial(
-        &self,
-        index: usize,
-        app: App,
-        start_offset: SimDuration,
-        change: SimTime,
-        seed: u64,
-    ) -> Trial {
-        Trial {
-            container: index,
-            app,
-            start_offset,
-            seed,
-            horizon: change.saturating_add(AFTER_CHANGE),
-            stop: Stop::PodReady(false),
-        }
     }
 
     /// The phases swept for a container.
@@ -890,48 +850,6 @@ impl<'s> Analyzer<'s> {
             out.push((*seed, at(base)));
         }
         Ok(out)
-    }
-
-    /// One hang at `change`: from the hang to the kill, the exit and the replacement's start,
-    /// with the container's first start and the run's [`Reach`].
-    #[expect(clippy::type_complexity, reason = "a private helper's tuple")]
-    fn hang(
-        &self,
-        prefix: Option<&Prefix>,
-        index: usize,
-        start_offset: SimDuration,
-        change: SimTime,
-        seed: u64,
-    ) -> Result<(([Option<SimDuration>; 3], SimTime), Reach), AnalysisError> {
-        let trial = self.hang_trial(index, start_offset, change, seed);
-        let trace = self.run_from(prefix, &trial, change)?;
-        let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
-        let kill = Trace::first_after(&trace.kills, change);
-        let exit = kill.and_then(|k| Trace::first_after(&trace.exits, k));
-        let restarted = exit.and_then(|e| trace.starts.iter().skip(1).copied().find(|t| *t >= e));
-        let since = |t: Option<SimTime>| t.map(|t| t.saturating_since(change));
-        Ok((
-            ([since(kill), since(exit), since(restarted)], start),
-            Reach::of(&trace, change),
-        ))
-    }
-
-    /// The trial of [`Analyzer::hang`].
-    fn hang_trial(
-        &self,
-        index: usize,
-        start_offset: SimDuration,
-        change: SimTime,
-        seed: u64,
-    ) -> Trial {
-        Trial {
-            container: index,
-            app: App::HangAt(change),
-            start_offset,
-            seed,
-            horizon: change.saturating_add(self.window()),
-            stop: Stop::Restart,
-        }
     }
 
     fn crash_loop(

@@ -8,10 +8,10 @@
 
 use probesim_core::{SimDuration, SimTime};
 
-use super::{AnalysisError, Analyzer};
+use super::{AnalysisError, Analyzer, AFTER_CHANGE};
 use crate::shift::{Reach, Shifts};
 use crate::sweep::Sweep;
-use crate::trial::{Prefix, Trace, Trial};
+use crate::trial::{App, Prefix, Stop, Trace, Trial};
 
 /// One change job: the container's start offset, the change offset, the seed and the base.
 pub(crate) type ChangeJob = (SimDuration, SimDuration, u64, SimTime);
@@ -80,5 +80,87 @@ impl Analyzer<'_> {
             return self.run(trial);
         };
         self.account(trial, |left| prefix.run(change, trial.horizon, left))
+    }
+
+    /// One sample of how long the pod stays Ready after `app` starts failing at `change`, with
+    /// the container's first start and the run's [`Reach`]: readiness.toNotReady's trial,
+    /// shared with the robustness figures (readiness failing alone).
+    pub(crate) fn to_not_ready(
+        &self,
+        prefix: Option<&Prefix>,
+        index: usize,
+        app: App,
+        start_offset: SimDuration,
+        change: SimTime,
+        seed: u64,
+    ) -> Result<((Option<SimDuration>, SimTime), Reach), AnalysisError> {
+        let trial = self.to_not_ready_trial(index, app, start_offset, change, seed);
+        let trace = self.run_from(prefix, &trial, change)?;
+        let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
+        let v = trace
+            .pod_ready_at(false, change)
+            .map(|t| t.saturating_since(change));
+        Ok(((v, start), Reach::of(&trace, change)))
+    }
+
+    /// The trial of [`Analyzer::to_not_ready`].
+    pub(crate) fn to_not_ready_trial(
+        &self,
+        index: usize,
+        app: App,
+        start_offset: SimDuration,
+        change: SimTime,
+        seed: u64,
+    ) -> Trial {
+        Trial {
+            container: index,
+            app,
+            start_offset,
+            seed,
+            horizon: change.saturating_add(AFTER_CHANGE),
+            stop: Stop::PodReady(false),
+        }
+    }
+
+    /// One hang at `change`: from the hang to the kill, the exit and the replacement's start,
+    /// with the container's first start and the run's [`Reach`].
+    #[expect(clippy::type_complexity, reason = "a private helper's tuple")]
+    pub(super) fn hang(
+        &self,
+        prefix: Option<&Prefix>,
+        index: usize,
+        start_offset: SimDuration,
+        change: SimTime,
+        seed: u64,
+    ) -> Result<(([Option<SimDuration>; 3], SimTime), Reach), AnalysisError> {
+        let trial = self.hang_trial(index, start_offset, change, seed);
+        let trace = self.run_from(prefix, &trial, change)?;
+        let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
+        let kill = Trace::first_after(&trace.kills, change);
+        let exit = kill.and_then(|k| Trace::first_after(&trace.exits, k));
+        let restarted = exit.and_then(|e| trace.starts.iter().skip(1).copied().find(|t| *t >= e));
+        let since = |t: Option<SimTime>| t.map(|t| t.saturating_since(change));
+        Ok((
+            ([since(kill), since(exit), since(restarted)], start),
+            Reach::of(&trace, change),
+        ))
+    }
+
+    /// The trial of [`Analyzer::hang`].
+    pub(super) fn hang_trial(
+        &self,
+        index: usize,
+        start_offset: SimDuration,
+        change: SimTime,
+        seed: u64,
+    ) -> Trial {
+        Trial {
+            container: index,
+            app: App::HangAt(change),
+            start_offset,
+            seed,
+            horizon: change.saturating_add(self.window()),
+            stop: Stop::Restart,
+        }
     }
 }
