@@ -164,3 +164,81 @@ impl Analyzer<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use probesim_core::{ProbeKind, SimDuration, SimTime};
+    use probesim_scenario::scenario::Scenario;
+
+    use crate::analyze::Analyzer;
+    use crate::subject::Subject;
+    use crate::sweep::Sweep;
+    use crate::trial::{App, Stop, Trial};
+
+    /// A change trial forked from the shared healthy prefix gives the trace of the same trial
+    /// run from time zero, error for error, for every kind of change, for starts on and off the
+    /// grid (P15) and for changes at every position against the relist (R4) and the resync
+    /// (R6), including the limit on events.
+    #[test]
+    fn a_forked_change_trial_is_the_trial_from_time_zero() {
+        let text = include_str!("../../../../scenarios/kubia-unhealthy.yaml");
+        let scenario = Scenario::from_str(text, "kubia-unhealthy.yaml").expect("kubia parses");
+        let subject = Subject::of(&scenario, "kubia-unhealthy", None);
+        let a = Analyzer::new(&subject, Sweep::single());
+        let index = (0..subject.pod.container_count())
+            .find(|&i| {
+                subject
+                    .pod
+                    .container(i)
+                    .probe(ProbeKind::Liveness)
+                    .is_some()
+            })
+            .expect("kubia has a liveness probe");
+        let space = a.space(index);
+        let (seed, base) = a.bases(index, &space).expect("settles")[0];
+        let lean = a.lean(None);
+        let d = SimDuration::from_secs(3);
+        let apps: [(fn(SimTime, SimDuration) -> App, Stop); 5] = [
+            (|t, _| App::HangAt(t), Stop::Restart),
+            (|t, _| App::FailAt(t), Stop::PodReady(false)),
+            (|t, _| App::ReadinessFailAt(t), Stop::PodReady(false)),
+            (|t, d| App::FailFor(t, d), Stop::Horizon),
+            (|t, d| App::StallFor(t, d), Stop::Horizon),
+        ];
+        let offsets = [0, 1, 499, 1000, 2_500, 7_001, 30_000, 61_000];
+        let mut killed = 0;
+        for (app, stop) in apps {
+            for start in [0, 1_500] {
+                let trial = |change: SimTime| Trial {
+                    container: index,
+                    app: app(change, d),
+                    start_offset: SimDuration::from_millis(start),
+                    seed,
+                    horizon: change.saturating_add(SimDuration::from_secs(300)),
+                    stop,
+                };
+                let before = |t: SimTime| SimTime::from_millis(t.as_millis() - 1);
+                let mut prefix = trial(SimTime::MAX)
+                    .prefix(&subject, &lean, before(base))
+                    .expect("forks");
+                for o in offsets {
+                    let change = base.saturating_add(SimDuration::from_millis(o));
+                    prefix.advance(before(change));
+                    assert!(prefix.before(change));
+                    let direct = trial(change).run_with(&subject, u64::MAX, &lean);
+                    let events = direct.as_ref().expect("settles").events;
+                    killed += usize::from(!direct.as_ref().expect("settles").kills.is_empty());
+                    for max in [u64::MAX, events / 2, events - 1, 10] {
+                        let forked = prefix
+                            .run(change, trial(change).horizon, max)
+                            .expect("forks");
+                        let direct = trial(change).run_with(&subject, max, &lean);
+                        assert_eq!(forked, direct, "{:?} at {o} ms, max {max}", app(change, d));
+                    }
+                }
+            }
+        }
+        // The hangs and the failures kill: the forks ran past their change.
+        assert!(killed > 0);
+    }
+}
