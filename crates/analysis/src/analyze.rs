@@ -18,12 +18,15 @@ use probesim_core::{Gate, ProbeKind, RestartPolicy, SimDuration, SimTime};
 use crate::figure::{
     ContainerFigures, CrashLoop, Extreme, Figure, GridPhase, GridPhaseSpace, Hang, Readiness,
 };
-use crate::shift::{by_shift, Reach, Shifts};
+use crate::shift::{by_shift, Shifts};
 use crate::subject::Subject;
 use crate::sweep::Sweep;
 use crate::trial::{App, Lean, Stop, Trace, Trial, TrialError};
 
 mod budget;
+mod changes;
+
+pub(crate) use changes::ChangeJob;
 
 /// The longest stretch a single trial simulates past the moment it is about.
 const LONG: SimDuration = SimDuration::from_secs(2 * 86_400);
@@ -299,10 +302,27 @@ impl<'s> Analyzer<'s> {
         trial: &Trial,
         uptimes: Option<Rc<RefCell<Vec<SimDuration>>>>,
     ) -> Result<Trace, AnalysisError> {
-        let lean = Lean {
+        let lean = self.lean(uptimes);
+        self.account(trial, |left| {
+            Some(trial.run_with(self.subject, left, &lean))
+        })
+    }
+
+    /// What the trials of this analyzer leave out, recording the uptimes in `uptimes`.
+    fn lean(&self, uptimes: Option<Rc<RefCell<Vec<SimDuration>>>>) -> Lean {
+        Lean {
             idle_liveness: !self.exhaustive && self.draws_nothing(),
             uptimes,
-        };
+        }
+    }
+
+    /// Runs `trial` with `run` (given the events left in the budget; `None` to run it from
+    /// time zero instead), counting it as one simulation and its work against the budget.
+    fn account(
+        &self,
+        trial: &Trial,
+        run: impl FnOnce(u64) -> Option<Result<Trace, TrialError>>,
+    ) -> Result<Trace, AnalysisError> {
         let quiet = self.quiet_step();
         let span = ms(trial.horizon.saturating_since(SimTime::ZERO)) / quiet;
         if self.work.spent() || span > self.work.limit() {
@@ -312,8 +332,8 @@ impl<'s> Analyzer<'s> {
         // No trial runs past what is left of the budget: one that would is stopped there, and
         // the sum of every trial's work passes the limit whatever the order they ran in.
         let left = self.work.limit().saturating_sub(self.work.used());
-        let trace = trial
-            .run_with(self.subject, left, &lean)
+        let trace = run(left)
+            .unwrap_or_else(|| trial.run_with(self.subject, left, &self.lean(None)))
             .map_err(|e| match e {
                 TrialError::Stuck(at) => AnalysisError::Stuck {
                     container: self.subject.pod.container(trial.container).name.clone(),
@@ -362,32 +382,6 @@ impl<'s> Analyzer<'s> {
             }
         }
         Ok(out)
-    }
-
-    /// One sample of how long the pod stays Ready after `app` starts failing at `change`, with
-    /// the container's first start and the run's [`Reach`]: readiness.toNotReady's trial,
-    /// shared with the robustness figures (readiness failing alone).
-    pub(crate) fn to_not_ready(
-        &self,
-        index: usize,
-        app: App,
-        start_offset: SimDuration,
-        change: SimTime,
-        seed: u64,
-    ) -> Result<((Option<SimDuration>, SimTime), Reach), AnalysisError> {
-        let trace = self.run(&Trial {
-            container: index,
-            app,
-            start_offset,
-            seed,
-            horizon: change.saturating_add(AFTER_CHANGE),
-            stop: Stop::PodReady(false),
-        })?;
-        let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
-        let v = trace
-            .pod_ready_at(false, change)
-            .map(|t| t.saturating_since(change));
-        Ok(((v, start), Reach::of(&trace, change)))
     }
 
     /// The phases swept for a container.
@@ -644,15 +638,23 @@ impl<'s> Analyzer<'s> {
         };
         let shifts = self.change_shifts(index);
         let hang = if want.hang {
-            let samples = self.collect(&change_jobs, |&(start, o, seed, base)| {
-                let runs = self.over_shifts(&shifts, base.saturating_add(o), |change| {
-                    self.hang(index, start, change, seed)
-                })?;
-                Ok(runs
-                    .into_iter()
-                    .map(|((v, first), change)| (v, phase(&space, first, Some(change), seed)))
-                    .collect::<Vec<_>>())
-            })?;
+            let samples = self
+                .sweep_changes(
+                    &self.sweep,
+                    &change_jobs,
+                    offsets.len(),
+                    &shifts,
+                    |start, seed| self.hang_trial(index, start, SimTime::MAX, seed),
+                    |prefix, start, change, seed| self.hang(prefix, index, start, change, seed),
+                )?
+                .into_iter()
+                .zip(&change_jobs)
+                .map(|(runs, &(_, _, seed, _))| {
+                    runs.into_iter()
+                        .map(|((v, first), change)| (v, phase(&space, first, Some(change), seed)))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
             let samples = by_shift(samples, offsets.len());
             let pick = |f: fn(&[Option<SimDuration>; 3]) -> Option<SimDuration>| {
                 let s: Vec<_> = samples.iter().map(|(v, p)| (f(v), *p)).collect();
@@ -689,15 +691,42 @@ impl<'s> Analyzer<'s> {
             })?;
             let to_ready = Figure::of(&ready).unwrap_or(empty);
             let to_not_ready = if to_ready.max.value.is_some() {
-                let samples = self.collect(&change_jobs, |&(start, o, seed, base)| {
-                    let runs = self.over_shifts(&shifts, base.saturating_add(o), |change| {
-                        self.to_not_ready(index, App::FailAt(change), start, change, seed)
-                    })?;
-                    Ok(runs
-                        .into_iter()
-                        .map(|((v, first), change)| (v, phase(&space, first, Some(change), seed)))
-                        .collect::<Vec<_>>())
-                })?;
+                let samples: Vec<_> = self
+                    .sweep_changes(
+                        &self.sweep,
+                        &change_jobs,
+                        offsets.len(),
+                        &shifts,
+                        |start, seed| {
+                            self.to_not_ready_trial(
+                                index,
+                                App::FailAt(SimTime::MAX),
+                                start,
+                                SimTime::MAX,
+                                seed,
+                            )
+                        },
+                        |prefix, start, change, seed| {
+                            self.to_not_ready(
+                                prefix,
+                                index,
+                                App::FailAt(change),
+                                start,
+                                change,
+                                seed,
+                            )
+                        },
+                    )?
+                    .into_iter()
+                    .zip(&change_jobs)
+                    .map(|(runs, &(_, _, seed, _))| {
+                        runs.into_iter()
+                            .map(|((v, first), change)| {
+                                (v, phase(&space, first, Some(change), seed))
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
                 Figure::of(&by_shift(samples, offsets.len()))
             } else {
                 None
@@ -821,35 +850,6 @@ impl<'s> Analyzer<'s> {
             out.push((*seed, at(base)));
         }
         Ok(out)
-    }
-
-    /// One hang at `change`: from the hang to the kill, the exit and the replacement's start,
-    /// with the container's first start and the run's [`Reach`].
-    #[expect(clippy::type_complexity, reason = "a private helper's tuple")]
-    fn hang(
-        &self,
-        index: usize,
-        start_offset: SimDuration,
-        change: SimTime,
-        seed: u64,
-    ) -> Result<(([Option<SimDuration>; 3], SimTime), Reach), AnalysisError> {
-        let trace = self.run(&Trial {
-            container: index,
-            app: App::HangAt(change),
-            start_offset,
-            seed,
-            horizon: change.saturating_add(self.window()),
-            stop: Stop::Restart,
-        })?;
-        let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
-        let kill = Trace::first_after(&trace.kills, change);
-        let exit = kill.and_then(|k| Trace::first_after(&trace.exits, k));
-        let restarted = exit.and_then(|e| trace.starts.iter().skip(1).copied().find(|t| *t >= e));
-        let since = |t: Option<SimTime>| t.map(|t| t.saturating_since(change));
-        Ok((
-            ([since(kill), since(exit), since(restarted)], start),
-            Reach::of(&trace, change),
-        ))
     }
 
     fn crash_loop(

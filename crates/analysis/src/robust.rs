@@ -10,7 +10,7 @@
 
 use probesim_core::{SimDuration, SimTime};
 
-use crate::analyze::{phase_of, AnalysisError, Analyzer};
+use crate::analyze::{phase_of, AnalysisError, Analyzer, ChangeJob};
 use crate::figure::{Figure, GridPhase};
 use crate::shift::{by_shift, Reach};
 use crate::sweep::Sweep;
@@ -26,20 +26,18 @@ pub struct Tolerance {
 }
 
 /// The phases of change trials: per seed, an instant on a cycle boundary long after the
-/// container is steady, plus each offset of the phase space; the number of offsets per seed.
-fn change_jobs(
-    a: &Analyzer<'_>,
-    index: usize,
-) -> Result<(Vec<(u64, SimTime)>, usize), AnalysisError> {
+/// container is steady (the base), and each offset of the phase space after it, with the
+/// container started on the grid; the number of offsets per seed.
+fn change_jobs(a: &Analyzer<'_>, index: usize) -> Result<(Vec<ChangeJob>, usize), AnalysisError> {
     let space = a.space(index);
     let bases = a.steady_bases(index, &space)?;
     let offsets = a.change_offsets(index, &space);
     let jobs = bases
         .iter()
-        .flat_map(|(seed, base)| {
+        .flat_map(|&(seed, base)| {
             offsets
                 .iter()
-                .map(move |o| (*seed, base.saturating_add(*o)))
+                .map(move |&o| (SimDuration::ZERO, o, seed, base))
         })
         .collect();
     Ok((jobs, offsets.len()))
@@ -66,25 +64,30 @@ pub fn to_not_ready_alone(
     let space = a.space(index);
     let shifts = a.change_shifts(index);
     let (jobs, group) = change_jobs(a, index)?;
-    let samples: Result<Vec<_>, _> = sweep
-        .run(&jobs, |&(seed, change)| {
-            let runs = a.over_shifts(&shifts, change, |change| {
-                a.to_not_ready(
-                    index,
-                    App::ReadinessFailAt(change),
-                    SimDuration::ZERO,
-                    change,
-                    seed,
-                )
-            })?;
-            Ok::<_, AnalysisError>(
+    let samples = a.sweep_changes(
+        &sweep,
+        &jobs,
+        group,
+        &shifts,
+        |start, seed| {
+            let app = App::ReadinessFailAt(SimTime::MAX);
+            a.to_not_ready_trial(index, app, start, SimTime::MAX, seed)
+        },
+        |prefix, start, change, seed| {
+            let app = App::ReadinessFailAt(change);
+            a.to_not_ready(prefix, index, app, start, change, seed)
+        },
+    );
+    let samples = samples.map(|runs| {
+        runs.into_iter()
+            .zip(&jobs)
+            .map(|(runs, &(_, _, seed, _))| {
                 runs.into_iter()
                     .map(|((v, first), change)| (v, phase_of(&space, first, Some(change), seed)))
-                    .collect::<Vec<_>>(),
-            )
-        })
-        .into_iter()
-        .collect();
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
+    });
     Ok(Figure::of(&by_shift(samples?, group)))
 }
 
@@ -109,38 +112,48 @@ pub fn tolerance(
     for p in a.subject().pod.container(index).probes.iter().flatten() {
         after = after.saturating_add(p.period().saturating_add(p.timeout()).saturating_mul(2));
     }
-    let outcomes: Result<Vec<_>, _> = sweep
-        .run(&jobs, |&(seed, change)| {
-            let runs = a.over_shifts(&shifts, change, |change| {
-                let app = if stall {
-                    App::StallFor(change, d)
-                } else {
-                    App::FailFor(change, d)
-                };
-                let trace = a.run(&Trial {
-                    container: index,
-                    app,
-                    start_offset: SimDuration::ZERO,
-                    seed,
-                    horizon: change.saturating_add(d).saturating_add(after),
-                    stop: Stop::Horizon,
-                })?;
-                let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
-                let killed = trace.kills.iter().any(|t| *t >= change);
-                let not_ready = trace.pod_ready_at(false, change).is_some();
-                Ok(((killed, not_ready, start), Reach::of(&trace, change)))
-            })?;
-            Ok::<_, AnalysisError>(
+    let app = |change: SimTime| {
+        if stall {
+            App::StallFor(change, d)
+        } else {
+            App::FailFor(change, d)
+        }
+    };
+    let trial = |start: SimDuration, change: SimTime, seed: u64| Trial {
+        container: index,
+        app: app(change),
+        start_offset: start,
+        seed,
+        horizon: change.saturating_add(d).saturating_add(after),
+        stop: Stop::Horizon,
+    };
+    let outcomes = a.sweep_changes(
+        &sweep,
+        &jobs,
+        group,
+        &shifts,
+        |start, seed| trial(start, SimTime::MAX, seed),
+        |prefix, start, change, seed| {
+            let trace = a.run_from(prefix, &trial(start, change, seed), change)?;
+            let start = trace.starts.first().copied().unwrap_or(SimTime::ZERO);
+            let killed = trace.kills.iter().any(|t| *t >= change);
+            let not_ready = trace.pod_ready_at(false, change).is_some();
+            Ok(((killed, not_ready, start), Reach::of(&trace, change)))
+        },
+    );
+    let outcomes = outcomes.map(|runs| {
+        runs.into_iter()
+            .zip(&jobs)
+            .map(|(runs, &(_, _, seed, _))| {
                 runs.into_iter()
                     .map(|((killed, not_ready, start), change)| {
                         let phase = phase_of(&space, start, Some(change), seed);
                         (killed.then_some(phase), not_ready.then_some(phase))
                     })
-                    .collect::<Vec<_>>(),
-            )
-        })
-        .into_iter()
-        .collect();
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
+    });
     let outcomes = by_shift(outcomes?, group);
     Ok(Tolerance {
         killed: outcomes.iter().find_map(|o| o.0),

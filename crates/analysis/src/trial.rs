@@ -6,13 +6,14 @@
 //! engine and returns the few instants the figures are made of ([`Trace`]). Nothing here
 //! computes a figure from a formula: the engine decides every instant.
 
+use core::any::Any;
 use core::cell::RefCell;
 use std::rc::Rc;
 
 use probesim_core::{
-    Answer, Attempt, Behaviours, ContainerSpec, ContainerState, Event, EventKind, Flow, Handler,
-    Outcome, PodSpec, ProbeKind, PullPolicy, Response, SelfExit, SimDuration, SimTime, Simulation,
-    Sink, SyncTrigger, WaitingReason,
+    Answer, Attempt, Behaviour, Behaviours, ContainerSpec, ContainerState, Event, EventKind, Flow,
+    Handler, Outcome, PodSpec, ProbeKind, PullPolicy, Response, RunEnd, SelfExit, SimDuration,
+    SimTime, Simulation, Sink, SyncTrigger, WaitingReason,
 };
 
 use crate::subject::Subject;
@@ -55,6 +56,29 @@ pub enum App {
         /// How long each replacement fails from its start.
         fail: SimDuration,
     },
+}
+
+impl App {
+    /// The same application with its change at `at` instead (`self` for an application
+    /// without a change). Before the change the answers do not depend on when it comes, so a
+    /// run of the application with its change at [`SimTime::MAX`] is the healthy prefix of
+    /// every change ([`Prefix`]).
+    #[must_use]
+    pub fn with_change(self, at: SimTime) -> App {
+        match self {
+            App::HangAt(_) => App::HangAt(at),
+            App::FailAt(_) => App::FailAt(at),
+            App::ReadinessFailAt(_) => App::ReadinessFailAt(at),
+            App::FailFor(_, d) => App::FailFor(at, d),
+            App::StallFor(_, d) => App::StallFor(at, d),
+            App::Replaced { hang, fail, .. } => App::Replaced {
+                change: at,
+                hang,
+                fail,
+            },
+            App::FailUntil(_) | App::Healthy | App::Crash => self,
+        }
+    }
 }
 
 /// When a trial may stop before its horizon.
@@ -186,6 +210,26 @@ impl Trial {
         max_events: u64,
         lean: &Lean,
     ) -> Result<Trace, TrialError> {
+        let (mut sim, _, name, safe_kind) = self.build(subject, lean);
+        let mut sink = TraceSink {
+            name: &name,
+            stop: self.stop,
+            safe_kind,
+            max_events,
+            syncing: false,
+            trace: Trace::default(),
+        };
+        let end = sim.run_until(self.horizon, &mut sink);
+        finish(end, sink.syncing, sink.trace, self.horizon)
+    }
+
+    /// The simulation of the trial at time zero, the indices of the analysed container's
+    /// behaviours, its name and the probe that makes it safe.
+    fn build(
+        &self,
+        subject: &Subject,
+        lean: &Lean,
+    ) -> (Simulation, Vec<usize>, String, Option<ProbeKind>) {
         let mut pod = subject.pod.clone();
         let index = self.container;
         if lean.idle_liveness {
@@ -226,6 +270,7 @@ impl Trial {
         };
         let name = pod.container(index).name.clone();
         let mut behaviours = Behaviours::new(&pod);
+        let mut added = Vec::new();
         for kind in ProbeKind::ALL {
             let Some(probe) = pod.container(index).probe(kind) else {
                 continue;
@@ -234,48 +279,207 @@ impl Trial {
                 Handler::HttpGet { .. } | Handler::TcpSocket { .. } => Answer::Refused,
                 Handler::Exec { .. } | Handler::Grpc { .. } => Answer::Fail,
             };
-            let app = self.app;
-            let record = lean.uptimes.clone();
-            // A replacement's budget depends only on the attempts of the replacements.
-            let replacement = matches!(app, App::Replaced { .. });
-            let b = behaviours.add(Box::new(move |a: &Attempt| {
-                if let Some(r) = record.as_ref().filter(|_| !replacement || a.instance > 0) {
-                    r.borrow_mut().push(a.uptime);
-                }
-                respond(app, kind, failure, a)
+            let b = behaviours.add(Box::new(AppBehaviour {
+                app: self.app,
+                kind,
+                failure,
+                record: lean.uptimes.clone(),
             }));
             behaviours.bind(index, kind, b);
+            added.push(b);
         }
-        let mut sim = Simulation::new(
+        let sim = Simulation::new(
             pod,
             subject.profile.clone(),
             subject.kubelet,
             self.seed,
             behaviours,
         );
-        let mut sink = TraceSink {
-            name: &name,
-            stop: self.stop,
+        (sim, added, name, safe_kind)
+    }
+
+    /// The healthy prefix shared by the trials of this one's application with a change at or
+    /// after `until` (the trial's own change is left out: the prefix runs the application
+    /// with its change at [`SimTime::MAX`]), simulated up to and including `until`.
+    /// [`Prefix::advance`] moves it on; [`Prefix::run`] forks it for one change. `None` when
+    /// the simulation cannot be forked (a behaviour that records the uptimes).
+    pub(crate) fn prefix(&self, subject: &Subject, lean: &Lean, until: SimTime) -> Option<Prefix> {
+        if lean.uptimes.is_some() {
+            return None;
+        }
+        let never = Trial {
+            app: self.app.with_change(SimTime::MAX),
+            ..*self
+        };
+        let (sim, behaviours, name, safe_kind) = never.build(subject, lean);
+        let mut prefix = Prefix {
+            trial: *self,
+            sim,
+            behaviours,
+            name,
             safe_kind,
-            max_events,
             syncing: false,
             trace: Trace::default(),
+            ended: None,
         };
-        match sim.run_until(self.horizon, &mut sink) {
-            Ok(_) => {
-                let syncing = sink.syncing;
-                let mut trace = sink.trace;
-                if !trace.stopped {
-                    trace.end = self.horizon;
-                }
-                if syncing && let Some(s) = trace.syncs.last_mut() {
-                    s.end = trace.end;
-                }
-                Ok(trace)
-            }
-            Err(probesim_core::RunError::Sink(TooManyEvents)) => Err(TrialError::TooManyEvents),
-            Err(probesim_core::RunError::StepBudget { at }) => Err(TrialError::Stuck(at)),
+        prefix.advance(until);
+        Some(prefix)
+    }
+}
+
+/// The run of a change trial up to an instant before its change, to be forked for each change
+/// at or after it ([`Trial::prefix`]): the application answers as it does before any change.
+pub(crate) struct Prefix {
+    /// The trial whose prefix this is (its application's change and horizon are each fork's).
+    trial: Trial,
+    sim: Simulation,
+    /// The analysed container's behaviours, whose change each fork sets.
+    behaviours: Vec<usize>,
+    name: String,
+    safe_kind: Option<ProbeKind>,
+    syncing: bool,
+    trace: Trace,
+    /// How the prefix ended when it did not reach its instant: the trial stopped, or the
+    /// engine did not settle. Every fork then ends there too.
+    ended: Option<Result<(), SimTime>>,
+}
+
+impl Prefix {
+    /// Simulates the prefix on, up to and including `until`.
+    pub(crate) fn advance(&mut self, until: SimTime) {
+        if self.ended.is_some() || until <= self.sim.now() {
+            return;
         }
+        let mut sink = TraceSink {
+            name: &self.name,
+            stop: self.trial.stop,
+            safe_kind: self.safe_kind,
+            max_events: u64::MAX,
+            syncing: self.syncing,
+            trace: core::mem::take(&mut self.trace),
+        };
+        let end = self.sim.run_until(until, &mut sink);
+        self.syncing = sink.syncing;
+        self.trace = sink.trace;
+        self.ended = match end {
+            Ok(RunEnd::Horizon) => None,
+            Ok(RunEnd::Stopped) => Some(Ok(())),
+            Err(probesim_core::RunError::StepBudget { at }) => Some(Err(at)),
+            Err(probesim_core::RunError::Sink(TooManyEvents)) => Some(Ok(())),
+        };
+    }
+
+    /// Whether a change at `change` comes after every instant the prefix simulated (after
+    /// the instant where it ended, when it ended early), so that [`Prefix::run`] may fork it.
+    pub(crate) fn before(&self, change: SimTime) -> bool {
+        change > self.sim.now()
+    }
+
+    /// The trace of the prefix's trial with its change at `change` (after the prefix's
+    /// instant) and the given horizon: a fork of the prefix, run on. The same trace as
+    /// [`Trial::run_with`] of that trial gives, error for error; `None` when the simulation
+    /// cannot be forked (run the trial instead).
+    pub(crate) fn run(
+        &self,
+        change: SimTime,
+        horizon: SimTime,
+        max_events: u64,
+    ) -> Option<Result<Trace, TrialError>> {
+        if self.trace.events > max_events {
+            return Some(Err(TrialError::TooManyEvents));
+        }
+        match self.ended {
+            Some(Err(at)) => return Some(Err(TrialError::Stuck(at))),
+            Some(Ok(())) => {
+                return Some(finish(
+                    Ok(RunEnd::Stopped),
+                    self.syncing,
+                    self.trace.clone(),
+                    horizon,
+                ));
+            }
+            None => {}
+        }
+        let mut sim = self.sim.fork()?;
+        for &b in &self.behaviours {
+            if let Some(app) = sim
+                .behaviour_mut(b)
+                .and_then(|b| b.as_any_mut())
+                .and_then(|b| b.downcast_mut::<AppBehaviour>())
+            {
+                app.app = app.app.with_change(change);
+            }
+        }
+        let mut sink = TraceSink {
+            name: &self.name,
+            stop: self.trial.stop,
+            safe_kind: self.safe_kind,
+            max_events,
+            syncing: self.syncing,
+            trace: self.trace.clone(),
+        };
+        let end = sim.run_until(horizon, &mut sink);
+        Some(finish(end, sink.syncing, sink.trace, horizon))
+    }
+}
+
+/// A trial's trace from how its run ended.
+fn finish(
+    end: Result<RunEnd, probesim_core::RunError<TooManyEvents>>,
+    syncing: bool,
+    mut trace: Trace,
+    horizon: SimTime,
+) -> Result<Trace, TrialError> {
+    match end {
+        Ok(_) => {
+            if !trace.stopped {
+                trace.end = horizon;
+            }
+            if syncing && let Some(s) = trace.syncs.last_mut() {
+                s.end = trace.end;
+            }
+            Ok(trace)
+        }
+        Err(probesim_core::RunError::Sink(TooManyEvents)) => Err(TrialError::TooManyEvents),
+        Err(probesim_core::RunError::StepBudget { at }) => Err(TrialError::Stuck(at)),
+    }
+}
+
+/// The analysed container's answers to one probe kind: `respond` for the application, and the
+/// uptime of each attempt recorded where asked. It forks (when it records nothing), and the
+/// fork's owner sets its change ([`Prefix::run`]).
+struct AppBehaviour {
+    app: App,
+    kind: ProbeKind,
+    failure: Answer,
+    record: Option<Rc<RefCell<Vec<SimDuration>>>>,
+}
+
+impl Behaviour for AppBehaviour {
+    fn respond(&mut self, a: &Attempt) -> Response {
+        // A replacement's budget depends only on the attempts of the replacements.
+        let replacement = matches!(self.app, App::Replaced { .. });
+        if let Some(r) = self
+            .record
+            .as_ref()
+            .filter(|_| !replacement || a.instance > 0)
+        {
+            r.borrow_mut().push(a.uptime);
+        }
+        respond(self.app, self.kind, self.failure, a)
+    }
+
+    fn fork(&self) -> Option<Box<dyn Behaviour>> {
+        self.record.is_none().then(|| {
+            Box::new(AppBehaviour {
+                record: None,
+                ..*self
+            }) as Box<dyn Behaviour>
+        })
+    }
+
+    fn as_any_mut(&mut self) -> Option<&mut dyn Any> {
+        Some(self)
     }
 }
 

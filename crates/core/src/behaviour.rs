@@ -1,5 +1,6 @@
 //! How the application answers probes: the one seam between the engine and the scripts.
 
+use core::any::Any;
 use core::fmt;
 
 use rand_chacha::ChaCha8Rng;
@@ -172,6 +173,21 @@ pub trait Behaviour {
         let _ = index;
         ""
     }
+
+    /// A deep copy of this behaviour in its present state, sharing nothing with it, for
+    /// [`Simulation::fork`](crate::sim::Simulation::fork): answering the same attempts, the
+    /// copy and the original give the same answers. `None` (the default) when the behaviour
+    /// cannot be copied (a closure); a simulation holding one cannot be forked.
+    fn fork(&self) -> Option<Box<dyn Behaviour>> {
+        None
+    }
+
+    /// The behaviour as [`Any`], so that its owner can reach its concrete type through
+    /// [`Simulation::behaviour_mut`](crate::sim::Simulation::behaviour_mut) (to set, on a
+    /// fork, what the copy does from now on); `None` by default.
+    fn as_any_mut(&mut self) -> Option<&mut dyn Any> {
+        None
+    }
 }
 
 /// Opt-in acceleration for a [`Behaviour`], offered through [`Behaviour::shortcuts`]. None of
@@ -277,6 +293,10 @@ pub struct AlwaysOk;
 impl Behaviour for AlwaysOk {
     fn respond(&mut self, _attempt: &Attempt) -> Response {
         Response::now(Answer::Ok)
+    }
+
+    fn fork(&self) -> Option<Box<dyn Behaviour>> {
+        Some(Box::new(AlwaysOk))
     }
 
     fn shortcuts(&mut self) -> Option<&mut dyn BehaviourShortcuts> {

@@ -410,6 +410,10 @@ impl Behaviour for AnswerTable {
     fn shortcuts(&mut self) -> Option<&mut dyn BehaviourShortcuts> {
         Some(self)
     }
+
+    fn fork(&self) -> Option<Box<dyn Behaviour>> {
+        Some(Box::new(self.clone()))
+    }
 }
 
 impl BehaviourShortcuts for AnswerTable {

@@ -17,6 +17,7 @@
 //! except that a container's startup tick runs after its other ticks at the same instant.
 
 use core::fmt;
+use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -153,6 +154,21 @@ impl Behaviours {
             Some(b) => b.respond_drawing(attempt, &mut Draws::new(rng)),
             None => AlwaysOk.respond(attempt),
         }
+    }
+
+    /// A deep copy of every behaviour, or `None` when one cannot be copied
+    /// ([`Behaviour::fork`]).
+    fn fork(&self) -> Option<Behaviours> {
+        let entries = self
+            .entries
+            .iter()
+            .map(|b| b.fork())
+            .collect::<Option<Vec<_>>>()?;
+        Some(Behaviours {
+            entries,
+            constants: self.constants.clone(),
+            bindings: self.bindings.clone(),
+        })
     }
 
     /// What the answer just given to `attempt` printed (P63), if anything.
@@ -320,8 +336,9 @@ impl<S: Sink> Out<'_, S> {
 /// keep their caches apart, in [`Shortcuts`]. The event recorder has no state: events go
 /// straight to the sink.
 pub struct Simulation {
-    pod: PodSpec,
-    profile: Profile,
+    /// Shared, never changed, by a simulation and its forks.
+    pod: Arc<PodSpec>,
+    profile: Arc<Profile>,
     kubelet: KubeletConfig,
     behaviours: Behaviours,
     rng: ChaCha8Rng,
@@ -397,8 +414,8 @@ impl Simulation {
         Simulation {
             shortcuts: Shortcuts::new(steady, &workers),
             prober: Prober::new(workers, n),
-            pod,
-            profile,
+            pod: Arc::new(pod),
+            profile: Arc::new(profile),
             kubelet,
             behaviours,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -436,6 +453,39 @@ impl Simulation {
     pub fn restart_kubelet_at(&mut self, at: SimTime) {
         self.timers.restart = Some(at);
         self.kubelet_timers_changed();
+    }
+
+    /// A deep copy of the simulation as it stands: the engine's state, the seeded generator's
+    /// position and every behaviour ([`Behaviour::fork`]). The copy shares nothing with the
+    /// original: running it gives exactly the events and the status that running the original
+    /// on from here would give, and leaves the original where it is. The change trials of the
+    /// analysis run a pod's healthy start once and fork it for each change. `None` when a
+    /// behaviour cannot be copied.
+    #[must_use]
+    pub fn fork(&self) -> Option<Simulation> {
+        Some(Simulation {
+            pod: Arc::clone(&self.pod),
+            profile: Arc::clone(&self.profile),
+            kubelet: self.kubelet,
+            behaviours: self.behaviours.fork()?,
+            rng: self.rng.clone(),
+            now: self.now,
+            created: self.created,
+            prober: self.prober.clone(),
+            runtime: self.runtime.clone(),
+            pod_worker: self.pod_worker.clone(),
+            status: self.status.clone(),
+            timers: self.timers,
+            shortcuts: self.shortcuts.clone(),
+            cycle: self.cycle.clone(),
+        })
+    }
+
+    /// The behaviour added as `index` ([`Behaviours::add`]), to be changed through
+    /// [`Behaviour::as_any_mut`] (on a fork, before it reaches what the change is about). A
+    /// behaviour that declared a constant answer is not asked again, whatever it becomes.
+    pub fn behaviour_mut(&mut self, index: usize) -> Option<&mut (dyn Behaviour + 'static)> {
+        self.behaviours.entries.get_mut(index).map(|b| &mut **b)
     }
 
     /// The current virtual time.

@@ -273,6 +273,11 @@ impl Behaviour for ScriptPlayer {
     fn text(&self, index: u32) -> &str {
         self.script.text(index)
     }
+
+    /// The player in its present state (cursor, clock, own generator), sharing nothing.
+    fn fork(&self) -> Option<Box<dyn Behaviour>> {
+        Some(Box::new(self.clone()))
+    }
 }
 
 impl BehaviourShortcuts for ScriptPlayer {
@@ -350,6 +355,34 @@ impl BehaviourShortcuts for ScriptPlayer {
 
 #[cfg(test)]
 mod tests {
+
+    /// A fork taken mid-script answers what the original answers from there on, even after the
+    /// original has gone on (`Simulation::fork` copies behaviours this way).
+    #[test]
+    fn a_fork_answers_as_the_original_from_where_it_was_taken() {
+        use probesim_core::ProbeKind;
+        let script = crate::parse("2x200 then 3x500 then timeout").unwrap();
+        let mut player = ScriptPlayer::new(script);
+        let at = |secs| Attempt {
+            container: 0,
+            probe: ProbeKind::Liveness,
+            instance: 0,
+            uptime: SimDuration::from_secs(secs),
+            now: SimTime::from_secs(secs),
+        };
+        for secs in 0..3 {
+            player.respond(&at(secs));
+        }
+        let mut fork = player.fork().expect("a player forks");
+        let original: Vec<_> = (3..12).map(|s| player.respond(&at(s))).collect();
+        let forked: Vec<_> = (3..12).map(|s| fork.respond(&at(s))).collect();
+        assert_eq!(forked, original);
+        let fresh: Vec<_> = {
+            let mut p = ScriptPlayer::new(crate::parse("2x200 then 3x500 then timeout").unwrap());
+            (3..12).map(|s| p.respond(&at(s))).collect()
+        };
+        assert_ne!(forked, fresh, "the fork keeps the cursor");
+    }
 
     // P63: each answer tells the text of the step that gave it.
     #[test]

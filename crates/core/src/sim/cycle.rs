@@ -26,7 +26,7 @@ use crate::time::{SimDuration, SimTime};
 use super::{ContainerId, Simulation};
 
 /// The fast-forward detector of one simulation.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Detector {
     /// Fast-forward is wanted (it is off for `--no-fast-forward`, and once a part of the run
     /// says it cannot be visited).

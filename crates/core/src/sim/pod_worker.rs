@@ -65,6 +65,7 @@ pub(super) struct SyncJob {
 
 /// The pod worker (`podWorkers` and `syncPod`): the sync in progress and the requests waiting
 /// for it, the back-off entries, the sandbox and the pod's deletion.
+#[derive(Clone)]
 pub(super) struct PodWorker {
     pub(super) job: SyncJob,
     /// A sync requested while one runs (or while the post-sync gate holds), with its trigger.

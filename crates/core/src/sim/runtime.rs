@@ -68,6 +68,7 @@ pub(super) struct Runtime {
 }
 
 /// The container runtime (one `Runtime` per container) and the PLEG's cached snapshot of it.
+#[derive(Clone)]
 pub(super) struct ContainerRuntime {
     pub(super) containers: PerContainer<Runtime>,
     /// Containers whose process has an exit scheduled (`Runtime::exit_at`): none, and the

@@ -10,6 +10,7 @@ use super::{PerWorker, WorkerId};
 use crate::cycle::{exact_hash, Visitor};
 
 /// See the module docs.
+#[derive(Clone)]
 pub(super) struct Shortcuts {
     /// Each worker's next deadline, recomputed only for workers marked dirty, and which worker
     /// is due first.

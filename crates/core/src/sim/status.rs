@@ -30,6 +30,7 @@ pub(super) struct ViewEntry {
 
 /// Status generation (the status manager and `generateAPIPodStatus`): the API status, the view
 /// of it probe workers read, and the bookkeeping of the incremental status (module docs).
+#[derive(Clone)]
 pub(super) struct StatusManager {
     /// The API-visible status.
     pub(super) api: PodStatus,

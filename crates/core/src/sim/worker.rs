@@ -127,6 +127,7 @@ pub(super) enum DoProbe {
 
 /// The prober manager (`prober.Manager`): its probe workers, their results caches, and which
 /// worker probes what.
+#[derive(Clone)]
 pub(super) struct Prober {
     pub(super) workers: PerWorker<Worker>,
     /// How many workers are alive: all of them, and AddPod has nothing to create.
