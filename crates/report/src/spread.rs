@@ -273,7 +273,7 @@ impl Spread {
         // ordinals count from 1 in every run, so a row is found by position.
         let mut groups: Vec<Group> = Vec::new();
         for (i, (timing, run)) in timings.iter().zip(runs).enumerate() {
-            let first_at = (i == 0).then_some(());
+            let first = i == 0;
             for o in run {
                 let container = o.container.as_deref();
                 let g = match groups
@@ -302,7 +302,7 @@ impl Spread {
                         if o.at > row.latest.at {
                             row.latest = here;
                         }
-                        if first_at.is_some() {
+                        if first {
                             row.first_at = Some(o.at);
                         }
                     }
@@ -317,7 +317,7 @@ impl Spread {
                             count: 1,
                             earliest: here,
                             latest: here,
-                            first_at: first_at.map(|()| at),
+                            first_at: first.then_some(at),
                         });
                     }
                 }

@@ -66,12 +66,20 @@ impl Analyzer<'_> {
             && c.probe(ProbeKind::Liveness).is_some()
     }
 
+    /// Whether the replacement sweep takes the change on the grid steps alone
+    /// ([`Analyzer::replacement_phases`]): when no worker draws at random, outside the
+    /// exhaustive way.
+    fn replacement_on_grid_steps(&self) -> bool {
+        self.draws_nothing() && !self.exhaustive
+    }
+
     /// The phases of the replacement sweep. The change moves the first instance's kill, and
     /// with it the replacement's start, so it is swept over the grid cycle and the pod's
     /// periodic resync together: a kill asked for just after a resync's sync comes a relist
     /// later, since every sync waits for a newer relist (R4), and the replacement starts a
-    /// relist later against the probe grid (the change sweep of the hang leaves that phase out,
-    /// docs/analysis.md "A known gap of the phase sweep"; a budget may not). When that span has
+    /// relist later against the probe grid (the hang's sweep shifts the change against the
+    /// resync only where a resync meets a sync, docs/analysis.md "What the change trials
+    /// sweep"; a budget sweeps the span whole). When that span has
     /// more than [`REPLACEMENT_STEPS`] steps, the change is swept as the hang's (`offsets`)
     /// and the gap stays.
     ///
@@ -106,7 +114,7 @@ impl Analyzer<'_> {
         } else {
             (span / unit).max(1)
         };
-        let grid = self.draws_nothing() && !self.exhaustive;
+        let grid = self.replacement_on_grid_steps();
         let within: &[u64] = if grid {
             &[0]
         } else {
@@ -178,7 +186,7 @@ impl Analyzer<'_> {
         // every change after the step before it: the phase names the first of those, as the
         // exhaustive sweep, which goes through the offsets in order, finds it.
         let unit = ms(space.unit).max(1);
-        let shown = if self.draws_nothing() && !self.exhaustive && ms(offset) >= unit {
+        let shown = if self.replacement_on_grid_steps() && ms(offset) >= unit {
             dur(ms(offset) - unit + 1)
         } else {
             offset

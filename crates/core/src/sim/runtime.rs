@@ -252,16 +252,11 @@ impl Simulation {
                 .container(c.index())
                 .probe(worker.kind)
                 .map(|p| p.handler());
-            let (outcome, output) = match handler {
-                Some(Handler::HttpGet { .. }) => (Outcome::Failure, OutputKind::HttpReset),
-                Some(Handler::TcpSocket { .. }) => (Outcome::Failure, OutputKind::TcpRefused),
-                Some(Handler::Grpc { .. }) => (Outcome::Failure, OutputKind::GrpcRefused),
-                Some(Handler::Exec { .. }) | None => (Outcome::Failure, OutputKind::ExecKilled),
-            };
+            let output = handler.map_or(OutputKind::ExecKilled, cut_output);
             self.worker_changed(w);
             self.prober.workers[w].in_flight = Some(InFlight {
                 ends: now,
-                outcome,
+                outcome: Outcome::Failure,
                 output,
                 ..f
             });
@@ -297,6 +292,19 @@ impl Simulation {
         };
         self.set_exit(c, exit);
         true
+    }
+}
+
+/// What a probe gets whose process dies under it (docs/semantics.md#mid-answer): a failure,
+/// the connection reset for HTTP, refused for TCP and gRPC; an exec'd command dies with the
+/// container. Probes in flight at a death (`Simulation::cut_attempts`) and probes sent at the
+/// instant of a one-instant restart (`Simulation::probe_target`) both end this way.
+pub(super) fn cut_output(handler: &Handler) -> OutputKind {
+    match handler {
+        Handler::HttpGet { .. } => OutputKind::HttpReset,
+        Handler::TcpSocket { .. } => OutputKind::TcpRefused,
+        Handler::Grpc { .. } => OutputKind::GrpcRefused,
+        Handler::Exec { .. } => OutputKind::ExecKilled,
     }
 }
 

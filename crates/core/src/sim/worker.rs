@@ -955,15 +955,8 @@ impl Simulation {
             Target::Process(i) => Some(i),
             Target::Nobody => None,
             Target::Dying => {
-                return match handler {
-                    Handler::HttpGet { .. } => {
-                        (Outcome::Failure, OutputKind::HttpReset, SimDuration::ZERO)
-                    }
-                    Handler::TcpSocket { .. } => {
-                        (Outcome::Failure, OutputKind::TcpRefused, SimDuration::ZERO)
-                    }
-                    _ => (Outcome::Failure, OutputKind::GrpcRefused, SimDuration::ZERO),
-                };
+                let output = super::runtime::cut_output(handler);
+                return (Outcome::Failure, output, SimDuration::ZERO);
             }
         };
         let Some(instance) = instance else {

@@ -389,6 +389,22 @@ impl Expand<'_> {
         self.shift = self.cycle;
         increments(&self.items[self.start..self.i], &mut self.incs);
     }
+
+    /// Inside a gap: on to the template's next fact, the next repetition after its last, and
+    /// past the gap after the last repetition.
+    #[inline]
+    fn step(&mut self) {
+        self.j += 1;
+        if self.j == self.len {
+            self.j = 0;
+            self.rep += 1;
+            self.shift = self.shift.saturating_add(self.cycle);
+            if self.rep > self.times {
+                self.rep = 0;
+                self.i += 1;
+            }
+        }
+    }
 }
 
 impl Iterator for Expand<'_> {
@@ -412,16 +428,7 @@ impl Iterator for Expand<'_> {
         if inc != 0 {
             counted(&mut out, self.rep.saturating_mul(u64::from(inc)));
         }
-        self.j += 1;
-        if self.j == self.len {
-            self.j = 0;
-            self.rep += 1;
-            self.shift = self.shift.saturating_add(self.cycle);
-            if self.rep > self.times {
-                self.rep = 0;
-                self.i += 1;
-            }
-        }
+        self.step();
         Some((src, out))
     }
 }
@@ -553,16 +560,7 @@ impl<P: Fn(&What) -> bool> Iterator for Where<'_, P> {
             if (self.pred)(&e.items[src].what) {
                 return e.next();
             }
-            e.j += 1;
-            if e.j == e.len {
-                e.j = 0;
-                e.rep += 1;
-                e.shift = e.shift.saturating_add(e.cycle);
-                if e.rep > e.times {
-                    e.rep = 0;
-                    e.i += 1;
-                }
-            }
+            e.step();
         }
     }
 }
