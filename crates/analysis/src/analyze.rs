@@ -26,7 +26,7 @@ use crate::trial::{App, Lean, Stop, Trace, Trial, TrialError};
 mod budget;
 mod changes;
 
-pub(crate) use changes::ChangeJob;
+pub(crate) use changes::ChangePlan;
 
 /// The longest stretch a single trial simulates past the moment it is about.
 const LONG: SimDuration = SimDuration::from_secs(2 * 86_400);
@@ -42,8 +42,8 @@ const HOUR: SimDuration = SimDuration::from_secs(3600);
 /// The most simulation work one analysis (of every container of a pod) may do, in steps: each
 /// event a simulation reports counts one, and so does each stretch of simulated time as long
 /// as the kubelet's shortest periodic sync (`resync`, or the back-off requeue) in which the
-/// engine may step without reporting anything. kubia's analysis takes 88,581 steps, about
-/// two hundred times less; past the limit the analysis stops with
+/// engine may step without reporting anything. kubia's analysis takes 380,829 steps, about
+/// fifty times less; past the limit the analysis stops with
 /// [`AnalysisError::TooCostly`] (docs/analysis.md, "Limits").
 pub const MAX_WORK: u64 = 20_000_000;
 
@@ -463,18 +463,19 @@ impl<'s> Analyzer<'s> {
                 .all(|p| k.started_ago >= p.period())
     }
 
-    /// The container-start phases of the trials measured from a change (hang detection, time
-    /// to not Ready): with a readiness probe on a profile whose manual trigger restarts the
-    /// ticker (P19, 1.32+), the first offset of every grid step of one readiness period; else
-    /// the start on the grid alone.
+    /// The container-start phases that set where the readiness worker ticks: with a readiness
+    /// probe on a profile whose manual trigger restarts the ticker (P19, 1.32+), the first
+    /// offset of every grid step of one readiness period; else the start on the grid alone.
+    /// They are the starts of the replacement sweep, and of the change trials where the
+    /// kubelet draws its resyncs (`kubelet.jitter`); otherwise the change trials consider every
+    /// start ([`Analyzer::change_plan`](crate::analyze::Analyzer)), since the resyncs follow
+    /// the start too.
     ///
     /// What follows a change long after the start depends on where the start fell through the
     /// readiness worker: the relist that sees the start triggers it (P18), and from 1.32 its
     /// ticker restarts there (P19), so its grid sits at that relist modulo its period while
     /// the other grids stay where the pod put them. That relist is the same for every start
-    /// within one step. (Sweeping every step of the whole cycle instead passed the analysis's
-    /// step budget for an eight-container pod.) The property tests compare the figures with
-    /// direct runs started at random milliseconds.
+    /// within one step.
     #[must_use]
     pub fn change_starts(&self, container: usize, space: &GridPhaseSpace) -> Vec<SimDuration> {
         let readiness = self
@@ -618,15 +619,15 @@ impl<'s> Analyzer<'s> {
             None
         };
         // Per seed, per start phase, per change phase: (start, change, seed, base).
-        let change_jobs: Vec<(SimDuration, SimDuration, u64, SimTime)> = bases
-            .iter()
-            .flat_map(|(seed, base)| {
-                let offsets = &offsets;
-                starts
-                    .iter()
-                    .flat_map(move |s| offsets.iter().map(move |o| (*s, *o, *seed, *base)))
-            })
-            .collect();
+        let plan = if want.hang || want.readiness {
+            self.change_plan(index, &space)?
+        } else {
+            ChangePlan {
+                jobs: Vec::new(),
+                group: offsets.len(),
+                roles: Vec::new(),
+            }
+        };
         // The figure of what was not asked for (`Want`): never, in the first phase.
         let none = Extreme {
             value: None,
@@ -641,14 +642,13 @@ impl<'s> Analyzer<'s> {
             let samples = self
                 .sweep_changes(
                     &self.sweep,
-                    &change_jobs,
-                    offsets.len(),
+                    &plan,
                     &shifts,
                     |start, seed| self.hang_trial(index, start, SimTime::MAX, seed),
                     |prefix, start, change, seed| self.hang(prefix, index, start, change, seed),
                 )?
                 .into_iter()
-                .zip(&change_jobs)
+                .zip(&plan.jobs)
                 .map(|(runs, &(_, _, seed, _))| {
                     runs.into_iter()
                         .map(|((v, first), change)| (v, phase(&space, first, Some(change), seed)))
@@ -694,8 +694,7 @@ impl<'s> Analyzer<'s> {
                 let samples: Vec<_> = self
                     .sweep_changes(
                         &self.sweep,
-                        &change_jobs,
-                        offsets.len(),
+                        &plan,
                         &shifts,
                         |start, seed| {
                             self.to_not_ready_trial(
@@ -718,7 +717,7 @@ impl<'s> Analyzer<'s> {
                         },
                     )?
                     .into_iter()
-                    .zip(&change_jobs)
+                    .zip(&plan.jobs)
                     .map(|(runs, &(_, _, seed, _))| {
                         runs.into_iter()
                             .map(|((v, first), change)| {

@@ -10,7 +10,7 @@
 
 use probesim_core::{SimDuration, SimTime};
 
-use crate::analyze::{phase_of, AnalysisError, Analyzer, ChangeJob};
+use crate::analyze::{phase_of, AnalysisError, Analyzer, ChangePlan};
 use crate::figure::{Figure, GridPhase};
 use crate::shift::{by_shift, Reach};
 use crate::sweep::Sweep;
@@ -25,22 +25,11 @@ pub struct Tolerance {
     pub not_ready: Option<GridPhase>,
 }
 
-/// The phases of change trials: per seed, an instant on a cycle boundary long after the
-/// container is steady (the base), and each offset of the phase space after it, with the
-/// container started on the grid; the number of offsets per seed.
-fn change_jobs(a: &Analyzer<'_>, index: usize) -> Result<(Vec<ChangeJob>, usize), AnalysisError> {
-    let space = a.space(index);
-    let bases = a.steady_bases(index, &space)?;
-    let offsets = a.change_offsets(index, &space);
-    let jobs = bases
-        .iter()
-        .flat_map(|&(seed, base)| {
-            offsets
-                .iter()
-                .map(move |&o| (SimDuration::ZERO, o, seed, base))
-        })
-        .collect();
-    Ok((jobs, offsets.len()))
+/// The change trials' plan of a container ([`Analyzer::change_plan`]): per seed, an instant on
+/// a cycle boundary long after the container is steady (the base), and each offset of the phase
+/// space after it, for every start that can make a difference.
+fn change_plan(a: &Analyzer<'_>, index: usize) -> Result<ChangePlan, AnalysisError> {
+    a.change_plan(index, &a.space(index))
 }
 
 /// From a Ready app whose readiness probe alone starts failing to pod not Ready, over every
@@ -63,11 +52,10 @@ pub fn to_not_ready_alone(
     }
     let space = a.space(index);
     let shifts = a.change_shifts(index);
-    let (jobs, group) = change_jobs(a, index)?;
+    let plan = change_plan(a, index)?;
     let samples = a.sweep_changes(
         &sweep,
-        &jobs,
-        group,
+        &plan,
         &shifts,
         |start, seed| {
             let app = App::ReadinessFailAt(SimTime::MAX);
@@ -80,7 +68,7 @@ pub fn to_not_ready_alone(
     );
     let samples = samples.map(|runs| {
         runs.into_iter()
-            .zip(&jobs)
+            .zip(&plan.jobs)
             .map(|(runs, &(_, _, seed, _))| {
                 runs.into_iter()
                     .map(|((v, first), change)| (v, phase_of(&space, first, Some(change), seed)))
@@ -88,7 +76,7 @@ pub fn to_not_ready_alone(
             })
             .collect::<Vec<_>>()
     });
-    Ok(Figure::of(&by_shift(samples?, group)))
+    Ok(Figure::of(&by_shift(samples?, plan.group)))
 }
 
 /// Whether a disturbance lasting `d` (probes refused, or with `stall` timing out) of the
@@ -105,7 +93,7 @@ pub fn tolerance(
 ) -> Result<Tolerance, AnalysisError> {
     let space = a.space(index);
     let shifts = a.change_shifts(index);
-    let (jobs, group) = change_jobs(a, index)?;
+    let plan = change_plan(a, index)?;
     // Past the disturbance, two of the longest period and timeout decide: the next attempts
     // succeed and reset every failure count.
     let mut after = SimDuration::from_secs(1);
@@ -129,8 +117,7 @@ pub fn tolerance(
     };
     let outcomes = a.sweep_changes(
         &sweep,
-        &jobs,
-        group,
+        &plan,
         &shifts,
         |start, seed| trial(start, SimTime::MAX, seed),
         |prefix, start, change, seed| {
@@ -143,7 +130,7 @@ pub fn tolerance(
     );
     let outcomes = outcomes.map(|runs| {
         runs.into_iter()
-            .zip(&jobs)
+            .zip(&plan.jobs)
             .map(|(runs, &(_, _, seed, _))| {
                 runs.into_iter()
                     .map(|((killed, not_ready, start), change)| {
@@ -154,7 +141,7 @@ pub fn tolerance(
             })
             .collect::<Vec<_>>()
     });
-    let outcomes = by_shift(outcomes?, group);
+    let outcomes = by_shift(outcomes?, plan.group);
     Ok(Tolerance {
         killed: outcomes.iter().find_map(|o| o.0),
         not_ready: outcomes.iter().find_map(|o| o.1),

@@ -119,24 +119,51 @@ impl Shifts {
     }
 }
 
+/// A run whose resyncs avoid the windows of its own syncs, with what decides whether another
+/// run gives the same values: the values of every run whose resyncs avoid those windows too.
+#[derive(Clone, Debug)]
+pub(crate) struct Reference<V> {
+    value: V,
+    anchor: SimTime,
+    reach: Reach,
+}
+
+/// The values of every shift of one change offset with their change instants, in shift order,
+/// and the shifts' [`Reference`] when one was found.
+pub(crate) type Shifted<V> = (Vec<(V, SimTime)>, Option<Reference<V>>);
+
 impl Analyzer<'_> {
     /// Runs `trial` for the change at `change` shifted by every multiple of `shifts.step`,
-    /// returning each shift's value and change instant in shift order; shifts that give the
-    /// run of another one (see the module's comment) take its value without a simulation.
+    /// returning each shift's value and change instant in shift order, and the shifts'
+    /// [`Reference`] when one was found; shifts that give the run of another one (see the
+    /// module's comment) take its value without a simulation.
+    ///
+    /// `like` is, for a start whose probes tick where those of an earlier start do and whose
+    /// pod rests on resyncs anchored at the given instant before the change, that earlier
+    /// start's reference for the same change offset: a shift whose resyncs avoid the
+    /// reference's windows gives the reference's run, relative to the change, and takes its
+    /// value too.
     pub(crate) fn over_shifts<V: Clone>(
         &self,
         shifts: &Shifts,
         change: SimTime,
+        like: Option<(&Reference<V>, SimTime)>,
         trial: impl Fn(SimTime) -> Result<(V, Reach), AnalysisError>,
-    ) -> Result<Vec<(V, SimTime)>, AnalysisError> {
+    ) -> Result<Shifted<V>, AnalysisError> {
         let mut out = Vec::with_capacity(usize::try_from(shifts.count).unwrap_or(1));
-        let mut reference: Option<(V, SimTime, Reach)> = None;
+        let mut reference: Option<Reference<V>> = None;
         for k in 0..shifts.count {
             let at = change.saturating_add(shifts.step.saturating_mul(k));
-            if let Some((v, anchor, reach)) = &reference
-                && !shifts.meets(*anchor, at, reach)
+            if let Some(r) = &reference
+                && !shifts.meets(r.anchor, at, &r.reach)
             {
-                out.push((v.clone(), at));
+                out.push((r.value.clone(), at));
+                continue;
+            }
+            if let Some((r, anchor)) = like
+                && !shifts.meets(anchor, at, &r.reach)
+            {
+                out.push((r.value.clone(), at));
                 continue;
             }
             let (v, reach) = trial(at)?;
@@ -150,17 +177,21 @@ impl Analyzer<'_> {
                         change.saturating_add(shifts.step.saturating_mul(k)),
                     ));
                 }
-                return Ok(out);
+                return Ok((out, None));
             }
             if reference.is_none()
                 && let Some(anchor) = reach.anchor
                 && !shifts.meets(anchor, at, &reach)
             {
-                reference = Some((v.clone(), anchor, reach));
+                reference = Some(Reference {
+                    value: v.clone(),
+                    anchor,
+                    reach,
+                });
             }
             out.push((v, at));
         }
-        Ok(out)
+        Ok((out, reference))
     }
 }
 

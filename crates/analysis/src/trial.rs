@@ -141,6 +141,9 @@ pub struct Trace {
     /// Every pod sync: when it began and ended (the run's end for one still running), and what
     /// started it.
     pub syncs: Vec<SyncSpan>,
+    /// Per probe kind ([`ProbeKind::index`]), when the analysed container's last probe attempt
+    /// so far was sent: where its worker's tick grid lies.
+    pub last_attempts: [Option<SimTime>; 3],
 }
 
 /// One pod sync of a trial.
@@ -373,6 +376,25 @@ impl Prefix {
     /// the instant where it ended, when it ended early), so that [`Prefix::run`] may fork it.
     pub(crate) fn before(&self, change: SimTime) -> bool {
         change > self.sim.now()
+    }
+
+    /// What the prefix has seen so far, and whether a pod sync is still running.
+    pub(crate) fn seen(&self) -> (&Trace, bool) {
+        (&self.trace, self.syncing)
+    }
+
+    /// Whether the prefix stopped or failed before its instant.
+    pub(crate) fn ended_early(&self) -> bool {
+        self.ended.is_some()
+    }
+
+    /// The end of the periodic resync in force at `change` (as [`Trace::resync_before`]), when
+    /// the last sync before it is a resync that has ended; the chain of resyncs follows it.
+    pub(crate) fn anchor(&self, change: SimTime) -> Option<SimTime> {
+        if self.syncing || self.ended.is_some() {
+            return None;
+        }
+        self.trace.resync_before(change)
     }
 
     /// The trace of the prefix's trial with its change at `change` (after the prefix's
@@ -617,12 +639,16 @@ impl Sink for TraceSink<'_> {
             EventKind::Probe {
                 container,
                 probe,
-                outcome: Outcome::Success,
+                outcome,
+                duration,
                 ..
             } if container == self.name => {
+                trace.last_attempts[probe.index()] = Some(SimTime::from_millis(
+                    t.as_millis().saturating_sub(duration.as_millis()),
+                ));
                 let watching = self.stop == Stop::KillOrSafe
                     || (self.stop == Stop::ReplacementKillOrSafe && trace.starts.len() > 1);
-                watching && Some(probe) == self.safe_kind
+                watching && outcome == Outcome::Success && Some(probe) == self.safe_kind
             }
             EventKind::Status { container, status } if container == self.name => {
                 if trace.crash_loop.is_none()

@@ -6,66 +6,271 @@
 //! figures, the simulation counts and the work budget are those of running every trial from
 //! time zero (docs/analysis.md, "Cost").
 
-use probesim_core::{SimDuration, SimTime};
+use core::sync::atomic::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
 
-use super::{AnalysisError, Analyzer, AFTER_CHANGE};
-use crate::shift::{Reach, Shifts};
+use probesim_core::{ProbeKind, SimDuration, SimTime};
+
+use super::{gcd, ms, AnalysisError, Analyzer, AFTER_CHANGE};
+use crate::figure::GridPhaseSpace;
+use crate::shift::{Reach, Shifted, Shifts};
 use crate::sweep::Sweep;
 use crate::trial::{App, Prefix, Stop, Trace, Trial};
 
 /// One change job: the container's start offset, the change offset, the seed and the base.
 pub(crate) type ChangeJob = (SimDuration, SimDuration, u64, SimTime);
 
+/// How the change trials of one start (and seed) are swept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Every change offset and shift is run, or takes the values of another shift of its own
+    /// ([`crate::shift`]).
+    Own,
+    /// The container's probes tick where they do for the start of an earlier group (this
+    /// index, of role `Own`), and the pod's resyncs fall elsewhere: a shift whose resyncs
+    /// avoid the windows of that group's reference for the same offset takes its values.
+    Like(usize),
+}
+
+/// The change jobs of a container: per seed, the starts swept (each a group of jobs, one per
+/// change offset) and how each group is swept.
+#[derive(Clone, Debug)]
+pub(crate) struct ChangePlan {
+    /// The jobs, group by group.
+    pub(crate) jobs: Vec<ChangeJob>,
+    /// The jobs per group: the change offsets.
+    pub(crate) group: usize,
+    /// Per group, its role.
+    pub(crate) roles: Vec<Role>,
+}
+
+/// What decides the change trials of a start, long after it, besides the change: where each
+/// of the container's probe workers ticks (the phase of its last attempt in its period), and
+/// the pod's last sync before the base (what started it, and its start and end, `None` while
+/// it runs, modulo the part of the resync period the shifts do not cover).
+type Signature = ([Option<u64>; 3], Option<(&'static str, u64, Option<u64>)>);
+
 impl Analyzer<'_> {
-    /// Runs every change job over `shifts` ([`Analyzer::over_shifts`]), each job's values by
-    /// shift, in job order. `jobs` come in groups of `group` offsets (ascending) that share a
-    /// start and a seed; each group is cut into as many runs as `sweep` has threads, and each
-    /// run moves one prefix of `template(start, seed)` to just before each of its offsets in
-    /// turn, for `trial` (given the prefix, the start, the change and the seed) to fork.
-    pub(crate) fn sweep_changes<V: Clone + Send>(
+    /// The change jobs of a container, over every start of `space` (the whole grid cycle).
+    ///
+    /// Where the resyncs fall long after the start follows the last sync of the start-up,
+    /// usually the one of the relist that sees the start (R5, R6), and where the readiness
+    /// worker ticks follows that relist too from 1.32 (P19): both move with the start. So every
+    /// start of the cycle is a candidate. The prefix of each (run to the base, healthy) tells
+    /// where the container's probes tick and where the pod's last sync lies
+    /// ([`Signature`]); a start whose signature an earlier start had gives that start's runs
+    /// shifted by whole change cycles (the shifts sweep them all), and is left out; a start
+    /// whose probes tick as an earlier one's but whose resyncs fall elsewhere is swept
+    /// [`Role::Like`] it. The exhaustive way, and a kubelet with drawn resyncs (`kubelet.jitter`,
+    /// which samples them by seed over the starts of [`Analyzer::change_starts`]), runs every
+    /// start [`Role::Own`].
+    ///
+    /// # Errors
+    /// A stuck engine, or the budget spent.
+    pub(crate) fn change_plan(
+        &self,
+        index: usize,
+        space: &GridPhaseSpace,
+    ) -> Result<ChangePlan, AnalysisError> {
+        let bases = self.bases(index, space)?;
+        let offsets = self.change_offsets(index, space);
+        let jittered = self.subject.kubelet.jitter;
+        let starts = if jittered {
+            self.change_starts(index, space)
+        } else {
+            space.offsets.clone()
+        };
+        let mut plan = ChangePlan {
+            jobs: Vec::new(),
+            group: offsets.len(),
+            roles: Vec::new(),
+        };
+        for &(seed, base) in &bases {
+            let mut keep: Vec<(SimDuration, Role)> = Vec::new();
+            if jittered {
+                keep.extend(starts.iter().map(|&s| (s, Role::Own)));
+            } else {
+                let signatures =
+                    self.collect(&starts, |&s| self.signature(index, s, seed, base))?;
+                let mut seen: BTreeSet<Signature> = BTreeSet::new();
+                let mut grids: BTreeMap<[Option<u64>; 3], usize> = BTreeMap::new();
+                for (&start, signature) in starts.iter().zip(signatures) {
+                    let Some(signature) = signature else {
+                        keep.push((start, Role::Own));
+                        continue;
+                    };
+                    if !seen.insert(signature) {
+                        continue;
+                    }
+                    let group = plan.roles.len() + keep.len();
+                    let role = match grids.get(&signature.0) {
+                        Some(&of) if !self.exhaustive => Role::Like(of),
+                        _ => {
+                            grids.entry(signature.0).or_insert(group);
+                            Role::Own
+                        }
+                    };
+                    keep.push((start, role));
+                }
+            }
+            for (start, role) in keep {
+                plan.roles.push(role);
+                plan.jobs
+                    .extend(offsets.iter().map(|&o| (start, o, seed, base)));
+            }
+        }
+        Ok(plan)
+    }
+
+    /// The [`Signature`] of the start `start` with `seed`, from its healthy prefix up to just
+    /// before `base`, counted as one simulation; `None` when the prefix cannot be forked or
+    /// ended early (the start is then swept on its own).
+    fn signature(
+        &self,
+        index: usize,
+        start: SimDuration,
+        seed: u64,
+        base: SimTime,
+    ) -> Result<Option<Signature>, AnalysisError> {
+        let trial = self.hang_trial(index, start, SimTime::MAX, seed);
+        let until = SimTime::from_millis(base.as_millis().saturating_sub(1));
+        let Some(prefix) = self.counted_prefix(&trial, until)? else {
+            return Ok(None);
+        };
+        if prefix.ended_early() {
+            return Ok(None);
+        }
+        let (trace, syncing) = prefix.seen();
+        let c = self.subject.pod.container(index);
+        let grid = ProbeKind::ALL.map(|kind| {
+            let period = c.probe(kind).map_or(1, |p| ms(p.period()).max(1));
+            trace.last_attempts[kind.index()].map(|t| t.as_millis() % period)
+        });
+        // The shifts move the change by whole change cycles against the resync, so two
+        // starts whose resyncs differ by a multiple of that cycle give the same runs, shifted
+        // (the exhaustive way tells apart every position in the resync period).
+        let resync = ms(self.subject.kubelet.resync).max(1);
+        let step = ms(self.change_cycle(index)).max(1);
+        let part = if self.exhaustive {
+            resync
+        } else {
+            gcd(step, resync).max(1)
+        };
+        let last = trace.syncs.last().map(|s| {
+            (
+                s.trigger.as_str(),
+                s.start.as_millis() % part,
+                (!syncing).then_some(s.end.as_millis() % part),
+            )
+        });
+        Ok(Some((grid, last)))
+    }
+
+    /// Runs every change job of `plan` over `shifts` ([`Analyzer::over_shifts`]), each job's
+    /// values by shift, in job order. Each group of jobs (one start and seed, its offsets
+    /// ascending) is cut into as many runs as `sweep` has threads, and each run moves one
+    /// prefix of `template(start, seed)` to just before each of its offsets in turn, for
+    /// `trial` (given the prefix, the start, the change and the seed) to fork. The groups of
+    /// role [`Role::Own`] run first; those of [`Role::Like`] then take what they can of their
+    /// references.
+    pub(crate) fn sweep_changes<V: Clone + Send + Sync>(
         &self,
         sweep: &Sweep,
-        jobs: &[ChangeJob],
-        group: usize,
+        plan: &ChangePlan,
         shifts: &Shifts,
         template: impl Fn(SimDuration, u64) -> Trial + Sync,
         trial: impl Fn(Option<&Prefix>, SimDuration, SimTime, u64) -> Result<(V, Reach), AnalysisError>
             + Sync,
     ) -> Result<Vec<Vec<(V, SimTime)>>, AnalysisError> {
-        let group = group.max(1);
+        let jobs = &plan.jobs;
+        let group = plan.group.max(1);
         let parts = sweep.threads().min(group);
-        let mut runs = Vec::new();
-        for lo in (0..jobs.len()).step_by(group) {
-            let hi = (lo + group).min(jobs.len());
-            let size = (hi - lo).div_ceil(parts);
-            for from in (lo..hi).step_by(size.max(1)) {
-                runs.push(&jobs[from..(from + size).min(hi)]);
+        // Runs of consecutive jobs: (first job, jobs).
+        let runs_of = |own: bool| {
+            let mut runs: Vec<(usize, &[ChangeJob])> = Vec::new();
+            for (g, role) in plan.roles.iter().enumerate() {
+                if (*role == Role::Own) != own {
+                    continue;
+                }
+                let lo = g * group;
+                let hi = (lo + group).min(jobs.len());
+                let size = (hi - lo).div_ceil(parts).max(1);
+                for from in (lo..hi).step_by(size) {
+                    runs.push((from, &jobs[from..(from + size).min(hi)]));
+                }
             }
-        }
-        let done = sweep.run(&runs, |run| {
+            runs
+        };
+        let run = |references: &[Option<Shifted<V>>], (from, run): &(usize, &[ChangeJob])| {
             let mut prefix: Option<Prefix> = None;
             run.iter()
-                .map(|&(start, o, seed, base)| {
+                .enumerate()
+                .map(|(i, &(start, o, seed, base))| {
+                    let job = from + i;
                     let change = base.saturating_add(o);
                     let until = SimTime::from_millis(change.as_millis().saturating_sub(1));
                     match prefix.as_mut() {
                         Some(p) => p.advance(until),
                         None => prefix = self.prefix(&template(start, seed), until),
                     }
-                    self.over_shifts(shifts, change, |change| {
+                    let like = match plan.roles[job / group] {
+                        Role::Own => None,
+                        Role::Like(of) => references
+                            .get(of * group + job % group)
+                            .and_then(|d| d.as_ref())
+                            .and_then(|d| d.1.as_ref())
+                            .zip(prefix.as_ref().and_then(|p| p.anchor(change))),
+                    };
+                    self.over_shifts(shifts, change, like, |change| {
                         trial(prefix.as_ref(), start, change, seed)
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()
-        });
-        let done = done.into_iter().collect::<Result<Vec<_>, _>>()?;
-        Ok(done.into_iter().flatten().collect())
+        };
+        let mut done: Vec<Option<Shifted<V>>> = (0..jobs.len()).map(|_| None).collect();
+        for own in [true, false] {
+            let runs = runs_of(own);
+            let results = sweep.run(&runs, |r| run(&done, r));
+            for ((from, _), result) in runs.iter().zip(results) {
+                for (i, d) in result?.into_iter().enumerate() {
+                    done[from + i] = Some(d);
+                }
+            }
+        }
+        Ok(done
+            .into_iter()
+            .map(|d| d.map(|d| d.0).unwrap_or_default())
+            .collect())
     }
 
     /// The prefix of the change trials like `trial`, up to `until` (`None` when its
     /// simulation cannot be forked).
     fn prefix(&self, trial: &Trial, until: SimTime) -> Option<Prefix> {
         trial.prefix(self.subject, &self.lean(None), until)
+    }
+
+    /// [`Analyzer::prefix`], counted as one simulation, its events and simulated time against
+    /// the budget.
+    fn counted_prefix(
+        &self,
+        trial: &Trial,
+        until: SimTime,
+    ) -> Result<Option<Prefix>, AnalysisError> {
+        if self.work.spent() {
+            return Err(self.too_costly(trial.container));
+        }
+        self.simulations.fetch_add(1, Ordering::Relaxed);
+        let prefix = self.prefix(trial, until);
+        if let Some(p) = &prefix {
+            let (trace, _) = p.seen();
+            let simulated = ms(trace.end.saturating_since(SimTime::ZERO)) / self.quiet_step();
+            let work = trace.events.saturating_add(simulated);
+            self.work.used.fetch_add(work, Ordering::Relaxed);
+            if self.work.spent() {
+                return Err(self.too_costly(trial.container));
+            }
+        }
+        Ok(prefix)
     }
 
     /// [`Analyzer::run`] of `trial`, whose change is at `change`, as a fork of `prefix` where
