@@ -291,13 +291,16 @@ impl Trial {
             behaviours.bind(index, kind, b);
             added.push(b);
         }
-        let sim = Simulation::new(
+        let mut sim = Simulation::new(
             pod,
             subject.profile.clone(),
             subject.kubelet,
             self.seed,
             behaviours,
         );
+        // The trace's sink and the application's behaviours cannot be visited, so fast-forward
+        // could never jump here: it would only walk the state once to find that out.
+        sim.set_fast_forward(false);
         (sim, added, name, safe_kind)
     }
 
