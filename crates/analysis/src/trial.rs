@@ -79,6 +79,27 @@ impl App {
             App::FailUntil(_) | App::Healthy | App::Crash => self,
         }
     }
+
+    /// The same application failing for its first `fail` of uptime instead: the time a
+    /// start-up budget trial fails ([`App::FailUntil`], and a replacement's,
+    /// [`App::Replaced`]); `self` for any other application. Up to an instance's first attempt
+    /// at an uptime of `fail` or more, the answers do not depend on `fail` as long as it is at
+    /// least that, so a run failing throughout ([`SimDuration::MAX`]) is the shared prefix of
+    /// the budget's bisection ([`Trial::failing_prefix`]).
+    #[must_use]
+    pub fn with_fail(self, fail: SimDuration) -> App {
+        match self {
+            App::FailUntil(_) => App::FailUntil(fail),
+            App::Replaced { change, hang, .. } => App::Replaced { change, hang, fail },
+            App::HangAt(_)
+            | App::FailAt(_)
+            | App::ReadinessFailAt(_)
+            | App::FailFor(..)
+            | App::StallFor(..)
+            | App::Healthy
+            | App::Crash => self,
+        }
+    }
 }
 
 /// When a trial may stop before its horizon.
@@ -331,6 +352,34 @@ impl Trial {
         prefix.advance(until);
         Some(prefix)
     }
+
+    /// The run of this start-up budget trial with its application failing throughout
+    /// ([`App::with_fail`] of [`SimDuration::MAX`]), at time zero: the prefix shared by the
+    /// trials of the budget's bisection, each of which answers as that run up to its
+    /// instance's first attempt at an uptime of its own failing time or more.
+    /// [`Prefix::advance`] moves it on, [`Prefix::fork`] keeps a copy and
+    /// [`Prefix::run_failing`] forks it for one failing time. `None` when the simulation
+    /// cannot be forked (a behaviour that records the uptimes).
+    pub(crate) fn failing_prefix(&self, subject: &Subject, lean: &Lean) -> Option<Prefix> {
+        if lean.uptimes.is_some() {
+            return None;
+        }
+        let failing = Trial {
+            app: self.app.with_fail(SimDuration::MAX),
+            ..*self
+        };
+        let (sim, behaviours, name, safe_kind) = failing.build(subject, lean);
+        Some(Prefix {
+            trial: *self,
+            sim,
+            behaviours,
+            name,
+            safe_kind,
+            syncing: false,
+            trace: Trace::default(),
+            ended: None,
+        })
+    }
 }
 
 /// The run of a change trial up to an instant before its change, to be forked for each change
@@ -410,6 +459,46 @@ impl Prefix {
         horizon: SimTime,
         max_events: u64,
     ) -> Option<Result<Trace, TrialError>> {
+        self.run_as(|app| app.with_change(change), horizon, max_events)
+    }
+
+    /// The trace of the prefix's start-up budget trial failing for its first `fail` of
+    /// uptime, with the given horizon: a fork of a [`Trial::failing_prefix`], run on. The
+    /// prefix must not have simulated the instance's first attempt at an uptime of `fail` or
+    /// more. The same trace as [`Trial::run_with`] of that trial gives, error for error;
+    /// `None` when the simulation cannot be forked (run the trial instead).
+    pub(crate) fn run_failing(
+        &self,
+        fail: SimDuration,
+        horizon: SimTime,
+        max_events: u64,
+    ) -> Option<Result<Trace, TrialError>> {
+        self.run_as(|app| app.with_fail(fail), horizon, max_events)
+    }
+
+    /// A copy of the prefix as it stands (a fork of its simulation), to be advanced on its
+    /// own; `None` when the simulation cannot be forked.
+    pub(crate) fn fork(&self) -> Option<Prefix> {
+        Some(Prefix {
+            trial: self.trial,
+            sim: self.sim.fork()?,
+            behaviours: self.behaviours.clone(),
+            name: self.name.clone(),
+            safe_kind: self.safe_kind,
+            syncing: self.syncing,
+            trace: self.trace.clone(),
+            ended: self.ended,
+        })
+    }
+
+    /// A fork of the prefix whose analysed container's application `set` makes the trial's,
+    /// run on to `horizon`: what [`Prefix::run`] and [`Prefix::run_failing`] share.
+    fn run_as(
+        &self,
+        set: impl Fn(App) -> App,
+        horizon: SimTime,
+        max_events: u64,
+    ) -> Option<Result<Trace, TrialError>> {
         if self.trace.events > max_events {
             return Some(Err(TrialError::TooManyEvents));
         }
@@ -432,7 +521,7 @@ impl Prefix {
                 .and_then(|b| b.as_any_mut())
                 .and_then(|b| b.downcast_mut::<AppBehaviour>())
             {
-                app.app = app.app.with_change(change);
+                app.app = set(app.app);
             }
         }
         let mut sink = TraceSink {

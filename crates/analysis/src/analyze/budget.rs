@@ -8,13 +8,13 @@ use std::rc::Rc;
 
 use probesim_core::{ProbeKind, SimDuration, SimTime};
 
-use super::{dur, gcd, ms, phase, AnalysisError, Analyzer, LONG};
+use super::{at, dur, gcd, ms, phase, AnalysisError, Analyzer, LONG};
 
 /// The most grid steps of the change a replacement's budget sweeps over the grid cycle and the
 /// resync period together (two resync periods of 1 s steps).
 const REPLACEMENT_STEPS: u64 = 120;
 use crate::figure::{GridPhase, GridPhaseSpace};
-use crate::trial::{App, Stop, Trace, Trial};
+use crate::trial::{App, Prefix, Stop, Trace, Trial, TrialError};
 
 impl Analyzer<'_> {
     /// The start-up budget in one phase: the largest `T` (ms) for which an app that fails every
@@ -45,9 +45,10 @@ impl Analyzer<'_> {
         let Some(kill) = failing.kills.first().copied() else {
             return Ok((None, phase));
         };
+        let forks = self.forks(&trial(SimDuration::MAX, horizon), start);
         let survives = |t: u64| -> Result<bool, AnalysisError> {
             let h = start.saturating_add(dur(t)).saturating_add(LONG);
-            Ok(self.run(&trial(dur(t), h))?.kills.is_empty())
+            Ok(self.run_forked(&trial(dur(t), h), &forks)?.kills.is_empty())
         };
         let budget = self.largest_survived(start, kill, &uptimes, survives)?;
         Ok((budget, phase))
@@ -199,9 +200,10 @@ impl Analyzer<'_> {
         let Some(kill) = replacement_kill(&failing) else {
             return Ok(Some((None, phase)));
         };
+        let forks = self.forks(&trial(SimDuration::MAX, horizon), restart);
         let survives = |t: u64| -> Result<bool, AnalysisError> {
             let h = restart.saturating_add(dur(t)).saturating_add(LONG);
-            Ok(replacement_kill(&self.run(&trial(dur(t), h))?).is_none())
+            Ok(replacement_kill(&self.run_forked(&trial(dur(t), h), &forks)?).is_none())
         };
         let budget = self.largest_survived(restart, kill, &uptimes, survives)?;
         Ok(Some((budget, phase)))
@@ -263,6 +265,77 @@ impl Analyzer<'_> {
             }
         }
         Ok(Some(dur(lo)))
+    }
+
+    /// The shared prefixes of one bisection of a budget whose failing trial is `failing` and
+    /// whose measured instance starts at `origin` (`None` the exhaustive way, which runs every
+    /// trial from time zero).
+    fn forks(&self, failing: &Trial, origin: SimTime) -> Option<Forks> {
+        if self.exhaustive {
+            return None;
+        }
+        let prefix = failing.failing_prefix(self.subject, &self.lean(None))?;
+        Some(Forks {
+            origin,
+            saved: RefCell::new(vec![prefix]),
+        })
+    }
+
+    /// Runs the bisection's `trial` (its application failing for `T` of uptime) as
+    /// [`Analyzer::run`] does, from a fork of `forks` where there is one: counted as one
+    /// simulation, and as work its events and simulated time from zero, as the trial from time
+    /// zero.
+    fn run_forked(&self, trial: &Trial, forks: &Option<Forks>) -> Result<Trace, AnalysisError> {
+        let Some(forks) = forks else {
+            return self.run(trial);
+        };
+        let fail = match trial.app {
+            App::FailUntil(t) | App::Replaced { fail: t, .. } => t,
+            _ => return self.run(trial),
+        };
+        self.account(trial, |left| forks.run(fail, trial.horizon, left))
+    }
+}
+
+/// The prefixes saved along one bisection of a start-up budget: copies of the run failing
+/// throughout ([`Trial::failing_prefix`]) at the instants the bisection's trials forked, the
+/// first at time zero.
+///
+/// An app failing for its first `T` of uptime answers as the one failing throughout up to its
+/// first attempt at an uptime of `T` or more, which comes no sooner than `T` after the
+/// measured instance's start (the first start, or the replacement's): so its trial is that run
+/// up to one millisecond before, forked there and run on with `T`
+/// (`crate::trial::Prefix::run_failing`). The bisection goes up and down, so each trial forks
+/// the latest saved prefix not past its instant, advances the fork there and saves it too.
+struct Forks {
+    /// The start of the measured instance.
+    origin: SimTime,
+    /// The saved prefixes, in ascending order of their instants.
+    saved: RefCell<Vec<Prefix>>,
+}
+
+impl Forks {
+    /// The trace of the bisection's trial failing for `fail`, up to `horizon`; `None` to run
+    /// it from time zero instead (it is decided at time zero, or the simulation does not
+    /// fork).
+    fn run(
+        &self,
+        fail: SimDuration,
+        horizon: SimTime,
+        max_events: u64,
+    ) -> Option<Result<Trace, TrialError>> {
+        let first = self.origin.saturating_add(fail);
+        if first == SimTime::ZERO {
+            return None;
+        }
+        let until = at(ms(first.saturating_since(SimTime::ZERO)) - 1);
+        let mut saved = self.saved.borrow_mut();
+        let i = saved.iter().rposition(|p| p.before(first))?;
+        let mut prefix = saved[i].fork()?;
+        prefix.advance(until);
+        let trace = prefix.run_failing(fail, horizon, max_events);
+        saved.insert(i + 1, prefix);
+        trace
     }
 }
 
